@@ -1,0 +1,314 @@
+"""Typed GBrain calls over MCP, sending only the arguments the server declares.
+
+GBrain versions differ (0.46.28 has no ``fields`` and no ``source_id`` on ``search``;
+newer ones add them), and a server in ``strict_params: reject`` mode fails any call
+carrying an undeclared argument. So optional arguments go through ``_declared``,
+which drops what ``tools/list`` does not show. Rows are filtered at parse time to the
+few fields we use: everything else the server returns is untrusted and unneeded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GBrainError, ProtocolError
+from .mcp import MCPClient, ToolCatalog, ToolResult
+from .text import safe_slug
+
+__all__ = [
+    "LIST_PAGE_SIZE",
+    "GBrain",
+    "PageRef",
+    "SearchResult",
+    "SearchRow",
+    "UnsupportedError",
+]
+
+LIST_PAGE_SIZE = 100
+"""GBrain caps ``list_pages`` at 100 rows for remote callers, with no 'more' flag."""
+MAX_LISTED = 50_000
+
+
+class UnsupportedError(GBrainError):
+    """The server does not offer what the call needs (a tool or an argument)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRow:
+    """One search hit, reduced to what recall uses. ``title`` is untrusted text."""
+
+    slug: str
+    title: str
+    source_id: str
+    type: str | None = None
+    score: float | None = None
+    injection_suspected: bool = False
+    evidence: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Rows plus what the server said about the search (degraded stages, notes)."""
+
+    rows: tuple[SearchRow, ...]
+    tool: str = "search"
+    degraded: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PageRef:
+    """A ``list_pages`` row."""
+
+    slug: str
+    title: str
+    source_id: str
+    type: str | None = None
+    updated_at: str | None = None
+    deleted_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A whole page from ``get_page``; every text field is untrusted."""
+
+    slug: str
+    title: str
+    source_id: str
+    type: str | None
+    compiled_truth: str
+    timeline: str
+    tags: tuple[str, ...] = ()
+    updated_at: str | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def parse_search_rows(data: Any) -> tuple[SearchRow, ...]:
+    """Keep slug, title, source_id, type, score, evidence, injection_suspected."""
+    if not isinstance(data, list):
+        raise ProtocolError("search returned something other than a list of rows")
+    rows: list[SearchRow] = []
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        slug = safe_slug(item.get("slug"))
+        if slug is None:
+            continue
+        rows.append(
+            SearchRow(
+                slug=slug,
+                title=_str(item.get("title")) or "",
+                source_id=_str(item.get("source_id")) or "default",
+                type=_str(item.get("type")),
+                score=_number(item.get("score")),
+                injection_suspected=item.get("injection_suspected") is True,
+                evidence=_str(item.get("evidence")),
+            )
+        )
+    return tuple(rows)
+
+
+def _degraded(result: ToolResult) -> tuple[str, ...]:
+    retrieval = result.meta.get("retrieval")
+    stages = retrieval.get("degraded") if isinstance(retrieval, dict) else None
+    if not isinstance(stages, list):
+        return ()
+    return tuple(
+        s["stage"] for s in stages if isinstance(s, dict) and isinstance(s.get("stage"), str)
+    )
+
+
+def _page_refs(data: Any) -> list[PageRef]:
+    if not isinstance(data, list):
+        raise ProtocolError("list_pages returned something other than a list")
+    refs = []
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        slug = safe_slug(item.get("slug"))
+        if slug is None:
+            continue
+        refs.append(
+            PageRef(
+                slug=slug,
+                title=_str(item.get("title")) or "",
+                source_id=_str(item.get("source_id")) or "default",
+                type=_str(item.get("type")),
+                updated_at=_str(item.get("updated_at")),
+                deleted_at=_str(item.get("deleted_at")),
+            )
+        )
+    return refs
+
+
+class GBrain:
+    """The GBrain operations this package uses, over one ``MCPClient``."""
+
+    def __init__(self, mcp: MCPClient) -> None:
+        self.mcp = mcp
+
+    def __repr__(self) -> str:
+        return f"GBrain({self.mcp.url!r})"
+
+    # -- capability checks --------------------------------------------------------------
+
+    def catalog(self, *, refresh: bool = False) -> ToolCatalog:
+        return self.mcp.catalog(refresh=refresh)
+
+    def _declared(
+        self, tool: str, required: Mapping[str, Any], optional: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Required arguments always; optional ones only when set and declared."""
+        catalog = self.catalog()
+        if not catalog.has(tool):
+            raise UnsupportedError(f"the server offers no {tool!r} tool to this credential")
+        args = dict(required)
+        for name, value in optional.items():
+            if value is not None and catalog.declares(tool, name):
+                args[name] = value
+        return args
+
+    def _call(self, tool: str, required: Mapping[str, Any], **optional: Any) -> ToolResult:
+        return self.mcp.call_tool(tool, self._declared(tool, required, optional))
+
+    # -- reads ------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        snippet_chars: int | None = None,
+        source_id: str | None = None,
+        types: list[str] | None = None,
+        lean: bool = True,
+    ) -> SearchResult:
+        """Keyword/hybrid search. A source filter is never dropped silently.
+
+        ``search`` on GBrain 0.46.28 has no ``source_id``; ``query`` does. With a filter
+        set, we use whichever declares it (``query`` without LLM expansion), and raise
+        ``UnsupportedError`` when neither does.
+        """
+        catalog = self.catalog()
+        tool = "search"
+        extra: dict[str, Any] = {}
+        if source_id is not None and not catalog.declares("search", "source_id"):
+            if not catalog.declares("query", "source_id"):
+                raise UnsupportedError("the server cannot filter searches by source")
+            tool = "query"
+            extra["expand"] = False
+        result = self._call(
+            tool,
+            {"query": query},
+            limit=limit,
+            snippet_chars=snippet_chars,
+            source_id=source_id,
+            types=types,
+            fields="lean" if lean else None,
+            **extra,
+        )
+        return SearchResult(
+            rows=parse_search_rows(result.data),
+            tool=tool,
+            degraded=_degraded(result),
+            notes=result.notes,
+        )
+
+    def list_pages(
+        self,
+        *,
+        type: str | None = None,
+        tag: str | None = None,
+        sort: str | None = None,
+        source_id: str | None = None,
+        updated_after: str | None = None,
+        include_deleted: bool | None = None,
+        max_rows: int = MAX_LISTED,
+    ) -> list[PageRef]:
+        """Every matching page, paging past the 100-row cap with ``offset``.
+
+        Stops at a short page, at ``max_rows``, or when a server ignores ``offset``
+        (the same first slug comes back twice).
+        """
+        refs: list[PageRef] = []
+        seen_first: set[tuple[str, str]] = set()
+        offset = 0
+        while len(refs) < max_rows:
+            result = self._call(
+                "list_pages",
+                {},
+                type=type,
+                tag=tag,
+                sort=sort,
+                source_id=source_id,
+                updated_after=updated_after,
+                include_deleted=include_deleted,
+                limit=LIST_PAGE_SIZE,
+                offset=offset or None,
+            )
+            batch = _page_refs(result.data)
+            if not batch:
+                break
+            first = (batch[0].source_id, batch[0].slug)
+            if first in seen_first:
+                break
+            seen_first.add(first)
+            refs.extend(batch[: max_rows - len(refs)])
+            if len(result.data) < LIST_PAGE_SIZE:
+                break
+            offset += len(result.data)
+        return refs
+
+    def get_page(
+        self, slug: str, *, fuzzy: bool | None = None, source_id: str | None = None
+    ) -> Page:
+        data = self._object("get_page", {"slug": slug}, fuzzy=fuzzy, source_id=source_id)
+        tags = data.get("tags")
+        return Page(
+            slug=safe_slug(data.get("slug")) or slug,
+            title=_str(data.get("title")) or "",
+            source_id=_str(data.get("source_id")) or "default",
+            type=_str(data.get("type")),
+            compiled_truth=_str(data.get("compiled_truth")) or "",
+            timeline=_str(data.get("timeline")) or "",
+            tags=tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else (),
+            updated_at=_str(data.get("updated_at")),
+            raw=data,
+        )
+
+    def schema_stats(self) -> dict[str, Any]:
+        return self._object("schema_stats", {})
+
+    def get_brain_identity(self) -> dict[str, Any]:
+        return self._object("get_brain_identity", {})
+
+    def whoami(self) -> dict[str, Any]:
+        return self._object("whoami", {})
+
+    # -- writes -----------------------------------------------------------------------
+
+    def put_page(self, slug: str, content: str) -> dict[str, Any]:
+        """Create or replace a page from markdown (frontmatter included)."""
+        return self._object("put_page", {"slug": slug, "content": content})
+
+    def delete_page(self, slug: str, *, source_id: str | None = None) -> dict[str, Any]:
+        """Soft-delete a page (GBrain keeps it recoverable for a while)."""
+        return self._object("delete_page", {"slug": slug}, source_id=source_id)
+
+    def _object(self, tool: str, required: Mapping[str, Any], **optional: Any) -> dict[str, Any]:
+        data = self._call(tool, required, **optional).data
+        if not isinstance(data, dict):
+            raise ProtocolError(f"{tool} returned something other than an object")
+        return data

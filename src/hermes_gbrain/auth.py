@@ -1,0 +1,276 @@
+"""Bearer credentials: a static token, or OAuth client_credentials minted at ``/token``.
+
+Minted tokens live in memory only, in one process-wide cache keyed by the token URL,
+the client id, the profile they belong to and an HMAC of the secret under a key made
+fresh for each process: the secret itself is never a key, never logged, never stored.
+One mint is in flight per key, so a hundred threads starting cold cost one request;
+a 429 blocks further mints for that key until the server's reset time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import urlencode
+
+from .errors import AuthError, HTTPStatusError, ProtocolError, RateLimitedError
+from .transport import Transport
+
+__all__ = [
+    "ClientCredentials",
+    "Credential",
+    "StaticToken",
+    "clear_token_cache",
+    "keyed_hash",
+]
+
+TOKEN_CAP = 16_384
+TOKEN_DEADLINE_S = 3.0
+_DEFAULT_BACKOFF_S = 60.0
+_MAX_BACKOFF_S = 900.0
+
+_HASH_KEY = secrets.token_bytes(32)
+
+
+def keyed_hash(*parts: str) -> str:
+    """A short HMAC of ``parts``: stable within this process, useless outside it."""
+    mac = hmac.new(_HASH_KEY, digestmod=hashlib.sha256)
+    for part in parts:
+        mac.update(part.encode("utf-8", "surrogatepass"))
+        mac.update(b"\x00")
+    return mac.hexdigest()[:32]
+
+
+class Credential(Protocol):
+    """What the MCP layer needs from a credential."""
+
+    @property
+    def cache_key(self) -> str:
+        """Identifies this credential in caches without revealing it."""
+        ...
+
+    def bearer(self) -> str:
+        """A token to send now (may mint one)."""
+        ...
+
+    def rejected(self, token: str) -> bool:
+        """The server said 401 to ``token``; True if a fresh one is worth a retry."""
+        ...
+
+
+class StaticToken:
+    """A bearer given by the user: used as is, never refreshed or replaced."""
+
+    def __init__(self, token: str, *, namespace: str = "") -> None:
+        self._token = token
+        self._key = keyed_hash("static", namespace, token)
+
+    def __repr__(self) -> str:
+        return "StaticToken(<hidden>)"
+
+    @property
+    def cache_key(self) -> str:
+        return self._key
+
+    def bearer(self) -> str:
+        return self._token
+
+    def rejected(self, token: str) -> bool:
+        return False
+
+
+@dataclass(slots=True)
+class _Minted:
+    token: str
+    refresh_at: float
+    scope: str
+
+    def __repr__(self) -> str:
+        return f"_Minted(scope={self.scope!r})"
+
+
+@dataclass(slots=True)
+class _Slot:
+    """Cache entry and the lock that lets only one thread mint for this key."""
+
+    lock: threading.Lock
+    minted: _Minted | None = None
+    blocked_until: float = 0.0
+    mints: int = 0
+
+
+_slots_lock = threading.Lock()
+_slots: dict[str, _Slot] = {}
+
+
+def clear_token_cache() -> None:
+    """Forget every minted token (tests; also used when a profile is torn down)."""
+    with _slots_lock:
+        _slots.clear()
+
+
+def _slot(key: str) -> _Slot:
+    with _slots_lock:
+        slot = _slots.get(key)
+        if slot is None:
+            slot = _slots[key] = _Slot(lock=threading.Lock())
+        return slot
+
+
+def _refresh_margin(expires_in: float) -> float:
+    """Re-mint a little before expiry: 10% of the lifetime, between 5 and 60 seconds."""
+    return max(min(expires_in * 0.1, 60.0), min(5.0, expires_in / 2))
+
+
+class ClientCredentials:
+    """OAuth ``client_credentials`` at the token URL beside the MCP endpoint.
+
+    GBrain accepts the client id and secret only in a form body (not JSON, not Basic).
+    """
+
+    def __init__(
+        self,
+        *,
+        token_url: str,
+        client_id: str,
+        client_secret: str,
+        transport: Transport,
+        scope: str | None = None,
+        namespace: str = "",
+        cap: int = TOKEN_CAP,
+        deadline_s: float = TOKEN_DEADLINE_S,
+    ) -> None:
+        self._token_url = token_url
+        self._client_id = client_id
+        self._secret = client_secret
+        self._transport = transport
+        self._scope = scope
+        self._cap = cap
+        self._deadline_s = deadline_s
+        self._key = keyed_hash("oauth", namespace, token_url, client_id, client_secret, scope or "")
+
+    def __repr__(self) -> str:
+        return f"ClientCredentials(token_url={self._token_url!r}, secret=<hidden>)"
+
+    @property
+    def cache_key(self) -> str:
+        return self._key
+
+    @property
+    def mints(self) -> int:
+        """How many tokens this key has minted in this process (diagnostics, tests)."""
+        return _slot(self._key).mints
+
+    @property
+    def granted_scope(self) -> str | None:
+        """The scope string of the cached token, if one is cached."""
+        minted = _slot(self._key).minted
+        return None if minted is None else minted.scope
+
+    def bearer(self) -> str:
+        slot = _slot(self._key)
+        minted = slot.minted
+        if minted is not None and time.monotonic() < minted.refresh_at:
+            return minted.token
+        with slot.lock:
+            minted = slot.minted  # another thread may have minted while we waited
+            now = time.monotonic()
+            if minted is not None and now < minted.refresh_at:
+                return minted.token
+            if now < slot.blocked_until:
+                raise RateLimitedError(slot.blocked_until - now)
+            try:
+                slot.minted = self._mint()
+            except RateLimitedError as exc:
+                wait = exc.retry_after if exc.retry_after is not None else _DEFAULT_BACKOFF_S
+                slot.blocked_until = time.monotonic() + min(max(wait, 1.0), _MAX_BACKOFF_S)
+                raise
+            slot.mints += 1
+            return slot.minted.token
+
+    def rejected(self, token: str) -> bool:
+        slot = _slot(self._key)
+        with slot.lock:
+            if slot.minted is not None and slot.minted.token == token:
+                slot.minted = None
+        return True
+
+    def _mint(self) -> _Minted:
+        form = {
+            "grant_type": "client_credentials",
+            "client_id": self._client_id,
+            "client_secret": self._secret,
+        }
+        if self._scope:
+            form["scope"] = self._scope
+        started = time.monotonic()
+        response = self._transport.post(
+            self._token_url,
+            content=urlencode(form).encode("ascii"),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Accept": "application/json",
+            },
+            cap=self._cap,
+            deadline_s=self._deadline_s,
+        )
+        if response.status == 429:
+            raise RateLimitedError(_retry_after(response.headers))
+        payload = _json_object(response.body) if response.body else {}
+        if response.status in (400, 401):
+            code = payload.get("error")
+            raise AuthError(
+                response.status, code if isinstance(code, str) else None, "token request"
+            )
+        if response.status != 200:
+            raise HTTPStatusError(response.status, "token request")
+        token = payload.get("access_token")
+        if not isinstance(token, str) or not token or not token.isprintable():
+            raise ProtocolError("token response has no usable access_token")
+        token_type = payload.get("token_type", "bearer")
+        if not isinstance(token_type, str) or token_type.lower() != "bearer":
+            raise ProtocolError("token response is not a bearer token")
+        expires_in = payload.get("expires_in", 3600)
+        if isinstance(expires_in, bool) or not isinstance(expires_in, int | float):
+            raise ProtocolError("token response has a non-numeric expires_in")
+        expires_in = max(float(expires_in), 1.0)
+        scope = payload.get("scope", "")
+        scope = scope if isinstance(scope, str) else ""
+        if "scope" in payload and not scope.strip():
+            # GBrain filters requested scopes silently; an empty grant can call nothing.
+            raise AuthError(200, "invalid_scope", "token grant")
+        return _Minted(
+            token=token, refresh_at=started + expires_in - _refresh_margin(expires_in), scope=scope
+        )
+
+
+def _json_object(body: bytes) -> dict[str, object]:
+    try:
+        value = json.loads(body)
+    except ValueError:
+        raise ProtocolError("token response is not JSON") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("token response is not a JSON object")
+    return value
+
+
+def _retry_after(headers: object) -> float | None:
+    """Seconds until minting may resume, from ``RateLimit-Reset`` or ``Retry-After``."""
+    get = getattr(headers, "get", None)
+    if get is None:
+        return None
+    for name in ("ratelimit-reset", "retry-after"):
+        value = get(name)
+        if value is None:
+            continue
+        try:
+            return max(float(value), 0.0)
+        except ValueError:
+            continue
+    return None

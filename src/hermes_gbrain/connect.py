@@ -1,0 +1,55 @@
+"""Builds the client stack (transport → credential → MCP → GBrain) from ``Settings``."""
+
+from __future__ import annotations
+
+from .api import GBrain
+from .auth import ClientCredentials, Credential, StaticToken
+from .errors import ConfigError
+from .mcp import MCP_CAP, MCP_DEADLINE_S, MCPClient
+from .settings import Settings
+from .transport import Transport, shared_transport
+
+__all__ = ["credential_for", "open_brain"]
+
+
+def credential_for(
+    settings: Settings, transport: Transport, *, scope: str | None = None
+) -> Credential:
+    """The configured credential. A static token wins and is never refreshed."""
+    endpoint = settings.endpoint
+    if settings.access_token:
+        return StaticToken(settings.access_token, namespace=settings.hermes_home)
+    if settings.client_id and settings.client_secret:
+        return ClientCredentials(
+            token_url=endpoint.token_url,
+            client_id=settings.client_id,
+            client_secret=settings.client_secret,
+            transport=transport,
+            scope=scope,
+            namespace=settings.hermes_home,
+        )
+    raise ConfigError(settings.problem() or "no GBrain credential configured")
+
+
+def open_brain(
+    settings: Settings,
+    *,
+    transport: Transport | None = None,
+    scope: str | None = None,
+    deadline_s: float = MCP_DEADLINE_S,
+    cap: int = MCP_CAP,
+) -> GBrain:
+    """A ``GBrain`` for these settings; raises ``ConfigError`` when they cannot work."""
+    problem = settings.problem()
+    if problem:
+        raise ConfigError(problem)
+    transport = transport or shared_transport()
+    credential = credential_for(settings, transport, scope=scope)
+    mcp = MCPClient(
+        url=settings.endpoint.mcp_url,
+        credential=credential,
+        transport=transport,
+        cap=cap,
+        deadline_s=deadline_s,
+    )
+    return GBrain(mcp)

@@ -1,0 +1,179 @@
+"""Profile-scoped configuration, read once on the caller's thread and then frozen.
+
+In a multiplexed Hermes gateway a profile's secrets live in a context variable that
+background threads do not see, so settings are read where the scope is bound (the
+provider's ``initialize``, a hook, a CLI command) into an immutable ``Settings`` that
+everything else receives. Nothing here reads ``os.environ`` on its own: the caller
+passes the lookup function that is right for its thread.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import ConfigError
+from .urls import Endpoint, parse_endpoint
+
+__all__ = [
+    "DEFAULT_MCP_URL",
+    "Lookup",
+    "Settings",
+    "cli_lookup",
+    "default_hermes_home",
+    "load_settings",
+    "read_dotenv",
+]
+
+DEFAULT_MCP_URL = "http://127.0.0.1:3131/mcp"
+DEFAULT_POINTER_LIMIT = 3
+MAX_DOTENV_BYTES = 1_048_576
+
+Lookup = Callable[[str], str | None]
+"""Returns the value of a setting by name, or None when it is not set."""
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+
+
+def _flag(value: str | None) -> bool:
+    return value is not None and value.strip().lower() in _TRUE
+
+
+def _clamped_int(value: str | None, default: int, low: int, high: int) -> int:
+    """Junk falls back to the default; numbers outside the range are clamped."""
+    try:
+        number = int((value or "").strip())
+    except ValueError:
+        return default
+    return max(low, min(high, number))
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything a connection needs, validated; secrets hidden from ``repr``."""
+
+    hermes_home: str
+    mcp_url: str = DEFAULT_MCP_URL
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    access_token: str | None = field(default=None, repr=False)
+    allow_http: bool = False
+    source: str | None = None
+    pointer_limit: int = DEFAULT_POINTER_LIMIT
+
+    def __repr__(self) -> str:
+        return (
+            f"Settings(hermes_home={self.hermes_home!r}, mcp_url={self.mcp_url!r}, "
+            f"auth={self.auth_mode!r}, source={self.source!r}, "
+            f"pointer_limit={self.pointer_limit})"
+        )
+
+    @property
+    def auth_mode(self) -> str:
+        """``token`` (static bearer), ``oauth`` (client credentials) or ``none``."""
+        if self.access_token:
+            return "token"
+        if self.client_id and self.client_secret:
+            return "oauth"
+        return "none"
+
+    @property
+    def endpoint(self) -> Endpoint:
+        """The validated MCP and token URLs (raises ``ConfigError``)."""
+        return parse_endpoint(self.mcp_url, allow_http=self.allow_http)
+
+    def problem(self) -> str | None:
+        """Why these settings cannot work, in one line, or None when they can."""
+        try:
+            self.endpoint  # noqa: B018 - validation happens in the property
+        except ConfigError as exc:
+            return str(exc)
+        if self.auth_mode == "none":
+            if self.client_id or self.client_secret:
+                return "GBRAIN_MCP_CLIENT_ID and GBRAIN_MCP_CLIENT_SECRET must be set together"
+            return (
+                "no GBrain credential: set GBRAIN_MCP_CLIENT_ID and GBRAIN_MCP_CLIENT_SECRET, "
+                "or GBRAIN_MCP_ACCESS_TOKEN"
+            )
+        for value in (self.client_id, self.client_secret, self.access_token):
+            if value is not None and not value.isprintable():
+                return "a GBrain credential contains control characters"
+        return None
+
+
+def _clean(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
+
+
+def load_settings(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) -> Settings:
+    """Build ``Settings`` from ``lookup``. Never raises: ``problem()`` says what is wrong."""
+    return Settings(
+        hermes_home=os.fspath(hermes_home),
+        mcp_url=_clean(lookup("GBRAIN_MCP_URL")) or DEFAULT_MCP_URL,
+        client_id=_clean(lookup("GBRAIN_MCP_CLIENT_ID")),
+        client_secret=_clean(lookup("GBRAIN_MCP_CLIENT_SECRET")),
+        access_token=_clean(lookup("GBRAIN_MCP_ACCESS_TOKEN")),
+        allow_http=_flag(lookup("GBRAIN_POINTER_ALLOW_HTTP")),
+        source=_clean(lookup("GBRAIN_POINTER_SOURCE")),
+        pointer_limit=_clamped_int(lookup("GBRAIN_POINTER_LIMIT"), DEFAULT_POINTER_LIMIT, 1, 10),
+    )
+
+
+def default_hermes_home(environ: Mapping[str, str] | None = None) -> Path:
+    """``$HERMES_HOME``, else ``~/.hermes`` (Hermes' own rule for the process home)."""
+    env = os.environ if environ is None else environ
+    home = env.get("HERMES_HOME", "").strip()
+    return Path(home).expanduser() if home else Path.home() / ".hermes"
+
+
+def read_dotenv(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Parse a Hermes profile ``.env`` (``KEY=VALUE``, optional ``export``, quotes).
+
+    Missing file → empty. Values are never expanded or executed.
+    """
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_DOTENV_BYTES + 1)
+    except FileNotFoundError:
+        return {}
+    if len(raw) > MAX_DOTENV_BYTES:
+        raise ConfigError(".env file is larger than 1 MiB")
+    values: dict[str, str] = {}
+    for raw_line in raw.decode("utf-8", errors="replace").splitlines():
+        line = raw_line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :].lstrip()
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key.replace("_", "").isalnum():
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        values[key] = value
+    return values
+
+
+def cli_lookup(
+    hermes_home: str | os.PathLike[str], environ: Mapping[str, str] | None = None
+) -> Lookup:
+    """The CLI's rule: the process environment first, then the profile's ``.env``."""
+    env = dict(os.environ if environ is None else environ)
+    dotenv = read_dotenv(Path(hermes_home) / ".env")
+
+    def lookup(name: str) -> str | None:
+        value = env.get(name)
+        if value is not None and value.strip():
+            return value
+        return dotenv.get(name)
+
+    return lookup

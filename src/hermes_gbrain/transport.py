@@ -1,0 +1,316 @@
+"""One hardened HTTP client for every request this package sends.
+
+Every request goes through ``Transport.post`` so a reader can check the rules in one
+place (``reference/http-client.md`` in the design notes has the measurements):
+
+* no proxies from the environment (``trust_env=False``) and no redirects: a 3xx fails
+  before its body is read, and nothing is re-sent anywhere;
+* ``Accept-Encoding: identity``, and a compressed answer is refused unread, because
+  httpx inflates gzip with no output limit;
+* a byte cap per request: a declared Content-Length over the cap is refused before
+  reading, otherwise at most cap+1 bytes are read;
+* a wall-clock deadline that also bounds a server dripping one byte at a time, in the
+  body *and* in the status line and headers. httpx timeouts are per socket operation,
+  so each socket operation here gets at most the time left before the deadline;
+* one shared pool, guarded by a semaphore no larger than the pool (httpcore#1110).
+"""
+
+from __future__ import annotations
+
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpcore
+import httpx
+
+from .errors import DeadlineError, RedirectError, RefusedError, TooLargeError, TransportError
+
+__all__ = [
+    "DEFAULT_MAX_REQUEST_BYTES",
+    "Response",
+    "Transport",
+    "UntilFactory",
+    "shared_transport",
+]
+
+DEFAULT_MAX_CONNECTIONS = 4
+DEFAULT_MAX_REQUEST_BYTES = 1_048_576
+_CHUNK = 16_384
+_IDENTITY = frozenset({"", "identity"})
+
+_deadline = threading.local()
+
+UntilFactory = Callable[[int, str], Callable[[bytes], bool] | None]
+"""Given (status, media type), a chunk callback that says when reading may stop."""
+
+
+def _time_left(exc: type[Exception], timeout: float | None) -> float | None:
+    """The socket timeout to use now: the smaller of httpx's and the deadline's."""
+    deadline: float | None = getattr(_deadline, "at", None)
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise exc("request deadline passed")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A socket stream whose every read and write ends by the request's deadline."""
+
+    def __init__(self, inner: httpcore.NetworkStream) -> None:
+        self._inner = inner
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, _time_left(httpcore.ReadTimeout, timeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._inner.write(buffer, _time_left(httpcore.WriteTimeout, timeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.NetworkStream:
+        inner = self._inner.start_tls(
+            ssl_context, server_hostname, _time_left(httpcore.ConnectTimeout, timeout)
+        )
+        return _DeadlineStream(inner)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """Wraps httpcore's sync backend so connects and streams obey the deadline."""
+
+    def __init__(self) -> None:
+        self._inner = httpcore.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        stream = self._inner.connect_tcp(
+            host,
+            port,
+            _time_left(httpcore.ConnectTimeout, timeout),
+            local_address,
+            socket_options,
+        )
+        return _DeadlineStream(stream)
+
+    def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:  # pragma: no cover - we never dial unix sockets
+        raise httpcore.ConnectError("unix sockets are not used")
+
+    def sleep(self, seconds: float) -> None:  # pragma: no cover - retries are off
+        self._inner.sleep(seconds)
+
+
+_ssl_lock = threading.Lock()
+_ssl_default: ssl.SSLContext | None = None
+
+
+def _default_ssl_context() -> ssl.SSLContext:
+    """Build the certifi-backed context once: building it costs ~10 ms each time."""
+    global _ssl_default  # noqa: PLW0603 - a process-wide cache by design
+    with _ssl_lock:
+        if _ssl_default is None:
+            _ssl_default = httpx.create_ssl_context()
+        return _ssl_default
+
+
+def _http_transport(max_connections: int, ssl_context: ssl.SSLContext) -> httpx.HTTPTransport:
+    transport = httpx.HTTPTransport(
+        verify=ssl_context,
+        trust_env=False,
+        limits=httpx.Limits(
+            max_connections=max_connections, max_keepalive_connections=max_connections
+        ),
+    )
+    # httpx offers no public hook for httpcore's network backend; the pool it builds
+    # is replaced by an identical one that uses the deadline-aware backend.
+    transport._pool = httpcore.ConnectionPool(
+        ssl_context=ssl_context,
+        max_connections=max_connections,
+        max_keepalive_connections=max_connections,
+        keepalive_expiry=5.0,
+        network_backend=_DeadlineBackend(),
+    )
+    return transport
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A fully read, size-checked response. The body is raw bytes, not yet decoded."""
+
+    status: int
+    headers: httpx.Headers
+    body: bytes
+
+    @property
+    def content_type(self) -> str:
+        """The media type, lower-case, without parameters."""
+        value: str = self.headers.get("content-type", "")
+        return value.split(";", 1)[0].strip().lower()
+
+    def __repr__(self) -> str:
+        return f"Response(status={self.status}, bytes={len(self.body)})"
+
+
+class Transport:
+    """A thread-safe POST client: capped, deadlined, never redirected, never proxied.
+
+    ``transport`` replaces the network for unit tests (``httpx.MockTransport``).
+    """
+
+    def __init__(
+        self,
+        *,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        ssl_context: ssl.SSLContext | None = None,
+        transport: httpx.BaseTransport | None = None,
+        max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
+        user_agent: str = "hermes-gbrain",
+    ) -> None:
+        if max_connections < 1:
+            raise ValueError("max_connections must be at least 1")
+        self._max_request_bytes = max_request_bytes
+        self._slots = threading.BoundedSemaphore(max_connections)
+        if transport is None:
+            transport = _http_transport(max_connections, ssl_context or _default_ssl_context())
+        self._client = httpx.Client(
+            transport=transport,
+            trust_env=False,
+            follow_redirects=False,
+            headers={"Accept-Encoding": "identity", "User-Agent": user_agent},
+        )
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return f"Transport(closed={self._closed})"
+
+    def close(self) -> None:
+        """Close the pool; later calls fail with ``TransportError``."""
+        self._closed = True
+        self._client.close()
+
+    def post(
+        self,
+        url: str,
+        *,
+        content: bytes,
+        headers: Mapping[str, str],
+        cap: int,
+        deadline_s: float,
+        until: UntilFactory | None = None,
+    ) -> Response:
+        """POST ``content`` and return the capped body, or raise a ``GBrainError``.
+
+        ``until``, given the status and media type, may return a callback that sees
+        each chunk as it arrives and returns True once the caller has what it needs
+        (an SSE reply whose id matched), so a stream left open is not waited on.
+        """
+        if self._closed:
+            raise TransportError("client closed")
+        if len(content) > self._max_request_bytes:
+            raise RefusedError(
+                f"request body of {len(content)} bytes is over the "
+                f"{self._max_request_bytes}-byte limit"
+            )
+        started = time.monotonic()
+        deadline = started + deadline_s
+        if not self._slots.acquire(timeout=deadline_s):
+            raise DeadlineError(deadline_s)
+        previous = getattr(_deadline, "at", None)
+        _deadline.at = deadline
+        try:
+            return self._send(
+                url, content, headers, cap=cap, deadline=deadline, budget_s=deadline_s, until=until
+            )
+        except httpx.TimeoutException:
+            raise DeadlineError(deadline_s) from None
+        except httpx.TransportError as exc:
+            if time.monotonic() >= deadline:
+                raise DeadlineError(deadline_s) from None
+            raise TransportError(type(exc).__name__) from None
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise TransportError(type(exc).__name__) from None
+        finally:
+            _deadline.at = previous
+            self._slots.release()
+
+    def _send(
+        self,
+        url: str,
+        content: bytes,
+        headers: Mapping[str, str],
+        *,
+        cap: int,
+        deadline: float,
+        budget_s: float,
+        until: UntilFactory | None,
+    ) -> Response:
+        timeout = httpx.Timeout(max(deadline - time.monotonic(), 0.001))
+        with self._client.stream(
+            "POST", url, content=content, headers=headers, timeout=timeout
+        ) as response:
+            status = response.status_code
+            if 300 <= status < 400:
+                raise RedirectError(status)
+            encoding = response.headers.get("content-encoding", "").strip().lower()
+            if encoding not in _IDENTITY:
+                raise RefusedError("response is compressed; only identity encoding is accepted")
+            declared = response.headers.get("content-length")
+            if declared is not None:
+                try:
+                    size = int(declared)
+                except ValueError:
+                    size = -1
+                if size > cap:
+                    raise TooLargeError(cap, declared=size)
+            media = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            watch = until(status, media) if until is not None else None
+            body = bytearray()
+            for chunk in response.iter_bytes(chunk_size=_CHUNK):
+                if time.monotonic() >= deadline:
+                    raise DeadlineError(budget_s)
+                body += chunk[: cap + 1 - len(body)]
+                if len(body) > cap:
+                    raise TooLargeError(cap)
+                if watch is not None and watch(chunk):
+                    break  # leaving the block closes the connection instead of draining it
+            else:
+                if time.monotonic() >= deadline:
+                    raise DeadlineError(budget_s)
+            return Response(status=status, headers=response.headers, body=bytes(body))
+
+
+_shared_lock = threading.Lock()
+_shared: Transport | None = None
+
+
+def shared_transport() -> Transport:
+    """The process-wide transport: one pool, reused by every profile and thread."""
+    global _shared  # noqa: PLW0603 - one pool per process is the point
+    with _shared_lock:
+        if _shared is None or _shared._closed:
+            _shared = Transport()
+        return _shared
