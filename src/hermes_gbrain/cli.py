@@ -1,0 +1,116 @@
+"""``hermes-gbrain``: the one command-line entry point.
+
+Commands read settings the way the provider does: the process environment first,
+then the profile's ``.env`` under ``--hermes-home`` (default ``$HERMES_HOME``, else
+``~/.hermes``). Errors print one line (never a secret) and exit non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import GBrainError
+from .settings import Settings, cli_lookup, default_hermes_home, load_settings
+
+__all__ = ["main"]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    home = Path(args.hermes_home).expanduser() if args.hermes_home else default_hermes_home()
+    return load_settings(cli_lookup(home), hermes_home=home)
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    from .connect import open_brain
+    from .text import one_line
+
+    settings = _settings(args)
+    brain = open_brain(settings, scope="read")
+    result = brain.search(
+        args.query, limit=args.limit, snippet_chars=1, source_id=args.source or settings.source
+    )
+    if not result.rows:
+        print("no results")
+        return EXIT_OK
+    for row in result.rows:
+        score = "" if row.score is None else f"{row.score:6.3f}  "
+        print(f"{score}[{row.source_id}:{row.slug}] {one_line(row.title)}")
+    return EXIT_OK
+
+
+def _cmd_emulator(args: argparse.Namespace) -> int:
+    from .emulator.cli import run
+
+    return run(args.emulator_args)
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(out=sys.stdout)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hermes-gbrain",
+        description="GBrain as the long-term memory of Hermes Agent.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def add(
+        name: str, help_text: str, handler: Callable[[argparse.Namespace], int]
+    ) -> argparse.ArgumentParser:
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.set_defaults(handler=handler)
+        return cmd
+
+    search = add("search", "Search the brain with this profile's settings.", _cmd_search)
+    search.add_argument("query", help="what to search for")
+    search.add_argument("--limit", type=int, default=5, help="rows to show (default 5)")
+    search.add_argument("--source", help="only this GBrain source id")
+    search.add_argument(
+        "--hermes-home", help="profile directory (default $HERMES_HOME, else ~/.hermes)"
+    )
+
+    emulator = add(
+        "emulator",
+        "Run the bundled GBrain-compatible server (see `hermes-gbrain emulator --help`).",
+        _cmd_emulator,
+    )
+    emulator.add_argument("emulator_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    add("demo", "Run the demo against the bundled emulator and sample brain.", _cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; return its exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["emulator"]:
+        # The emulator owns its flags (including --help); hand them over untouched.
+        from .emulator.cli import run
+
+        return run(argv[1:])
+    parser = _parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except GBrainError as exc:
+        print(f"hermes-gbrain {args.command}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
