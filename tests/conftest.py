@@ -1,0 +1,37 @@
+"""Shared fixtures. Hermes reads ``HERMES_HOME`` at import time, so it is set first."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from support.hermes_home import HermesHome, hermes_home_fixture, install_bootstrap_home
+from support.stub_model import StubModel, stub_model_fixture
+
+_bootstrap_home: Path | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep every Hermes import away from the real ``~/.hermes`` (see support.hermes_home)."""
+    global _bootstrap_home
+    _bootstrap_home = install_bootstrap_home()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _bootstrap_home is not None:
+        shutil.rmtree(_bootstrap_home, ignore_errors=True)
+
+
+@pytest.fixture
+def hermes_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HermesHome]:
+    """An isolated ``$HERMES_HOME`` (config.yaml, no provider selected) with caches cleared."""
+    yield from hermes_home_fixture(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+def stub_model() -> Iterator[StubModel]:
+    """A running loopback OpenAI-compatible model; ``stub_model.base_url`` ends in ``/v1``."""
+    yield from stub_model_fixture()
