@@ -1,0 +1,176 @@
+"""``Emulator``: one GBrain-compatible server with its store, clients, knobs and request log."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Literal, get_args
+
+from hermes_gbrain.emulator import sample_brain
+from hermes_gbrain.emulator.faults import Knobs, RecordedRequest
+from hermes_gbrain.emulator.oauth import OAuth, OAuthError, RateLimiter
+from hermes_gbrain.emulator.operations import LEAN_SERVER_VERSION, SERVER_VERSION
+from hermes_gbrain.emulator.server import EmulatorHTTPServer
+from hermes_gbrain.emulator.store import Database, PageStore
+from hermes_gbrain.emulator.tools import Dispatcher, StrictParams, build_catalog
+
+STOP_TIMEOUT_S = 5.0
+
+
+class Emulator:
+    """A GBrain 0.46.28-compatible MCP HTTP server for tests, benchmarks and the demo.
+
+    ``data_dir=None`` keeps the brain in memory; a directory keeps ``brain.sqlite3`` there, so
+    pages, clients and tokens survive a restart. ``lean=True`` imitates newer GBrain (``search``
+    declares ``fields`` and rows carry ``injection_suspected``).
+    """
+
+    def __init__(  # noqa: PLR0917 - the documented positional order
+        self,
+        data_dir: str | Path | None = None,
+        strict_params: Literal["ignore", "warn", "reject"] = "warn",
+        lean: bool = False,
+        token_ttl: int = 3600,
+        seed: bool = True,
+        port: int = 0,
+        host: str = "127.0.0.1",
+    ) -> None:
+        if strict_params not in get_args(StrictParams):
+            raise ValueError(f"strict_params must be one of {get_args(StrictParams)}")
+        if token_ttl < 1:
+            raise ValueError("token_ttl must be at least 1 second")
+        self.lean = lean
+        self.strict_params: StrictParams = strict_params
+        self.host = host
+        self.port = port
+        self.db = Database(data_dir)
+        self.store = PageStore(self.db)
+        self.oauth = OAuth(self.db, token_ttl)
+        self.rate_limiter = RateLimiter()
+        self.dispatcher = Dispatcher(build_catalog(lean=lean), strict_params)
+        self.knobs = Knobs()
+        self.requests: list[RecordedRequest] = []
+        self._log_lock = threading.Lock()
+        self._server: EmulatorHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._base_url: str | None = None
+        self.store.add_source("default", "default")
+        if seed and not self.store.pages(include_deleted=True):
+            sample_brain.seed(self.store)
+
+    # lifecycle ------------------------------------------------------------------------------
+    def start(self) -> Emulator:
+        """Bind and serve on daemon threads; returns ``self``."""
+        if self._server is not None:
+            return self
+        server = EmulatorHTTPServer((self.host, self.port), self)
+        bound_port = int(server.server_address[1])
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host  # noqa: S104
+        self._base_url = f"http://{shown}:{bound_port}"
+        self.port = bound_port
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name=f"gbrain-emulator-{bound_port}",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop promptly, even with gated or dripping handlers in flight. Safe to call twice."""
+        server, thread = self._server, self._thread
+        self._server = self._thread = None
+        if server is None:
+            return
+        server.stopping.set()
+        server.shutdown()
+        server.close_connections()
+        server.server_close()
+        if thread is not None:
+            thread.join(STOP_TIMEOUT_S)
+
+    def __enter__(self) -> Emulator:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # addresses ------------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        if self._base_url is None:
+            raise RuntimeError("the emulator has not been started")
+        return self._base_url
+
+    @property
+    def mcp_url(self) -> str:
+        return self.base_url + "/mcp"
+
+    @property
+    def token_url(self) -> str:
+        return self.base_url + "/token"
+
+    @property
+    def server_version(self) -> str:
+        return LEAN_SERVER_VERSION if self.lean else SERVER_VERSION
+
+    # credentials ----------------------------------------------------------------------------
+    def register_client(
+        self,
+        name: str,
+        scopes: str = "read",
+        token_ttl: int | None = None,
+        *,
+        source_id: str = "default",
+        federated_read: Sequence[str] | None = None,
+    ) -> tuple[str, str]:
+        """Register an OAuth client; by default it reads every source the brain has."""
+        reads = list(federated_read) if federated_read is not None else self.store.source_ids()
+        return self.oauth.register_client(
+            name, scopes, token_ttl, source_id=source_id, federated_read=reads
+        )
+
+    def create_legacy_key(self, name: str, scopes: str = "read") -> str:
+        return self.oauth.create_legacy_key(name, scopes)
+
+    def mint_token(self, client_id: str, secret: str, scope: str | None = None) -> str:
+        """Mint an access token without HTTP (not counted in ``token_requests``)."""
+        try:
+            answer = self.oauth.issue(client_id, secret, scope)
+        except OAuthError as err:
+            raise ValueError(f"{err.error}: {err.description}") from None
+        return str(answer["access_token"])
+
+    def revoke_all_tokens(self) -> None:
+        self.oauth.revoke_all()
+
+    def expire_all_tokens(self) -> None:
+        self.oauth.expire_all()
+
+    # knobs and log --------------------------------------------------------------------------
+    def reset_knobs(self) -> None:
+        self.knobs = Knobs()
+
+    def record(self, request: RecordedRequest) -> None:
+        with self._log_lock:
+            self.requests.append(request)
+
+    def clear_requests(self) -> None:
+        """Empty the request log (and so the ``token_requests`` count)."""
+        with self._log_lock:
+            self.requests.clear()
+
+    @property
+    def token_requests(self) -> int:
+        """POST /token requests in the log (``mint_token`` does not count)."""
+        with self._log_lock:
+            return sum(1 for r in self.requests if r.method == "POST" and r.path == "/token")

@@ -1,0 +1,324 @@
+"""SQLite persistence: the page store (and the shared connection the OAuth tables live in).
+
+One connection guarded by one lock: the emulator serves a handful of concurrent test requests, so
+simplicity beats throughput. ``data_dir=None`` keeps everything in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hermes_gbrain.emulator import markdown
+
+DB_FILENAME = "brain.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sources (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS pages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  source_id TEXT NOT NULL, slug TEXT NOT NULL, type TEXT NOT NULL, title TEXT NOT NULL,
+  compiled_truth TEXT NOT NULL, timeline TEXT NOT NULL, frontmatter TEXT NOT NULL,
+  tags TEXT NOT NULL, links TEXT NOT NULL, content_hash TEXT NOT NULL,
+  created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted_at TEXT,
+  effective_date TEXT NOT NULL, effective_date_source TEXT NOT NULL,
+  UNIQUE (source_id, slug)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  page_id INTEGER NOT NULL, chunk_index INTEGER NOT NULL, chunk_source TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS clients (
+  client_id TEXT PRIMARY KEY, name TEXT NOT NULL, secret_hash TEXT NOT NULL,
+  scopes TEXT NOT NULL, token_ttl INTEGER, source_id TEXT NOT NULL,
+  federated_read TEXT NOT NULL, grant_types TEXT NOT NULL, revoked INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tokens (
+  token_hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, scopes TEXT NOT NULL,
+  expires_at INTEGER NOT NULL, revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS legacy_keys (
+  key_hash TEXT PRIMARY KEY, name TEXT NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL
+);
+"""
+
+
+def iso_now() -> str:
+    """UTC timestamp with milliseconds and ``Z``, the format GBrain returns."""
+    return iso_of(datetime.now(UTC))
+
+
+def iso_of(moment: datetime) -> str:
+    return (
+        moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    )
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Database:
+    """The single SQLite connection and the lock every caller takes around it."""
+
+    def __init__(self, data_dir: str | Path | None) -> None:
+        if data_dir is None:
+            target = ":memory:"
+            self.path: Path | None = None
+        else:
+            directory = Path(data_dir)
+            directory.mkdir(parents=True, exist_ok=True)
+            self.path = directory / DB_FILENAME
+            target = str(self.path)
+        self.lock = threading.RLock()
+        self.conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        with self.lock:
+            self.conn.executescript(_SCHEMA)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self.lock:
+            return self.conn.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        with self.lock:
+            self.conn.close()
+
+
+@dataclass
+class Chunk:
+    id: int
+    page_id: int
+    chunk_index: int
+    chunk_source: str
+    text: str
+
+
+@dataclass
+class Page:
+    """A page row with its decoded JSON columns."""
+
+    id: int
+    source_id: str
+    slug: str
+    type: str
+    title: str
+    compiled_truth: str
+    timeline: str
+    frontmatter: dict[str, Any]
+    tags: list[str]
+    links: list[str]
+    content_hash: str
+    created_at: str
+    updated_at: str
+    deleted_at: str | None
+    effective_date: str
+    effective_date_source: str
+    chunks: list[Chunk] = field(default_factory=list)
+
+    @property
+    def content(self) -> str:
+        return markdown.serialize(
+            kind=self.type,
+            title=self.title,
+            tags=self.tags,
+            frontmatter=self.frontmatter,
+            compiled=self.compiled_truth,
+            timeline=self.timeline,
+        )
+
+
+@dataclass
+class PutResult:
+    page: Page
+    created: bool
+
+
+def _row_to_page(row: sqlite3.Row) -> Page:
+    return Page(
+        id=row["id"],
+        source_id=row["source_id"],
+        slug=row["slug"],
+        type=row["type"],
+        title=row["title"],
+        compiled_truth=row["compiled_truth"],
+        timeline=row["timeline"],
+        frontmatter=json.loads(row["frontmatter"]),
+        tags=json.loads(row["tags"]),
+        links=json.loads(row["links"]),
+        content_hash=row["content_hash"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        deleted_at=row["deleted_at"],
+        effective_date=row["effective_date"],
+        effective_date_source=row["effective_date_source"],
+    )
+
+
+class PageStore:
+    """Pages, their chunks and sources. Reads share cached ``Page`` objects: do not mutate."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._generation = 0
+        self._cache: tuple[int, list[Page]] | None = None
+
+    # sources -------------------------------------------------------------------------------
+    def add_source(self, source_id: str, name: str | None = None) -> None:
+        self.db.execute(
+            "INSERT OR IGNORE INTO sources (id, name, created_at) VALUES (?, ?, ?)",
+            (source_id, name or source_id, iso_now()),
+        )
+
+    def source_ids(self) -> list[str]:
+        return [r["id"] for r in self.db.execute("SELECT id FROM sources ORDER BY created_at, id")]
+
+    def sources(self) -> list[tuple[str, str]]:
+        rows = self.db.execute("SELECT id, name FROM sources ORDER BY created_at, id")
+        return [(r["id"], r["name"]) for r in rows]
+
+    # writes --------------------------------------------------------------------------------
+    def put_page(
+        self,
+        slug: str,
+        content: str,
+        *,
+        source_id: str = "default",
+        now: str | None = None,
+        created_at: str | None = None,
+    ) -> PutResult:
+        """Create or replace a page (reviving it if soft-deleted) and rebuild its chunks."""
+        parsed = markdown.parse_page(slug, content)
+        stamp = now or iso_now()
+        date_raw = parsed.frontmatter.get("date")
+        if isinstance(date_raw, str) and len(date_raw) >= 10:
+            effective, effective_source = date_raw[:10] + "T00:00:00.000Z", "date"
+        else:
+            effective, effective_source = stamp, "fallback"
+        self.add_source(source_id)
+        with self.db.lock:
+            existing = self.db.execute(
+                "SELECT id, created_at FROM pages WHERE source_id = ? AND slug = ?",
+                (source_id, slug),
+            )
+            values = (
+                parsed.type,
+                parsed.title,
+                parsed.compiled_truth,
+                parsed.timeline,
+                json.dumps(parsed.frontmatter),
+                json.dumps(parsed.tags),
+                json.dumps(parsed.links),
+                sha256_hex(content),
+                stamp,
+                effective,
+                effective_source,
+            )
+            if existing:
+                page_id = int(existing[0]["id"])
+                self.db.execute(
+                    "UPDATE pages SET type=?, title=?, compiled_truth=?, timeline=?, frontmatter=?,"
+                    " tags=?, links=?, content_hash=?, updated_at=?, effective_date=?,"
+                    " effective_date_source=?, deleted_at=NULL WHERE id=?",
+                    (*values, page_id),
+                )
+                self.db.execute("DELETE FROM chunks WHERE page_id = ?", (page_id,))
+            else:
+                cur = self.db.conn.execute(
+                    "INSERT INTO pages (type, title, compiled_truth, timeline, frontmatter,"
+                    " tags, links, content_hash, updated_at, effective_date,"
+                    " effective_date_source, source_id, slug, created_at)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (*values, source_id, slug, created_at or stamp),
+                )
+                page_id = int(cur.lastrowid or 0)
+            for index, (kind, text) in enumerate(
+                markdown.chunk_body(parsed.compiled_truth, parsed.timeline)
+            ):
+                self.db.execute(
+                    "INSERT INTO chunks (page_id, chunk_index, chunk_source, text)"
+                    " VALUES (?,?,?,?)",
+                    (page_id, index, kind, text),
+                )
+            self._generation += 1
+            page = self.get(slug, [source_id], include_deleted=True)
+        if page is None:
+            raise RuntimeError(f"page {slug} vanished while being written")
+        return PutResult(page, created=not existing)
+
+    def soft_delete(self, slug: str, source_id: str, now: str | None = None) -> Page | None:
+        with self.db.lock:
+            page = self.get(slug, [source_id])
+            if page is None:
+                return None
+            self.db.execute(
+                "UPDATE pages SET deleted_at = ? WHERE id = ?", (now or iso_now(), page.id)
+            )
+            self._generation += 1
+            return self.get(slug, [source_id], include_deleted=True)
+
+    def restore(self, slug: str, source_id: str) -> Page | None:
+        with self.db.lock:
+            page = self.get(slug, [source_id], include_deleted=True)
+            if page is None or page.deleted_at is None:
+                return None
+            self.db.execute("UPDATE pages SET deleted_at = NULL WHERE id = ?", (page.id,))
+            self._generation += 1
+            return self.get(slug, [source_id])
+
+    # reads ---------------------------------------------------------------------------------
+    def get(
+        self, slug: str, sources: Iterable[str] | None = None, *, include_deleted: bool = False
+    ) -> Page | None:
+        """The page with this slug in the first matching source (``None`` = any source)."""
+        for page in self.pages(sources, include_deleted=include_deleted):
+            if page.slug == slug:
+                return page
+        return None
+
+    def pages(
+        self, sources: Iterable[str] | None = None, *, include_deleted: bool = False
+    ) -> list[Page]:
+        """All pages (with chunks) in id order, optionally limited to some sources."""
+        allowed = None if sources is None else set(sources)
+        result = []
+        for page in self._snapshot():
+            if allowed is not None and page.source_id not in allowed:
+                continue
+            if page.deleted_at is not None and not include_deleted:
+                continue
+            result.append(page)
+        return result
+
+    def _snapshot(self) -> list[Page]:
+        with self.db.lock:
+            if self._cache is not None and self._cache[0] == self._generation:
+                return self._cache[1]
+            pages = [_row_to_page(r) for r in self.db.execute("SELECT * FROM pages ORDER BY id")]
+            by_id = {p.id: p for p in pages}
+            for r in self.db.execute("SELECT * FROM chunks ORDER BY page_id, chunk_index"):
+                owner = by_id.get(r["page_id"])
+                if owner is not None:
+                    owner.chunks.append(
+                        Chunk(r["id"], r["page_id"], r["chunk_index"], r["chunk_source"], r["text"])
+                    )
+            self._cache = (self._generation, pages)
+            return pages
+
+    def backlinks(self, slug: str, sources: Iterable[str] | None = None) -> list[Page]:
+        """Live pages that link to ``slug``."""
+        return [p for p in self.pages(sources) if slug in p.links]
+
+    def page_count(self) -> int:
+        return len(self.pages())
