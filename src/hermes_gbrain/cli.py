@@ -52,6 +52,21 @@ def _cmd_emulator(args: argparse.Namespace) -> int:
     return run(args.emulator_args)
 
 
+def _cmd_install(args: argparse.Namespace) -> int:
+    from .install import install, uninstall
+
+    home = Path(args.hermes_home).expanduser() if args.hermes_home else default_hermes_home()
+    if args.uninstall:
+        result = uninstall(args.name, home)
+        print(f"removed {len(result.changed)} file(s) from {result.directory}")
+        return EXIT_OK
+    result = install(args.name, home)
+    state = "written" if result.changed else "already up to date"
+    print(f"{result.directory}: {state}")
+    print(f"select it with: hermes config set memory.provider {args.name}")
+    return EXIT_OK
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
@@ -87,6 +102,18 @@ def _parser() -> argparse.ArgumentParser:
         _cmd_emulator,
     )
     emulator.add_argument("emulator_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    inst = add("install", "Install the Hermes memory provider shim into a profile.", _cmd_install)
+    inst.add_argument(
+        "--name",
+        choices=("gbrain", "gbrain-pointer"),
+        default="gbrain",
+        help="provider name (gbrain-pointer: the read-only pointer preset)",
+    )
+    inst.add_argument(
+        "--hermes-home", help="profile directory (default $HERMES_HOME, else ~/.hermes)"
+    )
+    inst.add_argument("--uninstall", action="store_true", help="remove only what install wrote")
 
     add("demo", "Run the demo against the bundled emulator and sample brain.", _cmd_demo)
     return parser

@@ -1,0 +1,1 @@
+"""Hermes adapters: the only code that imports Hermes (through ``compat``)."""

@@ -1,0 +1,274 @@
+"""``GBrainMemoryProvider``: Hermes' memory-provider hooks wired to pointer recall.
+
+Thin on purpose (like Hermes' holographic provider): it reads settings where the
+profile's secret scope is bound (``initialize``, ``on_turn_start``), freezes them,
+and hands them to the recall layer. ``prefetch`` is a lookup that never waits on the
+network (unless the user opted into a synchronous budget); ``queue_prefetch`` starts
+the search for the next turn. Read-only: no tools, no writes, no files.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..api import UnsupportedError
+from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
+from ..recall.pointers import MAX_LIMIT, QUERY_CHARS, Owner, StoreKey, Ticket, shared_engine
+from ..settings import DEFAULT_MCP_URL
+from . import compat
+from .compat import MemoryProvider
+
+__all__ = ["GBrainMemoryProvider", "GBrainPointerProvider", "register", "register_pointer"]
+
+STATUS_LABEL = "GBrain pointers"
+_UNSCOPED = (
+    "no profile secret scope is bound for this call (multiplexed gateway): "
+    "GBrain settings were not read"
+)
+_NOT_STARTED = "the provider has not been initialized"
+
+
+class GBrainMemoryProvider(MemoryProvider):
+    """GBrain pointers before every non-trivial turn; every fault means no pointers."""
+
+    provider_name = "gbrain"
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._config: PointerConfig | None = None
+        self._reason = _NOT_STARTED
+        self._home: str | None = None
+        self._session = ""
+        self._context: contextvars.Context | None = None
+        self._owner = Owner()
+        self._keys: dict[str, None] = {}  # credential keys used, for invalidation
+        self._last_count = 0
+        self._search_problem: dict[str, str] = {}  # credential key -> why searches cannot run
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(session={self._session!r})"
+
+    @property
+    def name(self) -> str:
+        return self.provider_name
+
+    # -- configuration (scoped threads only) --------------------------------------------
+
+    def _read_config(self, home: str) -> tuple[PointerConfig | None, str]:
+        try:
+            lookup = compat.profile_lookup(home)
+            config = load_pointer_config(lookup, hermes_home=home)
+        except compat.UnscopedSecretError:
+            return None, _UNSCOPED
+        except Exception as exc:  # a broken .env must not crash Hermes
+            return None, f"GBrain settings could not be read ({type(exc).__name__})"
+        problem = config.problem()
+        return (None, problem) if problem else (config, "")
+
+    def _refresh(self) -> None:
+        home = self._home or compat.current_hermes_home()
+        config, reason = self._read_config(home)
+        with self._lock:
+            self._home = home
+            self._config, self._reason = config, reason
+
+    def is_available(self) -> bool:
+        """Configuration check only: no network, never raises."""
+        try:
+            config, _ = self._read_config(self._home or compat.current_hermes_home())
+        except Exception:
+            return False
+        return config is not None
+
+    def unavailable_reason(self) -> str:
+        """Why no pointers arrive ("" when nothing is known to be wrong)."""
+        with self._lock:
+            config, reason = self._config, self._reason
+        if config is None:
+            return reason
+        return self._search_problem.get(config.cache_key, "")
+
+    def initialize(self, session_id: str, **kwargs: Any) -> None:
+        home = kwargs.get("hermes_home")
+        self._home = str(home) if home else compat.current_hermes_home()
+        self._session = session_id or ""
+        self._context = contextvars.copy_context()
+        self._refresh()
+
+    def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
+        if self._home is not None:
+            self._refresh()
+
+    # -- recall ---------------------------------------------------------------------------
+
+    def _key(self, config: PointerConfig, session_id: str) -> StoreKey:
+        key = StoreKey(config.home, config.cache_key, session_id or self._session)
+        if config.cache_key not in self._keys:
+            self._keys[config.cache_key] = None
+            while len(self._keys) > 16:
+                self._keys.pop(next(iter(self._keys)))
+        return key
+
+    def _outcome_for(self, config: PointerConfig) -> Callable[[BaseException | None], None]:
+        def outcome(error: BaseException | None) -> None:
+            if isinstance(error, UnsupportedError):
+                self._search_problem[config.cache_key] = (
+                    f"GBrain cannot run this search: {error} "
+                    "(GBRAIN_POINTER_SOURCE is set; no pointers rather than unfiltered ones)"
+                )
+            elif error is None:
+                self._search_problem.pop(config.cache_key, None)
+
+        return outcome
+
+    def _submit(self, config: PointerConfig, key: StoreKey, query: str) -> Ticket | None:
+        return shared_engine(compat.spawn_thread).submit(
+            key,
+            query[:QUERY_CHARS],
+            config.limit,
+            PointerSearch(config),
+            owner=self._owner,
+            screen=config.screen,
+            context=self._context,
+            outcome=self._outcome_for(config),
+        )
+
+    def prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> str:
+        """What is ready for this session, handed out once; never waits by default."""
+        config = self._config
+        if config is None or self._owner.closed:
+            return ""
+        key = self._key(config, session_id)
+        engine = shared_engine(compat.spawn_thread)
+        block = engine.take(key, config.limit)
+        if not block and config.sync_budget_ms > 0 and not compat.is_trivial_prompt(query):
+            ticket = self._submit(config, key, query)
+            if ticket is not None and ticket.done.wait(config.sync_budget_ms / 1000.0):
+                block = engine.take(key, config.limit)
+        self._last_count = block.count("\n")
+        return block
+
+    def queue_prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> None:
+        """Search for the turn that just finished, for the next turn's ``prefetch``."""
+        config = self._config
+        if config is None or self._owner.closed or compat.is_trivial_prompt(query):
+            return
+        self._submit(config, self._key(config, session_id), query)
+
+    def recall_status(self) -> Any:
+        """Newer Hermes shows this beside the turn; 0.19.0 never asks."""
+        if self._last_count <= 0:
+            return None
+        return compat.RecallStatus(STATUS_LABEL, self._last_count)
+
+    # -- session boundaries ------------------------------------------------------------
+
+    def on_session_switch(
+        self,
+        new_session_id: str,
+        *,
+        parent_session_id: str = "",
+        reset: bool = False,
+        rewound: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """Any switch orphans searches in flight for the old and the new session."""
+        config = self._config
+        home = config.home if config is not None else self._home
+        sessions = {self._session, parent_session_id, new_session_id} - {""}
+        if home is not None:
+            engine = shared_engine(compat.spawn_thread)
+            for credential in list(self._keys):
+                for session in sessions:
+                    engine.invalidate(StoreKey(home, credential, session))
+        self._session = new_session_id or self._session
+
+    def on_session_end(self, messages: list[dict[str, Any]], **kwargs: Any) -> None:
+        """Nothing to flush (read-only); may fire many times."""
+
+    def shutdown(self, **kwargs: Any) -> None:
+        """Final and immediate: queued searches never run, running ones never publish."""
+        if not self._owner.closed:
+            shared_engine(compat.spawn_thread).close_owner(self._owner)
+
+    # -- read-only surface ---------------------------------------------------------------
+
+    def sync_turn(
+        self, user_content: str, assistant_content: str, *, session_id: str = "", **kwargs: Any
+    ) -> None:
+        """Read-only: nothing is written back to the brain."""
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return []
+
+    def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        return json.dumps({"error": f"{self.name} provides no tools"})
+
+    def system_prompt_block(self, **kwargs: Any) -> str:
+        return ""
+
+    def get_config_schema(self) -> list[dict[str, Any]]:
+        """Drives ``hermes memory setup``; every value lands in the profile's ``.env``."""
+        return [
+            {
+                "key": "mcp_url",
+                "description": "GBrain MCP endpoint (gbrain serve --http)",
+                "env_var": "GBRAIN_MCP_URL",
+                "default": DEFAULT_MCP_URL,
+                "required": True,
+            },
+            {
+                "key": "client_id",
+                "description": "OAuth client id (gbrain auth register-client … --scopes read)",
+                "env_var": "GBRAIN_MCP_CLIENT_ID",
+            },
+            {
+                "key": "client_secret",
+                "description": "OAuth client secret",
+                "env_var": "GBRAIN_MCP_CLIENT_SECRET",
+                "secret": True,
+            },
+            {
+                "key": "access_token",
+                "description": "Or a static bearer token (wins over the client; never refreshed)",
+                "env_var": "GBRAIN_MCP_ACCESS_TOKEN",
+                "secret": True,
+            },
+            {
+                "key": "source",
+                "description": "Only pointers from this GBrain source id (optional)",
+                "env_var": "GBRAIN_POINTER_SOURCE",
+            },
+            {
+                "key": "limit",
+                "description": f"Pointers per turn (1-{MAX_LIMIT})",
+                "env_var": "GBRAIN_POINTER_LIMIT",
+                "default": "3",
+            },
+        ]
+
+    def save_config(self, values: dict[str, Any], hermes_home: str, **kwargs: Any) -> None:
+        """Nothing to write: every field has an ``env_var``, so setup puts it in ``.env``."""
+
+    def backup_paths(self) -> list[str]:
+        return []
+
+
+class GBrainPointerProvider(GBrainMemoryProvider):
+    """The ``gbrain-pointer`` preset: read-only pointers only, same settings."""
+
+    provider_name = "gbrain-pointer"
+
+
+def register(ctx: Any) -> None:
+    """Entry point (``hermes_agent.memory_providers``) and shim hook for ``gbrain``."""
+    ctx.register_memory_provider(GBrainMemoryProvider())
+
+
+def register_pointer(ctx: Any) -> None:
+    """Entry point and shim hook for the ``gbrain-pointer`` preset."""
+    ctx.register_memory_provider(GBrainPointerProvider())

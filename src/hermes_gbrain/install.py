@@ -1,0 +1,110 @@
+"""Writes (or removes) the plugin directory Hermes 0.19.0 discovers.
+
+0.19.0 finds user memory providers only as ``$HERMES_HOME/plugins/<name>/`` whose
+``__init__.py`` mentions ``MemoryProvider`` in its first 8 KiB, and it executes every
+top-level ``.py`` there. So the shim is two files, all code stays in this package,
+and a marker file records what we wrote: re-running is harmless, and ``--uninstall``
+removes only our files (and the directory only if nothing else is left in it).
+Newer Hermes also finds the ``hermes_agent.memory_providers`` entry points.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__
+from .errors import ConfigError
+
+__all__ = ["NAMES", "InstallResult", "install", "uninstall"]
+
+MARKER = ".hermes-gbrain-install"
+NAMES = {
+    "gbrain": ("GBrainMemoryProvider", "register", "GBrain long-term memory: pointers each turn"),
+    "gbrain-pointer": (
+        "GBrainPointerProvider",
+        "register_pointer",
+        "GBrain pointers only (read-only preset)",
+    ),
+}
+_FILES = ("plugin.yaml", "__init__.py", MARKER)
+
+
+@dataclass(frozen=True, slots=True)
+class InstallResult:
+    """What a run did, for the CLI to print."""
+
+    directory: Path
+    changed: tuple[str, ...]
+
+
+def _files(name: str) -> dict[str, str]:
+    cls, hook, description = NAMES[name]
+    manifest = (
+        f"name: {name}\n"
+        f"version: {__version__}\n"
+        f'description: "{description}"\n'
+        "author: hermes-gbrain\n"
+        "pip_dependencies:\n"
+        "  - hermes-gbrain\n"
+    )
+    init = (
+        f'"""Hermes memory provider {name!r}: a shim written by `hermes-gbrain install`.\n\n'
+        "All code lives in the hermes-gbrain package; this file only hands Hermes the\n"
+        f"MemoryProvider class ({cls}). Remove with `hermes-gbrain install --name {name} "
+        '--uninstall`.\n"""\n\n'
+        f"from hermes_gbrain.adapters.provider import {cls} as {cls}\n"
+        f"from hermes_gbrain.adapters.provider import {hook} as register\n\n"
+        f'__all__ = ["{cls}", "register"]\n'
+    )
+    return {"plugin.yaml": manifest, "__init__.py": init, MARKER: f"{name} {__version__}\n"}
+
+
+def _directory(name: str, hermes_home: str | os.PathLike[str]) -> Path:
+    if name not in NAMES:
+        raise ConfigError(f"unknown provider name {name!r} (choose from {', '.join(NAMES)})")
+    return Path(hermes_home).expanduser() / "plugins" / name
+
+
+def install(name: str, hermes_home: str | os.PathLike[str]) -> InstallResult:
+    """Write the shim; idempotent. Refuses to overwrite a directory we did not write."""
+    directory = _directory(name, hermes_home)
+    ours = (directory / MARKER).is_file()
+    if directory.exists() and not ours and any(directory.iterdir()):
+        raise ConfigError(
+            f"{directory} exists and was not written by hermes-gbrain; not touching it"
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    changed = []
+    for filename, text in _files(name).items():
+        path = directory / filename
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        changed.append(filename)
+    return InstallResult(directory, tuple(changed))
+
+
+def uninstall(name: str, hermes_home: str | os.PathLike[str]) -> InstallResult:
+    """Remove only what ``install`` wrote; keep the directory if anything else is in it."""
+    directory = _directory(name, hermes_home)
+    if not (directory / MARKER).is_file():
+        return InstallResult(directory, ())
+    removed = []
+    for filename in _files(name):
+        path = directory / filename
+        if path.is_file():
+            path.unlink()
+            removed.append(filename)
+    cache = directory / "__pycache__"
+    if cache.is_dir():
+        for item in cache.glob("__init__.*.pyc"):
+            item.unlink()
+        if not any(cache.iterdir()):
+            cache.rmdir()
+    if not any(directory.iterdir()):
+        directory.rmdir()
+    return InstallResult(directory, tuple(removed))

@@ -1,0 +1,122 @@
+"""Recall settings on top of the connection ``Settings``, and the search they lead to.
+
+Read where the profile's secret scope is bound, frozen, and handed to background
+work. ``cache_key`` names the credential, endpoint and source filter without
+revealing them, so a profile whose secret, token, URL or filter changed can never
+reuse pointers or a connection made for the old ones.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..api import GBrain, SearchRow
+from ..auth import keyed_hash
+from ..connect import open_brain
+from ..settings import Lookup, Settings, load_settings
+
+__all__ = ["PointerConfig", "PointerSearch", "brain_for", "load_pointer_config"]
+
+MAX_SYNC_BUDGET_MS = 5_000
+_OFF = frozenset({"0", "false", "no", "off"})
+
+
+@dataclass(frozen=True, slots=True)
+class PointerConfig:
+    """Frozen pointer settings: connection, limit, screen, synchronous budget."""
+
+    settings: Settings
+    screen: bool = True
+    sync_budget_ms: int = 0
+
+    @property
+    def limit(self) -> int:
+        return self.settings.pointer_limit
+
+    @property
+    def home(self) -> str:
+        return self.settings.hermes_home
+
+    @property
+    def cache_key(self) -> str:
+        s = self.settings
+        return keyed_hash(
+            "pointers",
+            s.mcp_url,
+            "http" if s.allow_http else "https",
+            s.client_id or "",
+            s.client_secret or "",
+            s.access_token or "",
+            s.source or "",
+        )
+
+    def problem(self) -> str | None:
+        return self.settings.problem()
+
+
+def _budget(value: str | None) -> int:
+    try:
+        number = int((value or "").strip())
+    except ValueError:
+        return 0
+    return max(0, min(MAX_SYNC_BUDGET_MS, number))
+
+
+def load_pointer_config(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) -> PointerConfig:
+    """Never raises; ``problem()`` explains bad configuration."""
+    screen = (lookup("GBRAIN_POINTER_SCREEN") or "").strip().lower() not in _OFF
+    return PointerConfig(
+        settings=load_settings(lookup, hermes_home=hermes_home),
+        screen=screen,
+        sync_budget_ms=_budget(lookup("GBRAIN_POINTER_SYNC_BUDGET_MS")),
+    )
+
+
+_brains_lock = threading.Lock()
+_brains: OrderedDict[tuple[str, str], GBrain] = OrderedDict()
+_MAX_BRAINS = 256
+
+
+def brain_for(config: PointerConfig) -> GBrain:
+    """A read-scoped ``GBrain`` per (home, credential key), shared by every instance.
+
+    Raises ``ConfigError`` when the settings cannot work.
+    """
+    key = (config.home, config.cache_key)
+    with _brains_lock:
+        brain = _brains.get(key)
+        if brain is not None:
+            return brain
+    brain = open_brain(config.settings, scope="read")
+    with _brains_lock:
+        brain = _brains.setdefault(key, brain)
+        while len(_brains) > _MAX_BRAINS:
+            _brains.popitem(last=False)
+    return brain
+
+
+class PointerSearch:
+    """The search a pointer job runs: lean rows, 1-char snippets, the source filter kept.
+
+    A callable ``(query, limit) -> rows`` bound to one frozen config.
+    """
+
+    __slots__ = ("_config",)
+
+    def __init__(self, config: PointerConfig) -> None:
+        self._config = config
+
+    def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
+        brain = brain_for(self._config)
+        result = brain.search(
+            query,
+            limit=limit,
+            snippet_chars=1,
+            source_id=self._config.settings.source,
+            lean=True,
+        )
+        return result.rows
