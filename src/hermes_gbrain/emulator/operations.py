@@ -280,7 +280,7 @@ def _row(
         row["id"] = page.slug
     if lean_rows:
         keep = (*LEAN_FIELDS, "injection_suspected")
-        row = {k: v for k, v in row.items() if k in keep}
+        row = {k: row[k] for k in keep if k in row}
     return row
 
 
