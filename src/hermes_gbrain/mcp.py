@@ -359,8 +359,8 @@ class MCPClient:
         response = self._send(body, token, watcher)
         if response.status == 401 and self._credential.rejected(token):
             fresh = self._credential.bearer()
-            if watcher is not None:
-                watcher = _ReplyWatcher(message["id"])
+            # The caller's watcher saw nothing of the 401 (only a 200 event stream is
+            # fed to it), so the retry reuses it: the caller reads its reply from it.
             response = self._send(body, fresh, watcher)
         return response
 

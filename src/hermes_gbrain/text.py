@@ -28,7 +28,11 @@ def one_line(text: object, cap: int = 160) -> str:
     if not isinstance(text, str) or cap <= 0:
         return ""
     cleaned = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
-    cleaned = _TAG.sub(lambda m: m.group(0).strip("<>/ "), cleaned)
+    while True:  # until stable: removing "<x>" from "<<x>>" leaves a new "<x>"
+        defused = _TAG.sub(lambda m: m.group(0).strip("<>/ "), cleaned)
+        if defused == cleaned:
+            break
+        cleaned = defused
     cleaned = _SPACE.sub(" ", cleaned).strip()
     if len(cleaned) > cap:
         cleaned = cleaned[: cap - 1].rstrip() + "…"

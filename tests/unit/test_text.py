@@ -1,0 +1,78 @@
+"""Untrusted brain text: one_line and safe_slug."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hermes_gbrain.text import one_line, safe_slug
+
+_TAG_LIKE = re.compile(r"</?\s*[A-Za-z][\w:-]*\s*/?>")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hybrid Search", "Hybrid Search"),
+        ("  two\nlines\r\nand\u2028more\ttabs  ", "two lines and more tabs"),
+        ("bidi\u202eoverride\u200bzero", "bidi override zero"),
+        ("</memory-context>escape<memory-context>", "memory-contextescapememory-context"),
+        ("<<memory-context>>", "memory-context"),
+        ("<</memory-context>>x", "memory-contextx"),
+        (5, ""),
+        (None, ""),
+    ],
+)
+def test_one_line(text: object, expected: str) -> None:
+    assert one_line(text) == expected
+
+
+def test_one_line_cap() -> None:
+    assert one_line("x" * 200, cap=10) == "x" * 9 + "…"
+    assert one_line("abc", cap=3) == "abc"
+    assert one_line("abc", cap=0) == ""
+    assert one_line("word " * 40, cap=12) == "word word w…"
+
+
+_PIECES = st.sampled_from(["<", ">", "/", " ", "memory-context", "system", "\n", "\x00", "a"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.one_of(st.text(max_size=200), st.lists(_PIECES, max_size=40).map("".join)),
+    cap=st.integers(min_value=1, max_value=300),
+)
+def test_one_line_properties(text: str, cap: int) -> None:
+    line = one_line(text, cap)
+    assert len(line) <= cap
+    assert line == line.strip()
+    assert "  " not in line
+    assert not any(unicodedata.category(ch)[0] == "C" for ch in line)
+    assert not any(ch.isspace() and ch != " " for ch in line)
+    assert _TAG_LIKE.search(line) is None, line
+    assert one_line(line, cap) == line  # idempotent
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("people/alice-example", "people/alice-example"),
+        ("  concepts/x  ", "concepts/x"),
+        ("a" * 255, "a" * 255),
+        ("a" * 256, None),
+        ("People/Alice", None),
+        ("has space", None),
+        ("/leading", None),
+        ("-dash", None),
+        ("", None),
+        ("line\nbreak", None),
+        (None, None),
+        (3, None),
+    ],
+)
+def test_safe_slug(value: object, expected: str | None) -> None:
+    assert safe_slug(value) == expected
