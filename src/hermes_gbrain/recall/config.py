@@ -19,7 +19,13 @@ from ..auth import keyed_hash
 from ..connect import open_brain
 from ..settings import Lookup, Settings, load_settings
 
-__all__ = ["PointerConfig", "PointerSearch", "brain_for", "load_pointer_config"]
+__all__ = [
+    "PointerConfig",
+    "PointerSearch",
+    "brain_for",
+    "clear_brain_cache",
+    "load_pointer_config",
+]
 
 MAX_SYNC_BUDGET_MS = 5_000
 _OFF = frozenset({"0", "false", "no", "off"})
@@ -79,6 +85,12 @@ def load_pointer_config(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) 
 _brains_lock = threading.Lock()
 _brains: OrderedDict[tuple[str, str], GBrain] = OrderedDict()
 _MAX_BRAINS = 256
+
+
+def clear_brain_cache() -> None:
+    """Forget every cached connection (tests; a changed profile never needs it)."""
+    with _brains_lock:
+        _brains.clear()
 
 
 def brain_for(config: PointerConfig) -> GBrain:

@@ -178,6 +178,8 @@ class PointerEngine:
         self._queue: deque[_Job] = deque()
         self._threads: list[threading.Thread] = []
         self._idle = 0
+        self._running = 0
+        self._settled = threading.Condition(self._lock)
         self._seq = itertools.count(1)
         self._closed = False
         self.peak_workers = 0
@@ -255,6 +257,17 @@ class PointerEngine:
                 slot.seq = next(self._seq)
                 slot.lines = None
 
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until no search is queued or running (tests, benchmarks); False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._queue or self._running:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._settled.wait(remaining)
+            return True
+
     def close_owner(self, owner: Owner) -> None:
         """Final for ``owner``: its queued searches never run, running ones never publish."""
         with self._lock:
@@ -279,6 +292,7 @@ class PointerEngine:
             self._slots.clear()
             self._idle = 0
             self._wake.notify_all()
+            self._settled.notify_all()
             threads = list(self._threads)
         for thread in threads:
             if thread is threading.current_thread():
@@ -313,6 +327,7 @@ class PointerEngine:
                 self._wake.wait()  # whoever notifies takes us off the idle count
             if self._closed:
                 return None
+            self._running += 1
             return self._queue.popleft()
 
     def _current(self, job: _Job) -> bool:
@@ -332,6 +347,10 @@ class PointerEngine:
             try:
                 self._run(job)
             finally:
+                with self._lock:
+                    self._running -= 1
+                    if not self._queue and not self._running:
+                        self._settled.notify_all()
                 job.ticket.done.set()
 
     def _run(self, job: _Job) -> None:

@@ -1,0 +1,63 @@
+"""Helpers for provider tests: process-state reset, profiles with the shim installed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hermes_gbrain.auth import clear_token_cache
+from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.install import install
+from hermes_gbrain.mcp import clear_catalog_cache
+from hermes_gbrain.recall import pointers
+from hermes_gbrain.recall.config import clear_brain_cache
+from support.hermes_home import HermesHome
+
+WAIT = 5.0
+
+
+def fresh_process_state() -> None:
+    """Process-wide caches (tokens, catalogs, connections, the pointer engine)."""
+    clear_token_cache()
+    clear_catalog_cache()
+    clear_brain_cache()
+    engine = pointers._shared
+    if engine is not None:
+        engine.shutdown(1.0)
+
+
+@dataclass
+class Profile:
+    """A Hermes home with the shim installed and GBrain settings in its ``.env``."""
+
+    home: HermesHome
+    emu: Emulator
+    env: dict[str, str]
+
+    def set_env(self, **changes: str | None) -> None:
+        for key, value in changes.items():
+            if value is None:
+                self.env.pop(key, None)
+            else:
+                self.env[key] = value
+        self.home.write_env(self.env)
+
+
+def make_profile(home: HermesHome, emu: Emulator, name: str = "gbrain", **extra: str) -> Profile:
+    client_id, secret = emu.register_client(f"reader-{home.path.name}", scopes="read")
+    env = {
+        "GBRAIN_MCP_URL": emu.mcp_url,
+        "GBRAIN_MCP_CLIENT_ID": client_id,
+        "GBRAIN_MCP_CLIENT_SECRET": secret,
+        "GBRAIN_POINTER_ALLOW_HTTP": "1",
+        **extra,
+    }
+    home.write_env(env)
+    install(name, home.path)
+    home.write_config(name)
+    return Profile(home, emu, env)
+
+
+def engine_idle() -> bool:
+    """Wait for the shared engine to finish every queued search."""
+    engine = pointers._shared
+    return engine is None or engine.wait_idle(WAIT)
