@@ -342,6 +342,7 @@ def test_catalog_parse_and_declares() -> None:
     assert catalog.tools["bare"].arguments == frozenset()
     assert catalog.tools["bare"].description == ""
     assert catalog.tools["odd"].arguments == frozenset()
+    assert catalog.tools["odd"].required == frozenset()
     with pytest.raises(ProtocolError):
         ToolCatalog.parse({"tools": {}})
 
@@ -545,6 +546,10 @@ def test_401_with_unknown_code_or_non_json_body() -> None:
     fake.script.append(httpx.Response(401, content=b"nope"))
     with pytest.raises(AuthError):
         fake.static_client().request("ping")
+    fake.script.append(httpx.Response(401, headers={"content-type": JSON}, content=b"{bad"))
+    with pytest.raises(AuthError) as info:
+        fake.static_client().request("ping")
+    assert info.value.code is None
 
 
 def test_oauth_401_remints_once_and_retries() -> None:
