@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import secrets
 import threading
 import time
@@ -42,8 +43,10 @@ def keyed_hash(*parts: str) -> str:
     """A short HMAC of ``parts``: stable within this process, useless outside it."""
     mac = hmac.new(_HASH_KEY, digestmod=hashlib.sha256)
     for part in parts:
-        mac.update(part.encode("utf-8", "surrogatepass"))
-        mac.update(b"\x00")
+        data = part.encode("utf-8", "surrogatepass")
+        # Length-prefixed, so no choice of parts can shift bytes from one to the next.
+        mac.update(len(data).to_bytes(8, "big"))
+        mac.update(data)
     return mac.hexdigest()[:32]
 
 
@@ -222,22 +225,32 @@ class ClientCredentials:
         )
         if response.status == 429:
             raise RateLimitedError(_retry_after(response.headers))
-        payload = _json_object(response.body) if response.body else {}
         if response.status in (400, 401):
-            code = payload.get("error")
+            # The status decides; the body only adds a code, if it is JSON (a proxy's
+            # HTML error page is still a rejection, not a protocol error).
+            try:
+                code = _json_object(response.body).get("error")
+            except ProtocolError:
+                code = None
             raise AuthError(
                 response.status, code if isinstance(code, str) else None, "token request"
             )
         if response.status != 200:
             raise HTTPStatusError(response.status, "token request")
+        payload = _json_object(response.body)
         token = payload.get("access_token")
-        if not isinstance(token, str) or not token or not token.isprintable():
+        if not isinstance(token, str) or not _is_token_text(token):
             raise ProtocolError("token response has no usable access_token")
         token_type = payload.get("token_type", "bearer")
         if not isinstance(token_type, str) or token_type.lower() != "bearer":
             raise ProtocolError("token response is not a bearer token")
         expires_in = payload.get("expires_in", 3600)
-        if isinstance(expires_in, bool) or not isinstance(expires_in, int | float):
+        if (
+            isinstance(expires_in, bool)
+            or not isinstance(expires_in, int | float)
+            or not math.isfinite(expires_in)
+        ):
+            # NaN would make every call mint; Infinity would cache the token forever.
             raise ProtocolError("token response has a non-numeric expires_in")
         expires_in = max(float(expires_in), 1.0)
         scope = payload.get("scope", "")
@@ -248,6 +261,11 @@ class ClientCredentials:
         return _Minted(
             token=token, refresh_at=started + expires_in - _refresh_margin(expires_in), scope=scope
         )
+
+
+def _is_token_text(token: str) -> bool:
+    """Visible ASCII only: anything else cannot go into an HTTP header as is."""
+    return bool(token) and token.isascii() and token.isprintable() and " " not in token
 
 
 def _json_object(body: bytes) -> dict[str, object]:

@@ -10,6 +10,7 @@ passes the lookup function that is right for its thread.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ MAX_DOTENV_BYTES = 1_048_576
 Lookup = Callable[[str], str | None]
 """Returns the value of a setting by name, or None when it is not set."""
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TRUE = frozenset({"1", "true", "yes", "on"})
 
 
@@ -144,7 +146,9 @@ def read_dotenv(path: str | os.PathLike[str]) -> dict[str, str]:
     if len(raw) > MAX_DOTENV_BYTES:
         raise ConfigError(".env file is larger than 1 MiB")
     values: dict[str, str] = {}
-    for raw_line in raw.decode("utf-8", errors="replace").splitlines():
+    # Only CR, LF and CRLF end lines: ``str.splitlines`` would also split a value at
+    # U+2028, U+0085 and other separators.
+    for raw_line in _LINE_BREAK.split(raw.decode("utf-8", errors="replace")):
         line = raw_line.strip()
         if not line or line.startswith("#"):
             continue
@@ -155,7 +159,11 @@ def read_dotenv(path: str | os.PathLike[str]) -> dict[str, str]:
         if not sep or not key.replace("_", "").isalnum():
             continue
         value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        quote = value[:1]
+        end = value.find(quote, 1) if quote in ("'", '"') else -1
+        if end != -1 and value[end + 1 :].strip()[:1] in ("", "#"):
+            value = value[1:end]  # a quoted value, maybe followed by a comment
+        elif len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
         elif " #" in value:
             value = value.split(" #", 1)[0].rstrip()

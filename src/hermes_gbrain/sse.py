@@ -42,6 +42,8 @@ class SSEDecoder:
     def feed(self, chunk: bytes) -> list[Event]:
         """Consume ``chunk`` and return the events it completed."""
         out: list[Event] = []
+        if not chunk:
+            return out  # an empty read must not forget a CR that may precede an LF
         start = 0
         if self._pending_cr and chunk[:1] == b"\n":
             start = 1  # the LF of a CRLF split across chunks

@@ -39,7 +39,6 @@ __all__ = [
 
 DEFAULT_MAX_CONNECTIONS = 4
 DEFAULT_MAX_REQUEST_BYTES = 1_048_576
-_CHUNK = 16_384
 _IDENTITY = frozenset({"", "identity"})
 
 _deadline = threading.local()
@@ -289,7 +288,10 @@ class Transport:
             media = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
             watch = until(status, media) if until is not None else None
             body = bytearray()
-            for chunk in response.iter_bytes(chunk_size=_CHUNK):
+            # No chunk_size: httpx would hold bytes back until a whole chunk arrived, so
+            # ``until`` could not stop on a short reply left open. Network reads are at
+            # most 64 KiB each, so the unkept part of one read is bounded anyway.
+            for chunk in response.iter_bytes():
                 if time.monotonic() >= deadline:
                     raise DeadlineError(budget_s)
                 body += chunk[: cap + 1 - len(body)]

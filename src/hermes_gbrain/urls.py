@@ -16,9 +16,14 @@ __all__ = ["Endpoint", "is_loopback_host", "parse_endpoint"]
 
 
 def is_loopback_host(host: str) -> bool:
-    """True for ``localhost`` and any loopback address (127.0.0.0/8, ::1)."""
+    """True for ``localhost`` and any loopback address (127.0.0.0/8, ::1).
+
+    Subdomains of ``localhost`` are not included: whether ``x.localhost`` resolves to
+    loopback depends on the resolver (plain glibc asks DNS), and plain http carries
+    the bearer token.
+    """
     host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -47,7 +52,7 @@ def parse_endpoint(url: str, *, allow_http: bool = False) -> Endpoint:
     if not isinstance(url, str) or not url.strip():
         raise ConfigError("GBrain MCP URL is empty")
     url = url.strip()
-    if any(ord(c) < 0x21 or ord(c) == 0x7F for c in url):
+    if any(c.isspace() or not c.isprintable() for c in url):
         raise ConfigError("GBrain MCP URL contains whitespace or control characters")
     try:
         parts = urlsplit(url)
