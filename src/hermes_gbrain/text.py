@@ -15,7 +15,9 @@ __all__ = ["one_line", "safe_slug"]
 
 _SPACE = re.compile(r"\s+")
 _TAG = re.compile(r"</?\s*[A-Za-z][\w:-]*\s*/?>")
-_SLUG = re.compile(r"[a-z0-9][a-z0-9._/-]{0,254}")
+_SEGMENT = r"[a-z0-9][a-z0-9._-]*"
+_SLUG = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})*")
+_MAX_SLUG = 255
 
 
 def one_line(text: object, cap: int = 160) -> str:
@@ -40,8 +42,11 @@ def one_line(text: object, cap: int = 160) -> str:
 
 
 def safe_slug(value: object) -> str | None:
-    """A GBrain slug (lower-case, ``/``-separated, ≤255 chars) or None."""
+    """A GBrain slug or None: lower-case ``/``-separated segments, each starting with a
+    letter or digit (so no ``..``, empty or trailing segments), at most 255 chars."""
     if not isinstance(value, str):
         return None
     value = value.strip()
-    return value if _SLUG.fullmatch(value) else None
+    if len(value) > _MAX_SLUG or not _SLUG.fullmatch(value):
+        return None
+    return value
