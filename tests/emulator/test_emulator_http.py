@@ -6,8 +6,8 @@ import json
 import re
 
 import httpx
+from emu_client import MCP_HEADERS, Mcp, mint, sse_messages
 
-from conftest import MCP_HEADERS, Mcp, mint, sse_messages
 from hermes_gbrain.emulator import Emulator
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")

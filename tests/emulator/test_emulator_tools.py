@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 import pytest
+from emu_client import Mcp, mint
 
-from conftest import Mcp, mint
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.sample_brain import INJECTION_SLUG, PAGES
 

@@ -247,10 +247,10 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.flush()
                     head = b""
                 for i, byte in enumerate(head + payload):
-                    self.wfile.write(bytes((byte,)))
-                    self.wfile.flush()
                     if i and self.server.stopping.wait(drip_s):
                         raise _Abort
+                    self.wfile.write(bytes((byte,)))
+                    self.wfile.flush()
             else:
                 self.wfile.write(head + payload)
                 self.wfile.flush()
