@@ -1,43 +1,89 @@
-"""``hermes-gbrain demo``: the whole client stack against the bundled emulator.
+"""``hermes-gbrain demo``: pointer recall through real Hermes, against the bundled emulator.
 
 It starts the emulator on a free loopback port with its sample brain, registers a
-read-only OAuth client, mints a token through ``/token`` like a real install would,
-and runs a few searches, printing the rows the recall layers would work from.
+read-only OAuth client, installs the ``gbrain`` provider shim into a throw-away
+Hermes home, loads it through Hermes' own discovery, and drives four turns through
+Hermes' real ``MemoryManager``. For each turn it prints the user message and the
+exact memory block the model would receive (pointers lag one turn: the search for a
+message runs after it, for the next turn). Hermes is imported only inside
+``run_demo``; the client stack below works without it.
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
 from .connect import open_brain
 from .emulator import Emulator
 from .errors import GBrainError
+from .install import install
+from .recall.pointers import shared_engine
 from .settings import load_settings
 from .text import one_line
 
-__all__ = ["DEMO_QUERIES", "run_demo"]
+__all__ = ["DEMO_TURNS", "run_demo"]
 
-DEMO_QUERIES = (
-    "Who leads the search rewrite?",
-    "hybrid search",
-    "what's the weather like today",
+DEMO_TURNS = (
+    "Who is Maya Okafor and what is she working on?",
+    "ok",
+    "How is the Driftwood Sync project going?",
+    "Remind me what we decided about the on-device store.",
 )
 
 
-def _table(rows: list[tuple[str, str, str, str]], out: TextIO) -> None:
-    headers = ("score", "source:slug", "type", "title")
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
-    print(line, file=out)
-    print("  ".join("-" * w for w in widths), file=out)
-    for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)), file=out)
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def _drive(home: Path, out: TextIO) -> None:
+    """Load the provider through Hermes discovery and run the scripted turns."""
+    # Hermes is imported here only: the layers below must work without it.
+    from agent.memory_manager import MemoryManager  # noqa: PLC0415
+    from agent.turn_context import compose_user_api_content  # noqa: PLC0415
+    from plugins.memory import load_memory_provider  # noqa: PLC0415
+
+    provider = load_memory_provider("gbrain")
+    if provider is None:
+        raise GBrainError("Hermes could not load the installed gbrain provider")
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.initialize_all(
+        session_id="demo", platform="cli", agent_context="primary", hermes_home=str(home)
+    )
+    history: list[dict[str, Any]] = []
+    for number, user in enumerate(DEMO_TURNS, start=1):
+        manager.on_turn_start(number, user)
+        context = manager.prefetch_all(user) or ""
+        sent = compose_user_api_content(user, context, "") or user
+        print(f"\n── turn {number} ─ user: {user}", file=out)
+        if context:
+            print(
+                f"  appended by Hermes to the message (pointers from turn {number - 1}'s search):",
+                file=out,
+            )
+            print(_indent(sent[len(user) :].strip("\n")), file=out)
+        else:
+            reason = "trivial message" if number > 1 and DEMO_TURNS[number - 2] == "ok" else ""
+            why = f" ({reason}: no search was queued)" if reason else ""
+            print(f"  no memory block{why}", file=out)
+        print(f"  bytes sent as the user message: {len(sent.encode())}", file=out)
+        reply = f"(assistant reply {number})"
+        history += [{"role": "user", "content": user}, {"role": "assistant", "content": reply}]
+        manager.sync_all(user, reply, session_id="demo", messages=list(history))
+        manager.queue_prefetch_all(user, session_id="demo")
+        manager.flush_pending(timeout=5)
+        shared_engine().wait_idle(5)
+    manager.on_session_end(history)
+    manager.shutdown_all()
 
 
 def run_demo(out: TextIO) -> int:
     """Run the demo, writing to ``out``; returns an exit status."""
-    with tempfile.TemporaryDirectory(prefix="hermes-gbrain-demo-") as home, Emulator() as emu:
+    with tempfile.TemporaryDirectory(prefix="hermes-gbrain-demo-") as tmp, Emulator() as emu:
+        home = Path(tmp)
         client_id, secret = emu.register_client("demo-reader", scopes="read")
         env = {
             "GBRAIN_MCP_URL": emu.mcp_url,
@@ -46,33 +92,37 @@ def run_demo(out: TextIO) -> int:
         }
         settings = load_settings(env.get, hermes_home=home)
         print(f"GBrain emulator with its sample brain at {emu.mcp_url}", file=out)
-        print(f"settings: {settings!r}", file=out)
         try:
-            brain = open_brain(settings, scope="read")
-            identity = brain.get_brain_identity()
-            print(
-                f"brain: {identity.get('page_count')} pages, "
-                f"{identity.get('chunk_count')} chunks, engine {identity.get('engine')}",
-                file=out,
-            )
-            for query in DEMO_QUERIES:
-                result = brain.search(query, limit=5, snippet_chars=1)
-                print(f"\nsearch: {query!r}", file=out)
-                if not result.rows:
-                    print("  (no rows: nothing in the brain looks relevant)", file=out)
-                    continue
-                rows = [
-                    (
-                        "" if r.score is None else f"{r.score:.3f}",
-                        f"{r.source_id}:{r.slug}",
-                        r.type or "",
-                        one_line(r.title, 60),
-                    )
-                    for r in result.rows
-                ]
-                _table(rows, out)
+            identity = open_brain(settings, scope="read").get_brain_identity()
         except GBrainError as exc:
             print(f"demo failed: {exc}", file=out)
             return 1
-        print(f"\ntoken requests made: {emu.token_requests} (one mint, reused)", file=out)
+        print(
+            f"brain: {identity.get('page_count')} pages, {identity.get('chunk_count')} chunks; "
+            f"settings: {settings!r}",
+            file=out,
+        )
+        # A throw-away profile: the shim Hermes discovers, settings in its .env.
+        install("gbrain", home)
+        (home / ".env").write_text("".join(f"{k}={v}\n" for k, v in env.items()))
+        (home / "config.yaml").write_text("memory:\n  provider: gbrain\n")
+        previous = os.environ.get("HERMES_HOME")
+        os.environ["HERMES_HOME"] = str(home)
+        try:
+            print("\nFour turns through Hermes' MemoryManager with the gbrain provider:", file=out)
+            _drive(home, out)
+        except (GBrainError, ImportError) as exc:
+            print(f"demo failed: {type(exc).__name__}: {one_line(str(exc))}", file=out)
+            return 1
+        finally:
+            if previous is None:
+                os.environ.pop("HERMES_HOME", None)
+            else:
+                os.environ["HERMES_HOME"] = previous
+        searches = sum(1 for r in emu.requests if r.tool in ("search", "query"))
+        print(
+            f"\nsearches sent: {searches} (trivial turns skipped); "
+            f"token requests: {emu.token_requests} (one mint, reused)",
+            file=out,
+        )
     return 0
