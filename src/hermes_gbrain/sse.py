@@ -38,6 +38,7 @@ class SSEDecoder:
         self._data: list[str] = []
         self._id: str | None = None
         self._last_id: str | None = None
+        self._first_line = True
 
     def feed(self, chunk: bytes) -> list[Event]:
         """Consume ``chunk`` and return the events it completed."""
@@ -78,6 +79,9 @@ class SSEDecoder:
 
     def _line(self, raw: bytes, out: list[Event]) -> None:
         line = raw.decode("utf-8", errors="replace")
+        if self._first_line:
+            self._first_line = False
+            line = line.removeprefix("\ufeff")  # the spec ignores one leading BOM
         if not line:
             self._dispatch(out)
             return

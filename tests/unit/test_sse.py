@@ -108,6 +108,13 @@ def test_multibyte_utf8_split_across_chunks() -> None:
         assert decode(raw[:cut], raw[cut:]) == [Event("message", "naïve — 🧠")]
 
 
+def test_one_leading_bom_is_ignored_even_when_split() -> None:
+    raw = "\ufeffdata: a\n\n\ufeffdata: b\n\n".encode()
+    expected = [Event("message", "a")]  # a second BOM is part of a field name: ignored
+    for cut in range(4):
+        assert decode(raw[:cut], raw[cut:]) == expected
+
+
 def test_invalid_utf8_is_replaced_not_raised() -> None:
     assert decode(b"data: \xff\xfe\n\n") == [Event("message", "\ufffd\ufffd")]
 
