@@ -106,9 +106,10 @@ class GBrainMemoryProvider(MemoryProvider):
     # -- recall ---------------------------------------------------------------------------
 
     def _key(self, config: PointerConfig, session_id: str) -> StoreKey:
-        key = StoreKey(config.home, config.cache_key, session_id or self._session)
-        if config.cache_key not in self._keys:
-            self._keys[config.cache_key] = None
+        credential = config.cache_key
+        key = StoreKey(config.home, credential, session_id or self._session)
+        if credential not in self._keys:
+            self._keys[credential] = None
             while len(self._keys) > 16:
                 self._keys.pop(next(iter(self._keys)))
         return key

@@ -12,7 +12,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..api import GBrain, SearchRow
 from ..auth import keyed_hash
@@ -38,19 +38,12 @@ class PointerConfig:
     settings: Settings
     screen: bool = True
     sync_budget_ms: int = 0
+    cache_key: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def limit(self) -> int:
-        return self.settings.pointer_limit
-
-    @property
-    def home(self) -> str:
-        return self.settings.hermes_home
-
-    @property
-    def cache_key(self) -> str:
+    def __post_init__(self) -> None:
+        # Computed once: prefetch() keys the store with it on every call.
         s = self.settings
-        return keyed_hash(
+        key = keyed_hash(
             "pointers",
             s.mcp_url,
             "http" if s.allow_http else "https",
@@ -59,6 +52,15 @@ class PointerConfig:
             s.access_token or "",
             s.source or "",
         )
+        object.__setattr__(self, "cache_key", key)
+
+    @property
+    def limit(self) -> int:
+        return self.settings.pointer_limit
+
+    @property
+    def home(self) -> str:
+        return self.settings.hermes_home
 
     def problem(self) -> str | None:
         return self.settings.problem()

@@ -1,0 +1,191 @@
+"""Pointer recall figures, measured in one run against the bundled emulator.
+
+1. ``prefetch()`` latency with 1,000 live sessions, hits and misses (target p99 < 10 µs:
+   it is a lookup; nothing is re-read or re-parsed per call).
+2. ``queue_prefetch`` → pointers ready, against one bare keep-alive ``httpx`` POST of the
+   same search body, interleaved (target median ratio <= 1.05).
+3. 200 sessions queueing at the same instant, cold caches: peak worker threads (target
+   <= 8), results delivered (200/200), token mints (exactly 1 per credential).
+
+Prints figures; asserts nothing.
+
+    .venv/bin/python bench/pointers.py [--n 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+import httpx
+
+from hermes_gbrain.api import SearchRow
+from hermes_gbrain.auth import clear_token_cache
+from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.mcp import clear_catalog_cache
+from hermes_gbrain.recall import pointers
+from hermes_gbrain.recall.config import clear_brain_cache
+from hermes_gbrain.recall.pointers import Owner, StoreKey
+
+QUERY = "Who is Maya Okafor?"
+
+
+def _fresh() -> pointers.PointerEngine:
+    clear_token_cache()
+    clear_catalog_cache()
+    clear_brain_cache()
+    if pointers._shared is not None:
+        pointers._shared.shutdown(1.0)
+    return pointers.shared_engine()
+
+
+def _provider(home: str, env: dict[str, str]) -> Any:
+    os.environ["HERMES_HOME"] = home
+    for key, value in env.items():
+        os.environ[key] = value
+    from hermes_gbrain.adapters.provider import GBrainMemoryProvider
+
+    provider = GBrainMemoryProvider()
+    provider.initialize("s0", hermes_home=home)
+    assert not provider.unavailable_reason(), provider.unavailable_reason()
+    return provider
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench_prefetch(provider: Any) -> None:
+    engine = pointers.shared_engine()
+    config = provider._config
+    rows = [SearchRow(f"people/p{i}", f"Person {i}", "default") for i in range(5)]
+    owner = Owner()
+    sessions = 1000
+    for i in range(sessions):
+        key = StoreKey(config.home, config.cache_key, f"live-{i}")
+        engine.submit(key, "q", 3, lambda q, n: rows, owner=owner)
+    engine.wait_idle(10)
+    hits: list[float] = []
+    misses: list[float] = []
+    clock = time.perf_counter_ns
+    for i in range(sessions):
+        start = clock()
+        block = provider.prefetch(QUERY, session_id=f"live-{i}")
+        hits.append((clock() - start) / 1000)
+        assert block
+        start = clock()
+        provider.prefetch(QUERY, session_id=f"live-{i}")  # handed out already: a miss
+        misses.append((clock() - start) / 1000)
+    print(f"prefetch() with {sessions} live sessions (µs)")
+    for label, values in (("hit", hits), ("miss", misses)):
+        print(
+            f"  {label:5} p50 {_pct(values, 0.5):6.2f}  p99 {_pct(values, 0.99):6.2f}"
+            f"  max {max(values):7.2f}   (target p99 < 10)"
+        )
+
+
+def bench_ready(provider: Any, emu: Emulator, client: tuple[str, str], n: int) -> None:
+    engine = pointers.shared_engine()
+    token = emu.mint_token(*client, scope="read")
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "search", "arguments": {"query": QUERY, "limit": 3, "snippet_chars": 1}},
+    }
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+    }
+    from hermes_gbrain.recall.config import PointerSearch
+
+    direct_search = PointerSearch(provider._config)
+    ours: list[float] = []
+    bare: list[float] = []
+    direct: list[float] = []
+    with httpx.Client() as http:
+        for i in range(n + 20):
+            start = time.perf_counter()
+            provider.queue_prefetch(QUERY, session_id=f"ready-{i}")
+            engine.wait_idle(5)
+            took = time.perf_counter() - start
+            assert provider.prefetch("", session_id=f"ready-{i}")
+            start = time.perf_counter()
+            response = http.post(emu.mcp_url, content=json.dumps(body), headers=headers)
+            response.read()
+            bare_took = time.perf_counter() - start
+            assert response.status_code == 200
+            start = time.perf_counter()
+            direct_search(QUERY, 3)
+            direct_took = time.perf_counter() - start
+            if i >= 20:  # warm-up
+                ours.append(took)
+                bare.append(bare_took)
+                direct.append(direct_took)
+    m_ours, m_bare = statistics.median(ours), statistics.median(bare)
+    print(f"queue_prefetch → pointers ready, {n} interleaved runs (ms)")
+    print(f"  pointers     median {m_ours * 1000:6.3f}  p90 {_pct(ours, 0.9) * 1000:6.3f}")
+    print(f"  bare request median {m_bare * 1000:6.3f}  p90 {_pct(bare, 0.9) * 1000:6.3f}")
+    m_direct = statistics.median(direct)
+    print(f"  GBrain.search median {m_direct * 1000:6.3f}  (the client stack, same body)")
+    print(f"  ratio pointers/bare {m_ours / m_bare:.3f}   (target <= 1.05)")
+    print(f"  ratio pointers/GBrain.search {m_ours / m_direct:.3f}   (the engine's own share)")
+
+
+def bench_burst(home: str, emu: Emulator, env: dict[str, str]) -> None:
+    engine = _fresh()
+    emu.clear_requests()
+    provider = _provider(home, env)
+    sessions = 200
+    barrier = threading.Barrier(sessions)
+
+    def queue(i: int) -> None:
+        barrier.wait()
+        provider.queue_prefetch(QUERY, session_id=f"burst-{i}")
+
+    threads = [threading.Thread(target=queue, args=(i,)) for i in range(sessions)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    engine.wait_idle(30)
+    took = time.perf_counter() - start
+    delivered = sum(bool(provider.prefetch("", session_id=f"burst-{i}")) for i in range(sessions))
+    print(f"{sessions} sessions queueing at once (cold caches), {took * 1000:.0f} ms")
+    print(f"  peak worker threads {engine.peak_workers}   (target <= 8)")
+    print(f"  results delivered   {delivered}/{sessions}   (target {sessions}/{sessions})")
+    print(f"  token mints         {emu.token_requests}   (target 1 per credential)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=300, help="interleaved runs for figure 2")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as home, Emulator() as emu:
+        client = emu.register_client("bench-reader", scopes="read")
+        env = {
+            "GBRAIN_MCP_URL": emu.mcp_url,
+            "GBRAIN_MCP_CLIENT_ID": client[0],
+            "GBRAIN_MCP_CLIENT_SECRET": client[1],
+        }
+        _fresh()
+        provider = _provider(home, env)
+        bench_prefetch(provider)
+        bench_ready(provider, emu, client, args.n)
+        bench_burst(home, emu, env)
+        pointers.shared_engine().shutdown(1.0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
