@@ -149,3 +149,15 @@ def test_entry_points_declared() -> None:
     names = {ep.name: ep.value for ep in entry_points(group="hermes_agent.memory_providers")}
     assert names["gbrain"] == "hermes_gbrain.adapters.provider:register"
     assert names["gbrain-pointer"] == "hermes_gbrain.adapters.provider:register_pointer"
+
+
+def test_demo_prints_the_block(hermes_home: object) -> None:
+    import io
+
+    from hermes_gbrain.demo import run_demo
+
+    out = io.StringIO()
+    assert run_demo(out) == 0
+    text = out.getvalue()
+    assert "── turn 4" in text
+    assert f"{HEADER}\n    - [default:people/maya-okafor] Maya Okafor" in text
