@@ -39,6 +39,8 @@ __all__ = [
 
 DEFAULT_MAX_CONNECTIONS = 4
 DEFAULT_MAX_REQUEST_BYTES = 1_048_576
+DRAIN_GRACE_S = 0.25
+"""After the awaited reply, how long to wait for the stream's end before cutting it."""
 _IDENTITY = frozenset({"", "identity"})
 
 _deadline = threading.local()
@@ -291,17 +293,35 @@ class Transport:
             # No chunk_size: httpx would hold bytes back until a whole chunk arrived, so
             # ``until`` could not stop on a short reply left open. Network reads are at
             # most 64 KiB each, so the unkept part of one read is bounded anyway.
-            for chunk in response.iter_bytes():
-                if time.monotonic() >= deadline:
+            done_at: float | None = None
+            chunks = response.iter_bytes()
+            while True:
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    break
+                except httpx.TimeoutException:
+                    if done_at is not None:
+                        break  # the reply is in hand; the server merely kept the stream open
+                    raise
+                now = time.monotonic()
+                if done_at is not None:
+                    # Past the awaited reply: nothing more is kept, only the end is awaited.
+                    if now >= done_at + DRAIN_GRACE_S:
+                        break
+                    continue
+                if now >= deadline:
                     raise DeadlineError(budget_s)
                 body += chunk[: cap + 1 - len(body)]
                 if len(body) > cap:
                     raise TooLargeError(cap)
                 if watch is not None and watch(chunk):
-                    break  # leaving the block closes the connection instead of draining it
-            else:
-                if time.monotonic() >= deadline:
-                    raise DeadlineError(budget_s)
+                    # Read on briefly so a stream that ends now (as GBrain's does) leaves
+                    # the connection reusable; one left open is cut after the grace.
+                    done_at = now
+                    _deadline.at = min(deadline, now + DRAIN_GRACE_S)
+            if done_at is None and time.monotonic() >= deadline:
+                raise DeadlineError(budget_s)
             return Response(status=status, headers=response.headers, body=bytes(body))
 
 
