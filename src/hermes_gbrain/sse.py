@@ -10,9 +10,12 @@ skipped (MCP servers send such priming events).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 __all__ = ["Event", "SSEDecoder"]
+
+_EOL = re.compile(rb"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,22 +52,13 @@ class SSEDecoder:
         if self._pending_cr and chunk[:1] == b"\n":
             start = 1  # the LF of a CRLF split across chunks
         self._pending_cr = False
-        i = start
-        n = len(chunk)
-        while i < n:
-            byte = chunk[i]
-            if byte in (0x0A, 0x0D):
-                self._buf += chunk[start:i]
-                self._line(bytes(self._buf), out)
-                self._buf.clear()
-                if byte == 0x0D:
-                    if i + 1 < n:
-                        if chunk[i + 1] == 0x0A:
-                            i += 1
-                    else:
-                        self._pending_cr = True
-                start = i + 1
-            i += 1
+        for match in _EOL.finditer(chunk, start):
+            self._buf += chunk[start : match.start()]
+            self._line(bytes(self._buf), out)
+            self._buf.clear()
+            start = match.end()
+            if match.group() == b"\r" and start == len(chunk):
+                self._pending_cr = True  # an LF may open the next chunk
         self._buf += chunk[start:]
         return out
 
