@@ -8,6 +8,7 @@ import time
 import pytest
 
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.recall.config import SPARE_ROWS
 from hermes_gbrain.recall.pointers import HEADER
 from support.hermes_driver import (
     MemoryManagerDriver,
@@ -88,7 +89,9 @@ def test_turns_pointers_lag_one_turn_trivial_skipped(profile: Profile) -> None:
     assert second.memory_context is not None and MAYA in second.memory_context
     assert second.sent_content.startswith("ok\n\n")
     assert third.memory_context is None and fourth.memory_context is None
-    assert searches(emu) == [{"query": "Who is Maya Okafor?", "limit": 3, "snippet_chars": 1}]
+    assert searches(emu) == [
+        {"query": "Who is Maya Okafor?", "limit": 3 + SPARE_ROWS, "snippet_chars": 1}
+    ]
     assert driver.turns[0].user == "Who is Maya Okafor?"  # transcript copy stays clean
     assert all("Retrieved reference" not in m["content"] for m in driver.history)
 
@@ -104,6 +107,8 @@ def test_lean_server_gets_fields_lean(hermes_home: HermesHome) -> None:
         # the emulator flags the injection page; it is dropped, clean rows remain
         assert "notes/sync-vendor-instructions" not in second.prefetch
         assert second.prefetch.startswith(HEADER + "\n- [default:projects/driftwood-sync]")
+        # spare rows let clean rows behind the flagged one still fill the limit
+        assert second.prefetch.count("\n- [") == 3
 
 
 def test_screen_on_by_default_and_can_be_turned_off(profile: Profile) -> None:
@@ -150,7 +155,7 @@ def test_limit_change_applies_at_hand_out(profile: Profile) -> None:
         profile.set_env(GBRAIN_POINTER_LIMIT="1")
         block = turn(driver, "ok").prefetch
     assert block == f"{HEADER}\n- [default:people/maya-okafor] Maya Okafor"
-    assert searches(profile.emu)[0]["limit"] == 5
+    assert searches(profile.emu)[0]["limit"] == 5 + SPARE_ROWS
 
 
 @pytest.mark.parametrize("value", ["junk", "0", "99"])
@@ -159,7 +164,7 @@ def test_limit_junk_and_clamp(profile: Profile, value: str) -> None:
     with MemoryManagerDriver(load_provider("gbrain")) as driver:
         turn(driver, "Who is Maya Okafor?")
     expected = {"junk": 3, "0": 1, "99": 10}[value]
-    assert searches(profile.emu)[0]["limit"] == expected
+    assert searches(profile.emu)[0]["limit"] == expected + SPARE_ROWS
 
 
 def test_source_filter_uses_query_without_expansion(profile: Profile) -> None:
@@ -171,7 +176,7 @@ def test_source_filter_uses_query_without_expansion(profile: Profile) -> None:
     assert req.tool == "query"
     assert req.arguments == {
         "query": "ledger lake backfill",
-        "limit": 3,
+        "limit": 3 + SPARE_ROWS,
         "snippet_chars": 1,
         "source_id": "work",
         "expand": False,

@@ -28,6 +28,10 @@ __all__ = [
 ]
 
 MAX_SYNC_BUDGET_MS = 5_000
+SPARE_ROWS = 2
+"""Rows asked for beyond the pointer limit, so that flagged, screened or duplicate rows
+dropped on our side still leave enough clean rows to fill it (a lean row costs ~15
+tokens of response, nothing in the prompt)."""
 _OFF = frozenset({"0", "false", "no", "off"})
 
 
@@ -116,7 +120,8 @@ def brain_for(config: PointerConfig) -> GBrain:
 class PointerSearch:
     """The search a pointer job runs: lean rows, 1-char snippets, the source filter kept.
 
-    A callable ``(query, limit) -> rows`` bound to one frozen config.
+    A callable ``(query, limit) -> rows`` bound to one frozen config. It asks the
+    server for ``limit + SPARE_ROWS`` rows; the block never shows more than ``limit``.
     """
 
     __slots__ = ("_config",)
@@ -128,7 +133,7 @@ class PointerSearch:
         brain = brain_for(self._config)
         result = brain.search(
             query,
-            limit=limit,
+            limit=limit + SPARE_ROWS,
             snippet_chars=1,
             source_id=self._config.settings.source,
             lean=True,
