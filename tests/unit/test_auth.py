@@ -509,7 +509,7 @@ def test_cache_key_differs_per_namespace_secret_endpoint_client_and_scope(
 ) -> None:
     base = creds(server).cache_key
     variants = [
-        creds(server, namespace="/home/b/.hermes"),
+        creds(server, namespace="profile-b"),
         creds(server, client_secret=SECRET + "x"),
         creds(server, token_url="http://127.0.0.1:3132/token"),
         creds(server, client_id=CLIENT_ID + "x"),
