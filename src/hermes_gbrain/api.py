@@ -9,7 +9,7 @@ few fields we use: everything else the server returns is untrusted and unneeded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,29 +95,31 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
+def _rows(data: Any, tool: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each object row with a valid slug, as (slug, row); anything else is skipped."""
+    if not isinstance(data, list):
+        raise ProtocolError(f"{tool} returned something other than a list of rows")
+    for item in data:
+        if isinstance(item, dict):
+            slug = safe_slug(item.get("slug"))
+            if slug is not None:
+                yield slug, item
+
+
 def parse_search_rows(data: Any) -> tuple[SearchRow, ...]:
     """Keep slug, title, source_id, type, score, evidence, injection_suspected."""
-    if not isinstance(data, list):
-        raise ProtocolError("search returned something other than a list of rows")
-    rows: list[SearchRow] = []
-    for item in data:
-        if not isinstance(item, dict):
-            continue
-        slug = safe_slug(item.get("slug"))
-        if slug is None:
-            continue
-        rows.append(
-            SearchRow(
-                slug=slug,
-                title=_str(item.get("title")) or "",
-                source_id=_str(item.get("source_id")) or "default",
-                type=_str(item.get("type")),
-                score=_number(item.get("score")),
-                injection_suspected=item.get("injection_suspected") is True,
-                evidence=_str(item.get("evidence")),
-            )
+    return tuple(
+        SearchRow(
+            slug=slug,
+            title=_str(item.get("title")) or "",
+            source_id=_str(item.get("source_id")) or "default",
+            type=_str(item.get("type")),
+            score=_number(item.get("score")),
+            injection_suspected=item.get("injection_suspected") is True,
+            evidence=_str(item.get("evidence")),
         )
-    return tuple(rows)
+        for slug, item in _rows(data, "search")
+    )
 
 
 def _degraded(result: ToolResult) -> tuple[str, ...]:
@@ -131,26 +133,17 @@ def _degraded(result: ToolResult) -> tuple[str, ...]:
 
 
 def _page_refs(data: Any) -> list[PageRef]:
-    if not isinstance(data, list):
-        raise ProtocolError("list_pages returned something other than a list")
-    refs = []
-    for item in data:
-        if not isinstance(item, dict):
-            continue
-        slug = safe_slug(item.get("slug"))
-        if slug is None:
-            continue
-        refs.append(
-            PageRef(
-                slug=slug,
-                title=_str(item.get("title")) or "",
-                source_id=_str(item.get("source_id")) or "default",
-                type=_str(item.get("type")),
-                updated_at=_str(item.get("updated_at")),
-                deleted_at=_str(item.get("deleted_at")),
-            )
+    return [
+        PageRef(
+            slug=slug,
+            title=_str(item.get("title")) or "",
+            source_id=_str(item.get("source_id")) or "default",
+            type=_str(item.get("type")),
+            updated_at=_str(item.get("updated_at")),
+            deleted_at=_str(item.get("deleted_at")),
         )
-    return refs
+        for slug, item in _rows(data, "list_pages")
+    ]
 
 
 class GBrain:
