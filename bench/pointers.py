@@ -31,7 +31,7 @@ from hermes_gbrain.auth import clear_token_cache
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.mcp import clear_catalog_cache
 from hermes_gbrain.recall import pointers
-from hermes_gbrain.recall.config import clear_brain_cache
+from hermes_gbrain.recall.config import SPARE_ROWS, clear_brain_cache
 from hermes_gbrain.recall.pointers import Owner, StoreKey
 
 QUERY = "Who is Maya Okafor?"
@@ -99,7 +99,11 @@ def bench_ready(provider: Any, emu: Emulator, client: tuple[str, str], n: int) -
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/call",
-        "params": {"name": "search", "arguments": {"query": QUERY, "limit": 3, "snippet_chars": 1}},
+        "params": {
+            "name": "search",
+            # the same body the pointer search sends, spare rows included
+            "arguments": {"query": QUERY, "limit": 3 + SPARE_ROWS, "snippet_chars": 1},
+        },
     }
     headers = {
         "Authorization": f"Bearer {token}",
