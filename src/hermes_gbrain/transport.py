@@ -163,14 +163,11 @@ class Response:
     """A fully read, size-checked response. The body is raw bytes, not yet decoded."""
 
     status: int
-    headers: httpx.Headers
+    headers: Mapping[str, str]
+    """Lower-case names; repeated headers joined with ", "."""
     body: bytes
-
-    @property
-    def content_type(self) -> str:
-        """The media type, lower-case, without parameters."""
-        value: str = self.headers.get("content-type", "")
-        return value.split(";", 1)[0].strip().lower()
+    content_type: str = ""
+    """The media type, lower-case, without parameters."""
 
     def __repr__(self) -> str:
         return f"Response(status={self.status}, bytes={len(self.body)})"
@@ -276,10 +273,16 @@ class Transport:
             status = response.status_code
             if 300 <= status < 400:
                 raise RedirectError(status)
-            encoding = response.headers.get("content-encoding", "").strip().lower()
+            # One pass over the raw headers: httpx's per-lookup cost adds up on a hot path.
+            heads: dict[str, str] = {}
+            for raw_name, raw_value in response.headers.raw:
+                name = raw_name.decode("latin-1").lower()
+                value = raw_value.decode("latin-1")
+                heads[name] = f"{heads[name]}, {value}" if name in heads else value
+            encoding = heads.get("content-encoding", "").strip().lower()
             if encoding not in _IDENTITY:
                 raise RefusedError("response is compressed; only identity encoding is accepted")
-            declared = response.headers.get("content-length")
+            declared = heads.get("content-length")
             if declared is not None:
                 try:
                     size = int(declared)
@@ -287,7 +290,7 @@ class Transport:
                     size = -1
                 if size > cap:
                     raise TooLargeError(cap, declared=size)
-            media = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            media = heads.get("content-type", "").split(";", 1)[0].strip().lower()
             watch = until(status, media) if until is not None else None
             body = bytearray()
             # No chunk_size: httpx would hold bytes back until a whole chunk arrived, so
@@ -322,7 +325,7 @@ class Transport:
                     _deadline.at = min(deadline, now + DRAIN_GRACE_S)
             if done_at is None and time.monotonic() >= deadline:
                 raise DeadlineError(budget_s)
-            return Response(status=status, headers=response.headers, body=bytes(body))
+            return Response(status=status, headers=heads, body=bytes(body), content_type=media)
 
 
 _shared_lock = threading.Lock()
