@@ -9,7 +9,7 @@ few fields we use: everything else the server returns is untrusted and unneeded.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,8 @@ __all__ = [
 LIST_PAGE_SIZE = 100
 """GBrain caps ``list_pages`` at 100 rows for remote callers, with no 'more' flag."""
 MAX_LISTED = 50_000
+SNIPPET_KEEP = 2_000
+"""At most this much of a row's ``chunk_text`` is kept (briefings use ~160 chars)."""
 
 
 class UnsupportedError(GBrainError):
@@ -46,6 +48,8 @@ class SearchRow:
     score: float | None = None
     injection_suspected: bool = False
     evidence: str | None = None
+    snippet: str = ""
+    """The row's ``chunk_text`` as the server sent it (capped by ``snippet_chars``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +121,7 @@ def parse_search_rows(data: Any) -> tuple[SearchRow, ...]:
             score=_number(item.get("score")),
             injection_suspected=item.get("injection_suspected") is True,
             evidence=_str(item.get("evidence")),
+            snippet=(_str(item.get("chunk_text")) or "")[:SNIPPET_KEEP],
         )
         for slug, item in _rows(data, "search")
     )
@@ -197,6 +202,9 @@ class GBrain:
         catalog = self.catalog()
         tool = "search"
         extra: dict[str, Any] = {}
+        if not catalog.has("search") and catalog.has("query"):
+            tool = "query"  # a surface without search: the same rows, no LLM expansion
+            extra["expand"] = False
         if source_id is not None and not catalog.declares("search", "source_id"):
             if not catalog.declares("query", "source_id"):
                 raise UnsupportedError("the server cannot filter searches by source")
@@ -229,11 +237,13 @@ class GBrain:
         updated_after: str | None = None,
         include_deleted: bool | None = None,
         max_rows: int = MAX_LISTED,
+        progress: Callable[[int], None] | None = None,
     ) -> list[PageRef]:
         """Every matching page, paging past the 100-row cap with ``offset``.
 
         Stops at a short page, at ``max_rows``, or when a server ignores ``offset``
-        (the same first slug comes back twice).
+        (the same first slug comes back twice). ``progress`` is told the running
+        count after each batch (a progress bar for large brains).
         """
         refs: list[PageRef] = []
         seen_first: set[tuple[str, str]] = set()
@@ -259,6 +269,8 @@ class GBrain:
                 break
             seen_first.add(first)
             refs.extend(batch[: max_rows - len(refs)])
+            if progress is not None:
+                progress(len(refs))
             if len(result.data) < LIST_PAGE_SIZE:
                 break
             offset += len(result.data)
