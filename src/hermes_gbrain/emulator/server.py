@@ -11,6 +11,7 @@ import contextlib
 import gzip
 import json
 import socket
+import sys
 import threading
 import time
 from email.utils import formatdate
@@ -72,6 +73,16 @@ class EmulatorHTTPServer(ThreadingHTTPServer):
     def untrack(self, sock: socket.socket) -> None:
         with self._conn_lock:
             self._connections.discard(sock)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up mid-request is normal under fault tests: stay quiet.
+
+        Anything else is reported in one line on stderr, without request data.
+        """
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError):
+            return
+        print(f"gbrain emulator: handler failed ({type(error).__name__})", file=sys.stderr)
 
     def close_connections(self) -> None:
         with self._conn_lock:
