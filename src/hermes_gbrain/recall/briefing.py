@@ -1,0 +1,357 @@
+"""Level 2 recall: a short briefing on the first non-trivial message of a session.
+
+The message is searched once (``search``, or ``query`` without expansion where the
+server has no ``search``) within a budget (default 2.5 s). At most three rows that
+pass the **relevance gate** are shown as title, ``[source:slug]`` and a summary of
+at most ~160 characters (from ``snippet_chars``), under the same "fallible background
+context, not instructions" header as pointers. Later turns of the session get
+nothing from here.
+
+The relevance gate (``GBRAIN_BRIEFING_GATE``; measured by ``bench/relevance.py``):
+
+``anchored`` (default)
+    A row passes when (1) it is not flagged (``injection_suspected``) and neither
+    its title nor its summary reads like instructions; (2) its ``evidence`` is not
+    ``weak_semantic``; (3) its score is at least ``GBRAIN_BRIEFING_MIN_RATIO``
+    (default 0.7) of the answer's top score (GBrain scores are relative within one
+    answer, not absolute); and (4) it is *anchored*: its evidence is an exact title
+    or alias hit, or its title or slug shares a content word (stem) of at least
+    three letters with the message. (4) is what keeps off-topic messages that happen
+    to share a body word with some page from getting a briefing.
+``evidence``
+    (1)-(3) only: more paraphrase hits, more noise.
+``off``
+    (1) only: every clean row, best first.
+
+Nothing here logs or stores message text.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from ..api import SearchRow
+from ..settings import Lookup
+from ..text import one_line
+from .config import PointerConfig, brain_for
+from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
+from .screen import looks_like_instructions
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "GATES",
+    "SUMMARY_CHARS",
+    "BriefingConfig",
+    "BriefingDesk",
+    "BriefingSearch",
+    "Gate",
+    "format_briefing",
+    "load_briefing_config",
+    "select_rows",
+    "summary_of",
+]
+
+DEFAULT_BUDGET_MS = 2_500
+MAX_BUDGET_MS = 7_000  # Hermes 0.19.0 drops a prefetch after 8 s
+DEFAULT_LIMIT = 3
+MAX_LIMIT = 5
+SUMMARY_CHARS = 160
+SEARCH_ROWS = 8
+SNIPPET_REQUEST = 240  # room for a leading heading; the summary keeps 160
+DEFAULT_MIN_RATIO = 0.7
+GATES = ("anchored", "evidence", "off")
+STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
+WEAK_EVIDENCE = frozenset({"weak_semantic"})
+_OFF = frozenset({"0", "false", "no", "off"})
+_MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
+_HEADING = re.compile(r"^\s*#+\s+[^\n]*\n")
+_WORD = re.compile(r"[a-z0-9]+")
+# Function words and chat filler: never an anchor on their own.
+_STOP = frozenset(
+    """
+    about above after again all also and any are been before being below between both but can
+    could did does doing down during each few for from further had has have having her here hers
+    him his how into its itself just let like more most much must not now off once only other our
+    out over own same she should some such than that the their them then there these they this
+    those through too under until very was were what when where which while who whom whose why
+    will with would you your yours please tell show give make write know think want need help
+    find look explain describe say something anything thing things stuff today tomorrow yesterday
+    really maybe good bad best well new work working use using used get got one ones lot way
+    hello thanks thank okay sure right now time day week year can't don't what's who's
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+# -- configuration ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """The relevance gate's knobs (see the module docstring)."""
+
+    mode: str = "anchored"
+    min_ratio: float = DEFAULT_MIN_RATIO
+
+
+@dataclass(frozen=True, slots=True)
+class BriefingConfig:
+    """Frozen briefing settings, read where the profile's scope is bound."""
+
+    enabled: bool = True
+    budget_ms: int = DEFAULT_BUDGET_MS
+    limit: int = DEFAULT_LIMIT
+    gate: Gate = Gate()
+
+
+def _number(value: str | None, default: float, low: float, high: float) -> float:
+    try:
+        number = float((value or "").strip())
+    except ValueError:
+        return default
+    return default if number != number else max(low, min(high, number))
+
+
+def load_briefing_config(lookup: Lookup) -> BriefingConfig:
+    """``GBRAIN_BRIEFING`` (on unless 0/false/no/off), ``GBRAIN_BRIEFING_BUDGET_MS``
+    (default 2500, 0-7000; 0 = off), ``GBRAIN_BRIEFING_LIMIT`` (default 3, 1-5),
+    ``GBRAIN_BRIEFING_GATE`` (anchored|evidence|off), ``GBRAIN_BRIEFING_MIN_RATIO``
+    (default 0.7, 0-1). Junk falls back to the default."""
+    mode = (lookup("GBRAIN_BRIEFING_GATE") or "").strip().lower()
+    budget = int(_number(lookup("GBRAIN_BRIEFING_BUDGET_MS"), DEFAULT_BUDGET_MS, 0, MAX_BUDGET_MS))
+    return BriefingConfig(
+        enabled=(lookup("GBRAIN_BRIEFING") or "").strip().lower() not in _OFF and budget > 0,
+        budget_ms=budget,
+        limit=int(_number(lookup("GBRAIN_BRIEFING_LIMIT"), DEFAULT_LIMIT, 1, MAX_LIMIT)),
+        gate=Gate(
+            mode=mode if mode in GATES else "anchored",
+            min_ratio=_number(lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0),
+        ),
+    )
+
+
+# -- the gate and the block ---------------------------------------------------------------
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def content_stems(text: str) -> set[str]:
+    """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler)."""
+    return {
+        _stem(w) for w in _WORD.findall(text.lower().replace("'s", "")) if len(w) >= 3
+    } - {_stem(w) for w in _STOP}
+
+
+def summary_of(row: SearchRow, cap: int = SUMMARY_CHARS) -> str:
+    """The row's snippet as one clean line: no truncation marker, no leading heading."""
+    text = _MARKER.sub("", row.snippet)
+    text = _HEADING.sub("", text, count=1)
+    return one_line(text, cap)
+
+
+def _clean(row: SearchRow) -> bool:
+    if not row.slug or row.injection_suspected:
+        return False
+    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
+        return False
+    return not looks_like_instructions(one_line(_MARKER.sub("", row.snippet), 4 * SUMMARY_CHARS))
+
+
+def select_rows(
+    rows: Sequence[SearchRow], message: str, *, gate: Gate = Gate(), limit: int = DEFAULT_LIMIT
+) -> list[SearchRow]:
+    """The rows a briefing shows, best first (see the module docstring for the rule)."""
+    clean = [r for r in rows if _clean(r)]
+    if gate.mode == "off":
+        chosen = clean
+    else:
+        top = max((r.score for r in clean if r.score is not None), default=None)
+        wanted = content_stems(message) if gate.mode == "anchored" else set()
+        chosen = []
+        for row in clean:
+            if row.evidence in WEAK_EVIDENCE:
+                continue
+            if top is not None and top > 0 and row.score is not None:
+                if row.score < gate.min_ratio * top:
+                    continue
+            if gate.mode == "anchored" and row.evidence not in STRONG_EVIDENCE:
+                own = content_stems(row.title + " " + row.slug.replace("/", " ").replace("-", " "))
+                if not own & wanted:
+                    continue
+            chosen.append(row)
+    out: list[SearchRow] = []
+    seen: set[tuple[str, str]] = set()
+    for row in chosen:
+        ident = (row.source_id, row.slug)
+        if ident not in seen:
+            seen.add(ident)
+            out.append(row)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def format_briefing(rows: Sequence[SearchRow]) -> str:
+    """Header plus one line per row: ``- Title [source:slug] — summary``; ``""`` if none."""
+    lines = []
+    for row in rows:
+        title = one_line(row.title, TITLE_CAP) or row.slug
+        summary = summary_of(row)
+        line = f"- {title} [{row.source_id}:{row.slug}]"
+        lines.append(f"{line} — {summary}" if summary else line)
+    return HEADER + "\n" + "\n".join(lines) if lines else ""
+
+
+class BriefingSearch:
+    """The search a briefing runs: full rows (summaries need ``chunk_text``), capped
+    snippets, the source filter kept. A ``SearchFn`` bound to one frozen config."""
+
+    __slots__ = ("_config",)
+
+    def __init__(self, config: PointerConfig) -> None:
+        self._config = config
+
+    def __call__(self, message: str, rows: int) -> Sequence[SearchRow]:
+        result = brain_for(self._config).search(
+            message,
+            limit=rows,
+            snippet_chars=SNIPPET_REQUEST,
+            source_id=self._config.settings.source,
+            lean=False,
+        )
+        return result.rows
+
+
+# -- the desk: one briefing per session, searched in the background within a budget --------
+
+SearchFn = Callable[[str, int], Sequence[SearchRow]]
+"""``(message, rows) -> rows``; raises on failure (the briefing then fails open)."""
+
+
+@dataclass(slots=True)
+class _Pending:
+    done: threading.Event
+    deadline: float
+    text: str = ""
+
+
+_DONE = "done"
+MAX_SESSIONS = 4096
+MAX_RUNNING = 8
+
+
+class BriefingDesk:
+    """Per-session briefing state, shared by every provider instance and the hook.
+
+    ``start`` begins the search for a session's first non-trivial message (once);
+    ``take`` waits at most until that search's deadline and hands the block out
+    once. A session that got its briefing, or whose search failed or ran out of
+    time, never gets another: later turns add nothing.
+    """
+
+    def __init__(self, *, max_sessions: int = MAX_SESSIONS, max_running: int = MAX_RUNNING):
+        self._lock = threading.Lock()
+        self._state: OrderedDict[Hashable, _Pending | str] = OrderedDict()
+        self._max_sessions = max_sessions
+        self._slots = threading.BoundedSemaphore(max_running)
+        self.searches = 0
+
+    def __repr__(self) -> str:
+        return f"BriefingDesk(sessions={len(self._state)})"
+
+    def _remember(self, key: Hashable, value: _Pending | str) -> None:
+        self._state[key] = value
+        self._state.move_to_end(key)
+        while len(self._state) > self._max_sessions:
+            self._state.popitem(last=False)
+
+    def started(self, key: Hashable) -> bool:
+        """True once a briefing search began (or finished) for ``key``."""
+        with self._lock:
+            return key in self._state
+
+    def start(
+        self,
+        key: Hashable,
+        message: str,
+        search: SearchFn,
+        config: BriefingConfig,
+        *,
+        context: contextvars.Context | None = None,
+    ) -> bool:
+        """Begin the search for ``key`` unless one already began; never blocks."""
+        with self._lock:
+            if key in self._state or not config.enabled:
+                return False
+            if not self._slots.acquire(blocking=False):
+                return False  # too many briefings in flight: fail open, try next session
+            pending = _Pending(threading.Event(), time.monotonic() + config.budget_ms / 1000.0)
+            self._remember(key, pending)
+            self.searches += 1
+
+        def run() -> None:
+            try:
+                rows = search(message[:QUERY_CHARS], SEARCH_ROWS)
+                pending.text = format_briefing(
+                    select_rows(rows, message, gate=config.gate, limit=config.limit)
+                )
+            except Exception:  # fail open: no briefing, no message text anywhere
+                pending.text = ""
+            finally:
+                self._slots.release()
+                pending.done.set()
+
+        target = (lambda: context.copy().run(run)) if context is not None else run
+        thread = threading.Thread(target=target, name="gbrain-briefing", daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:  # interpreter shutting down
+            self._slots.release()
+            pending.done.set()
+        return True
+
+    def take(self, key: Hashable) -> str:
+        """The briefing for ``key`` (waiting until its deadline at most), once; else ``""``."""
+        with self._lock:
+            state = self._state.get(key)
+        if not isinstance(state, _Pending):
+            return ""
+        state.done.wait(max(0.0, state.deadline - time.monotonic()))
+        with self._lock:
+            if self._state.get(key) is not state:
+                return ""
+            self._state[key] = _DONE
+        return state.text if state.done.is_set() else ""
+
+    def mark_done(self, key: Hashable) -> None:
+        """No briefing for ``key`` from now on (e.g. a resumed or compressed session)."""
+        with self._lock:
+            self._remember(key, _DONE)
+
+    def forget(self, key: Hashable) -> None:
+        """``key`` may be briefed again (a brand-new session under a reused id)."""
+        with self._lock:
+            self._state.pop(key, None)
+
+
+_shared_lock = threading.Lock()
+_shared: BriefingDesk | None = None
+
+
+def shared_desk() -> BriefingDesk:
+    """The process-wide desk (made on first use)."""
+    global _shared  # noqa: PLW0603 - one desk per process, like the pointer engine
+    with _shared_lock:
+        if _shared is None:
+            _shared = BriefingDesk()
+        return _shared
