@@ -36,10 +36,14 @@ def open_brain(
     *,
     transport: Transport | None = None,
     scope: str | None = None,
-    deadline_s: float = MCP_DEADLINE_S,
+    deadline_s: float | None = None,
     cap: int = MCP_CAP,
 ) -> GBrain:
-    """A ``GBrain`` for these settings; raises ``ConfigError`` when they cannot work."""
+    """A ``GBrain`` for these settings; raises ``ConfigError`` when they cannot work.
+
+    The deadline is ``deadline_s`` when given, else the legacy ``timeout`` setting,
+    else ``MCP_DEADLINE_S``.
+    """
     problem = settings.problem()
     if problem:
         raise ConfigError(problem)
@@ -50,6 +54,6 @@ def open_brain(
         credential=credential,
         transport=transport,
         cap=cap,
-        deadline_s=deadline_s,
+        deadline_s=deadline_s if deadline_s is not None else settings.timeout_s or MCP_DEADLINE_S,
     )
     return GBrain(mcp)

@@ -9,6 +9,7 @@ passes the lookup function that is right for its thread.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -20,17 +21,25 @@ from .urls import Endpoint, parse_endpoint
 
 __all__ = [
     "DEFAULT_MCP_URL",
+    "LEGACY_JSON",
+    "TOOL_MODES",
     "Lookup",
     "Settings",
     "cli_lookup",
     "default_hermes_home",
     "load_settings",
     "read_dotenv",
+    "read_legacy_json",
 ]
 
 DEFAULT_MCP_URL = "http://127.0.0.1:3131/mcp"
 DEFAULT_POINTER_LIMIT = 3
 MAX_DOTENV_BYTES = 1_048_576
+LEGACY_JSON = "gbrain_memory.json"
+"""Older plugin config in the profile home: ``url``, ``api_token``, ``timeout``."""
+MAX_LEGACY_JSON_BYTES = 65_536
+TOOL_MODES = ("read", "write", "off")
+TOOL_EXPOSURES = ("compact", "all")
 
 Lookup = Callable[[str], str | None]
 """Returns the value of a setting by name, or None when it is not set."""
@@ -64,12 +73,15 @@ class Settings:
     allow_http: bool = False
     source: str | None = None
     pointer_limit: int = DEFAULT_POINTER_LIMIT
+    tools: str = "read"
+    tools_expose: str = "compact"
+    timeout_s: float | None = None
 
     def __repr__(self) -> str:
         return (
             f"Settings(hermes_home={self.hermes_home!r}, mcp_url={self.mcp_url!r}, "
             f"auth={self.auth_mode!r}, source={self.source!r}, "
-            f"pointer_limit={self.pointer_limit})"
+            f"pointer_limit={self.pointer_limit}, tools={self.tools!r})"
         )
 
     @property
@@ -112,17 +124,78 @@ def _clean(value: str | None) -> str | None:
     return value or None
 
 
+def _choice(value: str | None, choices: tuple[str, ...]) -> str:
+    """A known choice, case-insensitive; junk falls back to the first (safest) one."""
+    value = (value or "").strip().lower()
+    return value if value in choices else choices[0]
+
+
+def read_legacy_json(hermes_home: str | os.PathLike[str]) -> tuple[dict[str, object], str | None]:
+    """``$HERMES_HOME/gbrain_memory.json`` as a dict, and why it was ignored (if it was).
+
+    Missing file → ``({}, None)``. A broken file is ignored rather than fatal: the
+    newer variables may configure everything, and ``doctor`` shows the reason.
+    """
+    path = Path(hermes_home) / LEGACY_JSON
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_LEGACY_JSON_BYTES + 1)
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, f"{LEGACY_JSON} could not be read ({type(exc).__name__})"
+    if len(raw) > MAX_LEGACY_JSON_BYTES:
+        return {}, f"{LEGACY_JSON} is larger than 64 KiB"
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}, f"{LEGACY_JSON} is not valid JSON"
+    if not isinstance(data, dict):
+        return {}, f"{LEGACY_JSON} is not a JSON object"
+    return data, None
+
+
+def _legacy_str(data: Mapping[str, object], key: str) -> str | None:
+    value = data.get(key)
+    return _clean(value) if isinstance(value, str) else None
+
+
+def _legacy_timeout(data: Mapping[str, object]) -> float | None:
+    value = data.get("timeout")
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        return None
+    return float(min(value, 60.0))
+
+
 def load_settings(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) -> Settings:
-    """Build ``Settings`` from ``lookup``. Never raises: ``problem()`` says what is wrong."""
+    """Build ``Settings`` from ``lookup``. Never raises: ``problem()`` says what is wrong.
+
+    Precedence: ``GBRAIN_MCP_*`` first, then the older ``MCP_GBRAIN_URL`` /
+    ``MCP_GBRAIN_API_KEY`` (a static bearer), then ``gbrain_memory.json`` in the
+    profile home, then the loopback default. An older static key is used only when
+    no ``GBRAIN_MCP_*`` credential is configured.
+    """
+    legacy, _ = read_legacy_json(hermes_home)
+    client_id = _clean(lookup("GBRAIN_MCP_CLIENT_ID"))
+    client_secret = _clean(lookup("GBRAIN_MCP_CLIENT_SECRET"))
+    token = _clean(lookup("GBRAIN_MCP_ACCESS_TOKEN"))
+    if token is None and client_id is None and client_secret is None:
+        token = _clean(lookup("MCP_GBRAIN_API_KEY")) or _legacy_str(legacy, "api_token")
     return Settings(
         hermes_home=os.fspath(hermes_home),
-        mcp_url=_clean(lookup("GBRAIN_MCP_URL")) or DEFAULT_MCP_URL,
-        client_id=_clean(lookup("GBRAIN_MCP_CLIENT_ID")),
-        client_secret=_clean(lookup("GBRAIN_MCP_CLIENT_SECRET")),
-        access_token=_clean(lookup("GBRAIN_MCP_ACCESS_TOKEN")),
+        mcp_url=_clean(lookup("GBRAIN_MCP_URL"))
+        or _clean(lookup("MCP_GBRAIN_URL"))
+        or _legacy_str(legacy, "url")
+        or DEFAULT_MCP_URL,
+        client_id=client_id,
+        client_secret=client_secret,
+        access_token=token,
         allow_http=_flag(lookup("GBRAIN_POINTER_ALLOW_HTTP")),
         source=_clean(lookup("GBRAIN_POINTER_SOURCE")),
         pointer_limit=_clamped_int(lookup("GBRAIN_POINTER_LIMIT"), DEFAULT_POINTER_LIMIT, 1, 10),
+        tools=_choice(lookup("GBRAIN_TOOLS"), TOOL_MODES),
+        tools_expose=_choice(lookup("GBRAIN_TOOLS_EXPOSE"), TOOL_EXPOSURES),
+        timeout_s=_legacy_timeout(legacy),
     )
 
 

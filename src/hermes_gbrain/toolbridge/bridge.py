@@ -1,0 +1,502 @@
+"""``ToolBridge``: runs one ``gbrain_*`` tool call and returns bounded JSON for the model.
+
+Every outcome is a JSON object string: data on success, ``{"error": …}`` otherwise.
+Nothing raises into Hermes. Outputs are bounded (rows, characters, list lengths) and
+server text is reduced to single lines or capped blocks: it is untrusted. Reads are
+retried once after a transport error (a fresh connection); writes are never retried
+here: ``put_page`` goes through the durable outbox, deletes take two steps.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..api import GBrain, parse_search_rows
+from ..errors import GBrainError, ToolError, TransportError
+from ..mcp import ToolCatalog, ToolResult
+from ..settings import Settings
+from ..text import one_line, safe_slug
+from . import schemas
+from .deletes import DeleteTokens, Refusal, Revision
+from .discovery import Discovery
+from .outbox import Outbox, OutboxWorker
+from .validate import validate
+
+__all__ = [
+    "DEFAULT_PAGE_CHARS",
+    "MAX_CALL_CHARS",
+    "MAX_PAGE_CHARS",
+    "MAX_SEARCH_ROWS",
+    "ToolBridge",
+    "WriteGate",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_SEARCH_ROWS = 20
+DEFAULT_SEARCH_ROWS = 5
+SNIPPET_CHARS = 240
+DEFAULT_PAGE_CHARS = 4_000
+MAX_PAGE_CHARS = 16_000
+MAX_CALL_CHARS = 12_000
+MAX_TOOLS_CHARS = 14_000
+MAX_LINKS = 10
+_WRITES_OFF = "writes are disabled for this profile (GBRAIN_TOOLS=read); nothing was written"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteGate:
+    """Whether this session may write, and if not, why (cron, subagent, flush, mode)."""
+
+    allowed: bool
+    reason: str = ""
+
+
+def _dumps(value: Mapping[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _error(message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": message, **extra}
+
+
+def _int(value: Any, default: int, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return max(low, min(high, int(value)))
+
+
+@dataclass
+class ToolBridge:
+    """Dispatch for one provider instance (one profile, one frozen ``Settings``)."""
+
+    settings: Settings
+    gate: WriteGate
+    brain: Callable[[bool], GBrain]
+    """Returns the read (``False``) or write (``True``) connection; may raise."""
+    discovery: Discovery | None = None
+    outbox: Outbox | None = None
+    worker: OutboxWorker | None = None
+    deletes: DeleteTokens = field(default_factory=DeleteTokens)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __repr__(self) -> str:
+        return f"ToolBridge(mode={self.settings.tools!r}, writes={self.gate.allowed})"
+
+    # -- entry point ----------------------------------------------------------------------
+
+    def handle(self, name: str, args: Any) -> str:
+        """Run ``name`` with ``args``; always a JSON object string."""
+        handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "gbrain_search": self._search,
+            "gbrain_get_page": self._get_page,
+            "gbrain_tools": self._tools,
+            "gbrain_call": self._call_any,
+            "gbrain_put_page": self._put_page,
+            "gbrain_delete_page": self._delete_page,
+        }
+        try:
+            if self.settings.tools == "off":
+                out = _error("GBrain tools are turned off for this profile (GBRAIN_TOOLS=off)")
+            elif not isinstance(args, dict):
+                out = _error("arguments must be a JSON object")
+            elif name in handlers:
+                out = self._checked(name, args, handlers[name])
+            elif name.startswith(schemas.PREFIX):
+                out = self._call_any({"tool": name[len(schemas.PREFIX) :], "arguments": args})
+            else:
+                out = _error(f"unknown tool {name!r}")
+        except ToolError as exc:
+            out = self._tool_error(exc)
+        except GBrainError as exc:
+            out = _error(f"GBrain is unavailable: {exc}")
+        except Exception as exc:  # a bug here must not become a crash in Hermes
+            log.warning("gbrain tool %s failed with %s", name, type(exc).__name__)
+            out = _error(f"internal error in the GBrain tool bridge ({type(exc).__name__})")
+        return _dumps(self._with_failures(out))
+
+    def _checked(
+        self,
+        name: str,
+        args: dict[str, Any],
+        handler: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> dict[str, Any]:
+        schema = next(
+            (s for s in (*schemas.COMPACT, *schemas.WRITE_COMPACT) if s["name"] == name), None
+        )
+        if schema is not None:
+            problems = validate(schema["parameters"], args)
+            if problems:
+                return _error(f"invalid arguments for {name}", problems=problems)
+        return handler(args)
+
+    def _with_failures(self, out: dict[str, Any]) -> dict[str, Any]:
+        """Writes that failed in the background are told on the next call, once each."""
+        if self.outbox is None:
+            return out
+        try:
+            failures = self.outbox.take_failures()
+        except Exception:
+            return out
+        if failures:
+            out["outbox_failures"] = [
+                {"id": e.op_id, "slug": e.slug, "error": e.last_error or "failed"} for e in failures
+            ]
+        return out
+
+    @staticmethod
+    def _tool_error(exc: ToolError) -> dict[str, Any]:
+        if exc.code == "insufficient_scope":
+            return _error(
+                f"this GBrain credential's scope does not allow {exc.tool!r}; nothing was done",
+                code=exc.code,
+            )
+        out = _error(f"GBrain {exc.tool} failed ({exc.code or 'unknown error'})", code=exc.code)
+        detail = one_line(exc.detail, 300)
+        if detail:
+            out["detail"] = detail
+        return out
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def _result(self, tool: str, args: Mapping[str, Any], *, write: bool = False) -> ToolResult:
+        brain = self.brain(write)
+        try:
+            return brain.mcp.call_tool(tool, args)
+        except TransportError:
+            if write:
+                raise
+            return self.brain(write).mcp.call_tool(tool, args)  # once, on a fresh connection
+
+    def catalog(self) -> ToolCatalog:
+        """This credential's tools: live (cached per process), else the disk cache."""
+        try:
+            return self.brain(self._writes_on).catalog()
+        except GBrainError:
+            if self.discovery is None:
+                raise
+            return self.discovery.catalog()
+
+    def _declared(self, catalog: ToolCatalog, tool: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in args.items() if v is not None and catalog.declares(tool, k)}
+
+    @property
+    def _writes_on(self) -> bool:
+        return self.settings.tools == "write" and self.gate.allowed
+
+    def _write_refusal(self) -> dict[str, Any] | None:
+        if self.settings.tools != "write":
+            return _error(_WRITES_OFF)
+        if not self.gate.allowed:
+            return _error(self.gate.reason or "writes are not allowed in this session")
+        if self.discovery is not None and not self.discovery.can_write:
+            return _error(
+                "this GBrain credential is read-only (scope: "
+                f"{' '.join(self.discovery.scopes) or 'none'}); nothing was written"
+            )
+        return None
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def _search(self, args: dict[str, Any]) -> dict[str, Any]:
+        query = args["query"].strip()
+        if not query:
+            return _error("query is empty")
+        limit = _int(args.get("limit"), DEFAULT_SEARCH_ROWS, 1, MAX_SEARCH_ROWS)
+        catalog = self.catalog()
+        source = args.get("source") or None
+        tool, extra = "search", {}
+        if source is not None and not catalog.declares("search", "source_id"):
+            if not catalog.declares("query", "source_id"):
+                return _error("this server cannot filter searches by source")
+            tool, extra = "query", {"expand": False}
+        call = self._declared(
+            catalog,
+            tool,
+            {
+                "query": query[:1000],
+                "limit": limit,
+                "snippet_chars": SNIPPET_CHARS,
+                "types": [args["type"]] if args.get("type") else None,
+                "source_id": source,
+                **extra,
+            },
+        )
+        call["query"] = query[:1000]
+        result = self._result(tool, call)
+        rows = parse_search_rows(result.data)
+        raw = [r for r in result.data if isinstance(r, dict)]
+        snippets = {
+            (str(r.get("source_id") or "default"), str(r.get("slug"))): r.get("chunk_text")
+            for r in raw
+        }
+        out_rows = []
+        for row in rows:
+            if row.injection_suspected:
+                continue
+            item: dict[str, Any] = {
+                "title": one_line(row.title, 120),
+                "ref": f"[{row.source_id}:{row.slug}]",
+            }
+            if row.score is not None:
+                item["score"] = round(row.score, 3)
+            snippet = one_line(snippets.get((row.source_id, row.slug)), SNIPPET_CHARS)
+            if snippet:
+                item["snippet"] = snippet
+            out_rows.append(item)
+            if len(out_rows) >= limit:
+                break
+        out: dict[str, Any] = {"rows": out_rows}
+        retrieval = result.meta.get("retrieval")
+        stages = retrieval.get("degraded") if isinstance(retrieval, dict) else None
+        if isinstance(stages, list):
+            found = [s.get("stage") for s in stages if isinstance(s, dict)]
+            names = [n for n in found if isinstance(n, str) and n.isidentifier()][:5]
+            if names:
+                out["degraded"] = names
+        if not out_rows:
+            out["note"] = "no results; try exact names or fewer words"
+        return out
+
+    def _page(self, slug: str) -> tuple[dict[str, Any], ToolResult]:
+        result = self._result("get_page", {"slug": slug})
+        if not isinstance(result.data, dict):
+            raise ToolError("get_page", "unexpected_shape")
+        return result.data, result
+
+    def _get_page(self, args: dict[str, Any]) -> dict[str, Any]:
+        slug = safe_slug(args["slug"])
+        if slug is None:
+            return _error("slug must be lower-case '/'-separated segments, e.g. people/jane-doe")
+        limit = _int(args.get("max_chars"), DEFAULT_PAGE_CHARS, 200, MAX_PAGE_CHARS)
+        data, _ = self._page(slug)
+        parts = [data.get("compiled_truth"), data.get("timeline")]
+        text = "\n\n".join(p for p in parts if isinstance(p, str) and p.strip())
+        tags = data.get("tags")
+        out: dict[str, Any] = {
+            "slug": safe_slug(data.get("slug")) or slug,
+            "source_id": one_line(data.get("source_id"), 64) or "default",
+            "title": one_line(data.get("title"), 160),
+            "type": one_line(data.get("type"), 40) or None,
+            "updated_at": one_line(data.get("updated_at"), 40) or None,
+            "tags": [one_line(t, 40) for t in tags[:20]] if isinstance(tags, list) else [],
+            "text": text[:limit],
+        }
+        if len(text) > limit:
+            out["truncated"] = True
+            out["note"] = (
+                f"showing the first {limit} of {len(text)} characters; "
+                f"pass a larger max_chars (up to {MAX_PAGE_CHARS}) for more"
+            )
+        return out
+
+    def _tools(self, args: dict[str, Any]) -> dict[str, Any]:
+        catalog = self.catalog()
+        needle = (args.get("filter") or "").strip().lower()
+        listed: list[dict[str, Any]] = []
+        size = 0
+        shown_all = True
+        for spec in sorted(catalog.tools.values(), key=lambda s: s.name):
+            line = schemas.purpose(spec.description or "", 80)
+            if needle and needle not in spec.name.lower() and needle not in line.lower():
+                continue
+            item: dict[str, Any] = {"name": spec.name, "purpose": line}
+            if spec.name not in schemas.KNOWN_READ_TOOLS:
+                item["writes"] = True
+            size += len(spec.name) + len(line) + 30
+            if size > MAX_TOOLS_CHARS:
+                shown_all = False
+                break
+            listed.append(item)
+        out: dict[str, Any] = {
+            "tools": listed,
+            "count": len(listed),
+            "how": "call one with gbrain_call {tool, arguments}; "
+            "invalid arguments are answered with the tool's parameters",
+        }
+        if not self._writes_on:
+            out["note"] = "tools marked writes are refused: " + (
+                self.gate.reason if self.settings.tools == "write" else "GBRAIN_TOOLS=read"
+            )
+        if not shown_all:
+            out["truncated"] = True
+            out["note_more"] = "list cut to fit; pass a filter to see the rest"
+        return out
+
+    def _call_any(self, args: dict[str, Any]) -> dict[str, Any]:
+        tool = args["tool"].strip()
+        if tool.startswith(schemas.PREFIX):
+            tool = tool[len(schemas.PREFIX) :]
+        arguments = args.get("arguments")
+        arguments = {} if arguments is None else arguments
+        if not isinstance(arguments, dict):
+            return _error("arguments must be a JSON object")
+        if tool == "put_page":
+            return self._checked("gbrain_put_page", arguments, self._put_page)
+        if tool == "delete_page":
+            return _error("deletes take two steps: use gbrain_delete_page {slug}, then confirm")
+        catalog = self.catalog()
+        spec = catalog.tools.get(tool)
+        if spec is None:
+            close = difflib.get_close_matches(tool, list(catalog.tools), n=3, cutoff=0.6)
+            return _error(
+                f"no tool {tool!r} is offered to this credential; see gbrain_tools",
+                did_you_mean=close,
+            )
+        write = tool not in schemas.KNOWN_READ_TOOLS
+        if write:
+            refusal = self._write_refusal()
+            if refusal is not None:
+                return refusal
+        problems = validate(spec.input_schema, arguments)
+        if problems:
+            return _error(
+                f"invalid arguments for {tool}",
+                problems=problems,
+                parameters=_param_summary(spec.input_schema),
+            )
+        result = self._result(tool, arguments, write=write)
+        return _bounded(tool, result)
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def _put_page(self, args: dict[str, Any]) -> dict[str, Any]:
+        refusal = self._write_refusal()
+        if refusal is not None:
+            return refusal
+        slug = safe_slug(args["slug"])
+        if slug is None:
+            return _error("slug must be lower-case '/'-separated segments, e.g. notes/idea")
+        content = args["content"]
+        if not content.strip():
+            return _error("content is empty; nothing was queued")
+        if self.outbox is None:
+            return _error("the write queue is not available in this session")
+        entry, new = self.outbox.enqueue(self.settings.mcp_url, slug, content)
+        if self.worker is not None:
+            self.worker.wake()
+        return {
+            "queued": True,
+            "id": entry.op_id,
+            "slug": slug,
+            "status": "queued" if new else "already queued",
+            "note": "sent in the background; a failure is reported on your next gbrain_* call",
+        }
+
+    def _revision(self, data: Mapping[str, Any]) -> Revision:
+        return Revision(
+            source_id=str(data.get("source_id") or "default"),
+            content_hash=str(data.get("content_hash") or ""),
+            updated_at=str(data.get("updated_at") or ""),
+        )
+
+    def _delete_page(self, args: dict[str, Any]) -> dict[str, Any]:
+        refusal = self._write_refusal()
+        if refusal is not None:
+            return refusal
+        slug = safe_slug(args["slug"])
+        if slug is None:
+            return _error("slug must be lower-case '/'-separated segments")
+        token = args.get("confirm")
+        if token:
+            return self._confirm_delete(slug, token)
+        data, _ = self._page(slug)
+        text = "".join(
+            p for p in (data.get("compiled_truth"), data.get("timeline")) if isinstance(p, str)
+        )
+        preview: dict[str, Any] = {
+            "slug": slug,
+            "title": one_line(data.get("title"), 160),
+            "source_id": one_line(data.get("source_id"), 64) or "default",
+            "size_chars": len(text),
+            "updated_at": one_line(data.get("updated_at"), 40) or None,
+        }
+        catalog = self.catalog()
+        for tool, key in (("get_links", "links_out"), ("get_backlinks", "links_in")):
+            if catalog.has(tool):
+                preview[key] = self._link_list(tool, slug)
+        confirm = self.deletes.issue(slug, self._revision(data))
+        return {
+            "preview": preview,
+            "confirm": confirm,
+            "expires_in_s": int(self.deletes_ttl),
+            "next": "to delete, call gbrain_delete_page again with this slug and confirm=<token>",
+        }
+
+    @property
+    def deletes_ttl(self) -> float:
+        return float(getattr(self.deletes, "_ttl", 0.0))
+
+    def _link_list(self, tool: str, slug: str) -> dict[str, Any]:
+        try:
+            data = self._result(tool, {"slug": slug}).data
+        except GBrainError:
+            return {"count": None}
+        rows = data if isinstance(data, list) else []
+        names = []
+        for row in rows:
+            if isinstance(row, dict):
+                other = row.get("to_slug") or row.get("from_slug") or row.get("slug")
+                ok = safe_slug(other)
+                if ok and ok != slug:
+                    names.append(ok)
+        return {"count": len(rows), "slugs": names[:MAX_LINKS]}
+
+    def _confirm_delete(self, slug: str, token: str) -> dict[str, Any]:
+        try:
+            data, _ = self._page(slug)
+            current: Revision | None = self._revision(data)
+        except ToolError as exc:
+            if exc.code != "page_not_found":
+                raise
+            current = None
+        try:
+            revision = self.deletes.redeem(token.strip(), slug, current)
+        except Refusal as refusal:
+            return _error(str(refusal), code=refusal.code, deleted=False)
+        catalog = self.catalog()
+        call: dict[str, Any] = {"slug": slug}
+        if catalog.declares("delete_page", "source_id"):
+            call["source_id"] = revision.source_id
+        result = self._result("delete_page", call, write=True)
+        data = result.data if isinstance(result.data, dict) else {}
+        return {
+            "deleted": True,
+            "slug": slug,
+            "status": one_line(data.get("status"), 40) or "deleted",
+            "recoverable_until": one_line(data.get("recoverable_until"), 80) or None,
+        }
+
+
+def _param_summary(schema: Mapping[str, Any]) -> dict[str, str]:
+    """``{name: type}`` with a ``*`` on required names, to fix arguments in one retry."""
+    props = schema.get("properties")
+    required = schema.get("required")
+    need = set(required) if isinstance(required, list) else set()
+    out: dict[str, str] = {}
+    if isinstance(props, dict):
+        for name, sub in list(props.items())[:30]:
+            kind = sub.get("type") if isinstance(sub, dict) else None
+            shown = kind if isinstance(kind, str) else "any"
+            out[str(name) + ("*" if name in need else "")] = shown
+    return out
+
+
+def _bounded(tool: str, result: ToolResult) -> dict[str, Any]:
+    """The tool's data when it fits ``MAX_CALL_CHARS``, else its start as text, marked."""
+    text = json.dumps(result.data, ensure_ascii=False, separators=(",", ":"), default=str)
+    if len(text) <= MAX_CALL_CHARS:
+        return {"tool": tool, "result": result.data}
+    return {
+        "tool": tool,
+        "result_text": text[:MAX_CALL_CHARS],
+        "truncated": True,
+        "note": f"result cut to {MAX_CALL_CHARS} of {len(text)} characters; "
+        "narrow the call (limit, filters) for the rest",
+    }

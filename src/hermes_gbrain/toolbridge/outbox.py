@@ -1,0 +1,500 @@
+"""A durable SQLite outbox for ``put_page``: queued at once, sent in the background.
+
+The model's ``gbrain_put_page`` returns as soon as the row is committed (an id it can
+quote); a worker thread sends rows in order with retries and exponential backoff;
+rows survive a crash or restart and are replayed; ``drain`` bounds shutdown and
+leaves whatever did not go out queued for the next start.
+
+Delivery and de-duplication (why a page lands once):
+
+* Rows are claimed atomically (``pending`` → ``inflight``, with the claiming
+  process's token), so two Hermes processes sharing a profile never send one row
+  twice concurrently.
+* A row is marked ``delivered`` only after GBrain acknowledged it. A crash between
+  the server applying the write and that mark leaves the row ``inflight``; on the
+  next start such rows (their owner is dead, or their lease ran out) are
+  re-queued as *maybe sent*. Before re-sending one, the worker asks the server for
+  the page and compares its ``content_hash`` with the SHA-256 of our content: a
+  match means the earlier attempt landed, and the row is marked delivered without a
+  second write. If the server hashes differently (or the probe fails) the row is
+  sent again, which is still safe: GBrain's ``put_page`` is idempotent for
+  identical content (same slug, same text → the same page; the emulator keeps the
+  same ``content_hash``), so a duplicate delivery changes nothing but ``updated_at``.
+* Enqueueing the same slug and content while an identical row is still pending
+  returns that row's id; a newer write to a slug supersedes older pending rows for
+  it (last write wins, without sending stale versions first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..api import UnsupportedError
+from ..errors import AuthError, ConfigError, GBrainError, ToolError
+
+__all__ = [
+    "Entry",
+    "Outbox",
+    "OutboxStatus",
+    "OutboxWorker",
+    "content_hash",
+]
+
+DB_NAME = "outbox.sqlite3"
+MAX_ATTEMPTS = 8
+BASE_BACKOFF_S = 1.0
+MAX_BACKOFF_S = 300.0
+LEASE_S = 120.0
+KEEP_DONE_S = 7 * 86_400.0
+MAX_CONTENT_BYTES = 1_000_000
+PERMANENT_CODES = frozenset(
+    {
+        "invalid_params",
+        "insufficient_scope",
+        "permission_denied",
+        "scope_denied",
+        "unknown_operation",
+        "provenance_required",
+    }
+)
+
+_SELECT = (
+    "SELECT op_id, endpoint, slug, content, content_hash, state, attempts, maybe_sent,"
+    " last_error FROM outbox WHERE "
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    op_id TEXT NOT NULL UNIQUE,
+    endpoint TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    maybe_sent INTEGER NOT NULL DEFAULT 0,
+    next_at REAL NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    claimed_at REAL,
+    owner TEXT,
+    last_error TEXT,
+    reported INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox(state, next_at);
+CREATE INDEX IF NOT EXISTS outbox_slug ON outbox(endpoint, slug, state);
+"""
+
+
+def content_hash(content: str) -> str:
+    """SHA-256 of the page text as sent (what GBrain reports as ``content_hash``)."""
+    return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One queued write."""
+
+    op_id: str
+    endpoint: str
+    slug: str
+    content: str
+    content_hash: str
+    state: str
+    attempts: int
+    maybe_sent: bool
+    last_error: str | None = None
+
+    def __repr__(self) -> str:  # never the page text
+        return f"Entry(op_id={self.op_id!r}, slug={self.slug!r}, state={self.state!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxStatus:
+    """Counts by state, and the most recent failures (id, slug, error)."""
+
+    pending: int
+    inflight: int
+    delivered: int
+    failed: int
+    recent_failures: tuple[tuple[str, str, str], ...] = ()
+
+
+def _owner_pid(owner: str | None) -> int | None:
+    try:
+        return int((owner or "").split(":", 1)[0])
+    except ValueError:
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, not ours to signal
+    return True
+
+
+class Outbox:
+    """The queue itself: a SQLite file under ``$HERMES_HOME/gbrain/``; thread-safe."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        clock: Callable[[], float] = time.time,
+        max_attempts: int = MAX_ATTEMPTS,
+        base_backoff_s: float = BASE_BACKOFF_S,
+        max_backoff_s: float = MAX_BACKOFF_S,
+        lease_s: float = LEASE_S,
+    ) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.clock = clock
+        self.max_attempts = max_attempts
+        self._base = base_backoff_s
+        self._cap = max_backoff_s
+        self._lease = lease_s
+        self.owner = f"{os.getpid()}:{secrets.token_hex(8)}"
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(
+            os.fspath(self.path), timeout=5.0, check_same_thread=False, isolation_level=None
+        )
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+        self.recover()
+        self._prune()
+
+    def __repr__(self) -> str:
+        return f"Outbox({self.path.name!r})"
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _tx(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        return self._db.execute(sql, args)
+
+    @staticmethod
+    def _entry(row: tuple[Any, ...]) -> Entry:
+        return Entry(
+            op_id=row[0],
+            endpoint=row[1],
+            slug=row[2],
+            content=row[3],
+            content_hash=row[4],
+            state=row[5],
+            attempts=int(row[6]),
+            maybe_sent=bool(row[7]),
+            last_error=row[8],
+        )
+
+    # -- producer side --------------------------------------------------------------------
+
+    def enqueue(self, endpoint: str, slug: str, content: str) -> tuple[Entry, bool]:
+        """Queue a write; returns the row and whether it is new (``False`` = de-duplicated)."""
+        if len(content.encode("utf-8", "surrogatepass")) > MAX_CONTENT_BYTES:
+            raise ConfigError(f"page content is over {MAX_CONTENT_BYTES} bytes")
+        digest = content_hash(content)
+        now = self.clock()
+        with self._lock:
+            self._tx("BEGIN IMMEDIATE")
+            try:
+                same = self._tx(
+                    _SELECT + "endpoint=? AND slug=? "
+                    "AND state='pending' AND content_hash=? ORDER BY id DESC LIMIT 1",
+                    (endpoint, slug, digest),
+                ).fetchone()
+                if same is not None:
+                    self._tx("COMMIT")
+                    return self._entry(same), False
+                self._tx(
+                    "UPDATE outbox SET state='superseded', updated_at=? "
+                    "WHERE endpoint=? AND slug=? AND state='pending'",
+                    (now, endpoint, slug),
+                )
+                op_id = "w_" + secrets.token_hex(8)
+                self._tx(
+                    "INSERT INTO outbox (op_id, endpoint, slug, content, content_hash, state,"
+                    " next_at, created_at, updated_at) VALUES (?,?,?,?,?,'pending',?,?,?)",
+                    (op_id, endpoint, slug, content, digest, now, now, now),
+                )
+                self._tx("COMMIT")
+            except BaseException:
+                self._tx("ROLLBACK")
+                raise
+        return Entry(op_id, endpoint, slug, content, digest, "pending", 0, False), True
+
+    # -- worker side ----------------------------------------------------------------------
+
+    def recover(self) -> int:
+        """Re-queue rows left ``inflight`` by a dead process or past their lease."""
+        now = self.clock()
+        recovered = 0
+        with self._lock:
+            rows = self._tx(
+                "SELECT op_id, owner, claimed_at FROM outbox WHERE state='inflight'"
+            ).fetchall()
+            for op_id, owner, claimed_at in rows:
+                if owner == self.owner:
+                    continue
+                pid = _owner_pid(owner)
+                expired = claimed_at is None or claimed_at + self._lease <= now
+                dead = pid is not None and pid != os.getpid() and not _alive(pid)
+                if expired or dead:
+                    cur = self._tx(
+                        "UPDATE outbox SET state='pending', maybe_sent=1, owner=NULL, next_at=?,"
+                        " updated_at=? WHERE op_id=? AND state='inflight' AND owner IS ?",
+                        (now, now, op_id, owner),
+                    )
+                    recovered += cur.rowcount
+        return recovered
+
+    def due(self, endpoint: str, *, now: float | None = None, limit: int = 20) -> list[Entry]:
+        """Pending rows for ``endpoint`` whose time has come (all pending when ``now`` is inf)."""
+        when = self.clock() if now is None else now
+        with self._lock:
+            rows = self._tx(
+                _SELECT + "endpoint=? AND state='pending' AND next_at<=? ORDER BY id LIMIT ?",
+                (endpoint, when, limit),
+            ).fetchall()
+        return [self._entry(r) for r in rows]
+
+    def next_due_at(self, endpoint: str) -> float | None:
+        with self._lock:
+            row = self._tx(
+                "SELECT MIN(next_at) FROM outbox WHERE endpoint=? AND state='pending'", (endpoint,)
+            ).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def claim(self, op_id: str) -> bool:
+        """``pending`` → ``inflight`` for this process; False if someone else got it."""
+        now = self.clock()
+        with self._lock:
+            cur = self._tx(
+                "UPDATE outbox SET state='inflight', owner=?, claimed_at=?, attempts=attempts+1,"
+                " updated_at=? WHERE op_id=? AND state='pending'",
+                (self.owner, now, now, op_id),
+            )
+        return cur.rowcount == 1
+
+    def _finish(self, op_id: str, state: str, error: str | None, next_at: float) -> None:
+        now = self.clock()
+        with self._lock:
+            self._tx(
+                "UPDATE outbox SET state=?, last_error=?, next_at=?, updated_at=?, owner=NULL"
+                " WHERE op_id=? AND state='inflight' AND owner=?",
+                (state, error, next_at, now, op_id, self.owner),
+            )
+
+    def delivered(self, op_id: str) -> None:
+        self._finish(op_id, "delivered", None, self.clock())
+
+    def failed(self, op_id: str, error: str) -> None:
+        self._finish(op_id, "failed", error, self.clock())
+
+    def retry_later(self, op_id: str, attempts: int, error: str) -> float:
+        """Back to ``pending`` after an exponential, jittered delay (or ``failed`` when spent)."""
+        if attempts >= self.max_attempts:
+            self.failed(op_id, f"{error}; gave up after {attempts} attempts")
+            return 0.0
+        delay = float(min(self._cap, self._base * (2 ** max(0, attempts - 1))))
+        delay *= 0.75 + random.random() / 2  # noqa: S311 - jitter, not security
+        self._finish(op_id, "pending", error, self.clock() + delay)
+        return delay
+
+    # -- reporting ------------------------------------------------------------------------
+
+    def take_failures(self, limit: int = 5) -> list[Entry]:
+        """Failures not yet reported to the model; each is handed out once."""
+        with self._lock:
+            rows = self._tx(
+                _SELECT + "state='failed' AND reported=0 ORDER BY id LIMIT ?",
+                (limit,),
+            ).fetchall()
+            for row in rows:
+                self._tx("UPDATE outbox SET reported=1 WHERE op_id=?", (row[0],))
+        return [self._entry(r) for r in rows]
+
+    def get(self, op_id: str) -> Entry | None:
+        with self._lock:
+            row = self._tx(_SELECT + "op_id=?", (op_id,)).fetchone()
+        return None if row is None else self._entry(row)
+
+    def status(self) -> OutboxStatus:
+        with self._lock:
+            counts = dict(self._tx("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall())
+            fails = self._tx(
+                "SELECT op_id, slug, last_error FROM outbox WHERE state='failed' "
+                "ORDER BY id DESC LIMIT 5"
+            ).fetchall()
+        return OutboxStatus(
+            pending=int(counts.get("pending", 0)),
+            inflight=int(counts.get("inflight", 0)),
+            delivered=int(counts.get("delivered", 0)),
+            failed=int(counts.get("failed", 0)),
+            recent_failures=tuple((a, b, c or "") for a, b, c in fails),
+        )
+
+    def _prune(self) -> None:
+        cutoff = self.clock() - KEEP_DONE_S
+        with self._lock:
+            self._tx(
+                "DELETE FROM outbox WHERE state IN ('delivered','superseded') AND updated_at<?",
+                (cutoff,),
+            )
+            self._tx(
+                "DELETE FROM outbox WHERE state='failed' AND reported=1 AND id NOT IN "
+                "(SELECT id FROM outbox WHERE state='failed' ORDER BY id DESC LIMIT 200)"
+            )
+
+
+def classify(exc: BaseException) -> tuple[bool, str]:
+    """``(permanent, short reason)`` for a failed send; reasons carry codes, never text."""
+    if isinstance(exc, ToolError):
+        code = exc.code or "unknown_error"
+        safe = code if code.replace("_", "").isalpha() and len(code) <= 40 else "unknown_error"
+        return code in PERMANENT_CODES, f"server refused the write ({safe})"
+    if isinstance(exc, UnsupportedError):
+        return True, "the server offers no put_page to this credential (read-only?)"
+    if isinstance(exc, AuthError):
+        return False, str(exc)
+    if isinstance(exc, GBrainError):
+        return False, str(exc)
+    return False, f"unexpected {type(exc).__name__}"
+
+
+Sender = Callable[[Entry], None]
+"""Sends one row (raises on failure)."""
+Probe = Callable[[Entry], bool]
+"""True when the server already holds exactly this row's content."""
+
+
+class OutboxWorker:
+    """One background thread sending one endpoint's rows, in order."""
+
+    def __init__(
+        self,
+        outbox: Outbox,
+        endpoint: str,
+        send: Sender,
+        *,
+        probe: Probe | None = None,
+        spawn: Callable[[Callable[[], None], str], threading.Thread] | None = None,
+        max_wait_s: float = 30.0,
+    ) -> None:
+        self.outbox = outbox
+        self.endpoint = endpoint
+        self._send = send
+        self._probe = probe
+        self._spawn = spawn or (
+            lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
+        )
+        self._max_wait = max_wait_s
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._draining = threading.Event()
+        self._idle = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is None and not self._stop.is_set():
+                self._thread = self._spawn(self._run, "gbrain-outbox")
+                self._thread.start()
+
+    def wake(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Until nothing is due now (tests; ``drain`` uses the same signal)."""
+        return self._idle.wait(timeout)
+
+    def drain(self, timeout: float) -> OutboxStatus:
+        """Try every pending row once more (backoff ignored), then stop; bounded by ``timeout``.
+
+        Rows still pending or in flight at the deadline stay queued for the next start.
+        """
+        deadline = time.monotonic() + max(0.0, timeout)
+        self._draining.set()
+        self.wake()
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            self._idle.wait(max(0.0, deadline - time.monotonic()))
+        self._stop.set()
+        self._wake.set()
+        if thread is not None:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        return self.outbox.status()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+
+    def _run(self) -> None:
+        tried_in_drain: set[str] = set()
+        while not self._stop.is_set():
+            draining = self._draining.is_set()
+            batch = self.outbox.due(self.endpoint, now=float("inf") if draining else None)
+            if draining:
+                batch = [e for e in batch if e.op_id not in tried_in_drain]
+            if not batch:
+                self._idle.set()
+                if draining:
+                    return
+                next_at = self.outbox.next_due_at(self.endpoint)
+                wait = self._max_wait
+                if next_at is not None:
+                    wait = max(0.01, min(wait, next_at - self.outbox.clock()))
+                self._wake.wait(wait)
+                self._wake.clear()
+                continue
+            for entry in batch:
+                if self._stop.is_set():
+                    return
+                tried_in_drain.add(entry.op_id)
+                self._one(entry)
+
+    def _one(self, entry: Entry) -> None:
+        if not self.outbox.claim(entry.op_id):
+            return
+        attempts = entry.attempts + 1
+        try:
+            if entry.maybe_sent and self._probe is not None and self._safe_probe(entry):
+                self.outbox.delivered(entry.op_id)
+                return
+            self._send(entry)
+        except Exception as exc:  # every failure is recorded, none escapes the worker
+            permanent, reason = classify(exc)
+            if permanent:
+                self.outbox.failed(entry.op_id, reason)
+            else:
+                self.outbox.retry_later(entry.op_id, attempts, reason)
+            return
+        self.outbox.delivered(entry.op_id)
+
+    def _safe_probe(self, entry: Entry) -> bool:
+        try:
+            return self._probe is not None and self._probe(entry)
+        except Exception:
+            return False
