@@ -49,6 +49,8 @@ def make_profile(home: HermesHome, emu: Emulator, name: str = "gbrain", **extra:
         "GBRAIN_MCP_CLIENT_ID": client_id,
         "GBRAIN_MCP_CLIENT_SECRET": secret,
         "GBRAIN_POINTER_ALLOW_HTTP": "1",
+        "GBRAIN_TOOLS": "off",  # no discovery refresh traffic in pointer tests
+        "GBRAIN_BRIEFING": "off",  # pointer tests see pointers only; briefing tests turn it on
         **extra,
     }
     home.write_env(env)

@@ -10,7 +10,6 @@ the search for the next turn. Read-only: no tools, no writes, no files.
 from __future__ import annotations
 
 import contextvars
-import json
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +20,7 @@ from ..recall.pointers import MAX_LIMIT, QUERY_CHARS, Owner, StoreKey, Ticket, s
 from ..settings import DEFAULT_MCP_URL
 from . import compat
 from .compat import MemoryProvider
+from .toolwire import ProviderTools, tools_schema
 
 __all__ = ["GBrainMemoryProvider", "GBrainPointerProvider", "register", "register_pointer"]
 
@@ -36,8 +36,10 @@ class GBrainMemoryProvider(MemoryProvider):
     """GBrain pointers before every non-trivial turn; every fault means no pointers."""
 
     provider_name = "gbrain"
+    offers_tools = True  # the gbrain_* tool bridge (GBRAIN_TOOLS)
 
     def __init__(self) -> None:
+        self._tools = ProviderTools(enabled=self.offers_tools)
         self._lock = threading.Lock()
         self._config: PointerConfig | None = None
         self._reason = _NOT_STARTED
@@ -98,6 +100,7 @@ class GBrainMemoryProvider(MemoryProvider):
         self._session = session_id or ""
         self._context = contextvars.copy_context()
         self._refresh()
+        self._tools.start(self._home, kwargs)
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         if self._home is not None:
@@ -192,7 +195,8 @@ class GBrainMemoryProvider(MemoryProvider):
         """Nothing to flush (read-only); may fire many times."""
 
     def shutdown(self, **kwargs: Any) -> None:
-        """Final and immediate: queued searches never run, running ones never publish."""
+        """Searches stop at once (never publish); queued writes drain within a bound."""
+        self._tools.shutdown()
         if not self._owner.closed:
             shared_engine(compat.spawn_thread).close_owner(self._owner)
 
@@ -204,10 +208,15 @@ class GBrainMemoryProvider(MemoryProvider):
         """Read-only: nothing is written back to the brain."""
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return []
+        """Static, no network: the cached discovery for this profile, else the compact set.
+
+        Hermes asks inside ``add_provider``, before ``initialize``; see ``toolwire``.
+        """
+        return self._tools.schemas(self._home)
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        return json.dumps({"error": f"{self.name} provides no tools"})
+        """Routed to the tool bridge; always a JSON string, errors included."""
+        return self._tools.handle(tool_name, args)
 
     def system_prompt_block(self, **kwargs: Any) -> str:
         return ""
@@ -250,6 +259,7 @@ class GBrainMemoryProvider(MemoryProvider):
                 "env_var": "GBRAIN_POINTER_LIMIT",
                 "default": "3",
             },
+            *(tools_schema() if self.offers_tools else ()),
         ]
 
     def save_config(self, values: dict[str, Any], hermes_home: str, **kwargs: Any) -> None:
@@ -263,6 +273,7 @@ class GBrainPointerProvider(GBrainMemoryProvider):
     """The ``gbrain-pointer`` preset: read-only pointers only, same settings."""
 
     provider_name = "gbrain-pointer"
+    offers_tools = False  # read-only pointers: no tools
 
 
 def register(ctx: Any) -> None:

@@ -231,11 +231,6 @@ class ToolBridge:
         call["query"] = query[:1000]
         result = self._result(tool, call)
         rows = parse_search_rows(result.data)
-        raw = [r for r in result.data if isinstance(r, dict)]
-        snippets = {
-            (str(r.get("source_id") or "default"), str(r.get("slug"))): r.get("chunk_text")
-            for r in raw
-        }
         out_rows = []
         for row in rows:
             if row.injection_suspected:
@@ -246,7 +241,7 @@ class ToolBridge:
             }
             if row.score is not None:
                 item["score"] = round(row.score, 3)
-            snippet = one_line(snippets.get((row.source_id, row.slug)), SNIPPET_CHARS)
+            snippet = one_line(row.snippet, SNIPPET_CHARS)
             if snippet:
                 item["snippet"] = snippet
             out_rows.append(item)

@@ -66,6 +66,7 @@ class ToolSession:
         self._lock = threading.Lock()
         self.refreshed = threading.Event()
         self.refresh_error: str | None = None
+        self._closed = False
 
     def __repr__(self) -> str:
         return f"ToolSession(started={self._bridge is not None})"
@@ -154,6 +155,8 @@ class ToolSession:
 
     def refresh(self, settings: Settings) -> Discovery | None:
         """Ask the server what this credential may call, and cache it (never raises)."""
+        if self._closed:
+            return None
         try:
             write = settings.tools == "write"
             found = discover(self._brain(settings, write), settings)
@@ -185,6 +188,7 @@ class ToolSession:
 
     def shutdown(self, timeout: float = DRAIN_TIMEOUT_S) -> OutboxStatus | None:
         """Send what is queued within ``timeout``; the rest stays queued for next time."""
+        self._closed = True
         bridge = self._bridge
         if bridge is None or bridge.worker is None:
             return None
