@@ -48,8 +48,9 @@ class SearchRow:
     score: float | None = None
     injection_suspected: bool = False
     evidence: str | None = None
-    snippet: str = ""
-    """The row's ``chunk_text`` as the server sent it (capped by ``snippet_chars``)."""
+    snippet: str = field(default="", compare=False, repr=False)
+    """The row's ``chunk_text`` as the server sent it (capped by ``snippet_chars``);
+    untrusted, kept out of ``repr`` and equality."""
 
 
 @dataclass(frozen=True, slots=True)

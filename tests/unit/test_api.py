@@ -154,8 +154,16 @@ def test_source_filter_unsupported_is_never_dropped_silently() -> None:
     assert len(fake.tool_calls("search")) == 1
 
 
-def test_search_tool_missing() -> None:
-    gbrain, fake = brain(OLD_QUERY)
+def test_search_tool_missing_uses_query() -> None:
+    gbrain, fake = brain(OLD_QUERY, query=rows())
+    result = gbrain.search("x")
+    assert result.tool == "query"
+    [args] = fake.tool_calls("query")
+    assert args["expand"] is False and fake.tool_calls("search") == []
+
+
+def test_search_and_query_missing() -> None:
+    gbrain, fake = brain(*PLAIN)
     with pytest.raises(UnsupportedError):
         gbrain.search("x")
     assert fake.rpc("tools/call") == []
@@ -222,6 +230,7 @@ def test_search_row_keeps_only_known_fields() -> None:
         "score",
         "injection_suspected",
         "evidence",
+        "snippet",
     }
     [row] = parse_search_rows([ROW])
     assert row == SearchRow(
@@ -234,6 +243,7 @@ def test_search_row_keeps_only_known_fields() -> None:
         evidence="exact_title_match",
     )
     assert not hasattr(row, "chunk_text")
+    assert row.snippet == ROW["chunk_text"] and "snippet" not in repr(row)
 
 
 def test_parse_search_rows_drops_rows_without_a_valid_slug() -> None:

@@ -20,6 +20,16 @@ from ..recall.pointers import MAX_LIMIT, QUERY_CHARS, Owner, StoreKey, Ticket, s
 from ..settings import DEFAULT_MCP_URL
 from . import compat
 from .compat import MemoryProvider
+from .layers import (
+    Layers,
+    begin_briefing,
+    combine,
+    digest_block,
+    end_briefing,
+    layer_schema,
+    read_layers,
+    take_briefing,
+)
 from .toolwire import ProviderTools, tools_schema
 
 __all__ = ["GBrainMemoryProvider", "GBrainPointerProvider", "register", "register_pointer"]
@@ -36,10 +46,13 @@ class GBrainMemoryProvider(MemoryProvider):
     """GBrain pointers before every non-trivial turn; every fault means no pointers."""
 
     provider_name = "gbrain"
+    layers = True  # digest in the system prompt, first-turn briefing
     offers_tools = True  # the gbrain_* tool bridge (GBRAIN_TOOLS)
 
     def __init__(self) -> None:
         self._tools = ProviderTools(enabled=self.offers_tools)
+        self._layers: Layers | None = None
+        self._prompt_block: tuple[str, str] | None = None  # (session, block), read once
         self._lock = threading.Lock()
         self._config: PointerConfig | None = None
         self._reason = _NOT_STARTED
@@ -77,6 +90,8 @@ class GBrainMemoryProvider(MemoryProvider):
         with self._lock:
             self._home = home
             self._config, self._reason = config, reason
+        if self.layers:
+            self._layers = read_layers(home) if config is not None else None
 
     def is_available(self) -> bool:
         """Configuration check only: no network, never raises."""
@@ -105,6 +120,16 @@ class GBrainMemoryProvider(MemoryProvider):
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         if self._home is not None:
             self._refresh()
+        config = self._config
+        if self.layers and config is not None and not self._owner.closed:
+            begin_briefing(
+                config,
+                self._layers,
+                self._session,
+                message,
+                turn=turn_number if isinstance(turn_number, int) else 1,
+                context=contextvars.copy_context(),
+            )
 
     # -- recall ---------------------------------------------------------------------------
 
@@ -153,6 +178,8 @@ class GBrainMemoryProvider(MemoryProvider):
             ticket = self._submit(config, key, query)
             if ticket is not None and ticket.done.wait(config.sync_budget_ms / 1000.0):
                 block = engine.take(key, config.limit)
+        if self.layers:
+            block = combine(take_briefing(config, self._session), block)
         self._last_count = block.count("\n")
         return block
 
@@ -189,6 +216,10 @@ class GBrainMemoryProvider(MemoryProvider):
             for credential in list(self._keys):
                 for session in sessions:
                     engine.invalidate(StoreKey(home, credential, session))
+        if config is not None and self.layers and new_session_id:
+            fresh = reset or kwargs.get("reason") == "new_session"
+            if not fresh:  # resume, branch, compression: the conversation goes on
+                end_briefing(config, new_session_id)
         self._session = new_session_id or self._session
 
     def on_session_end(self, messages: list[dict[str, Any]], **kwargs: Any) -> None:
@@ -219,7 +250,16 @@ class GBrainMemoryProvider(MemoryProvider):
         return self._tools.handle(tool_name, args)
 
     def system_prompt_block(self, **kwargs: Any) -> str:
-        return ""
+        """The digest, read from disk once per session: a refresh on disk mid-session
+        changes nothing (the prompt stays byte-identical for the prefix cache)."""
+        if not self.layers or self._home is None:
+            return ""
+        cached = self._prompt_block
+        if cached is not None and cached[0] == self._session:
+            return cached[1]
+        block = digest_block(self._home, self._layers) if self._config is not None else ""
+        self._prompt_block = (self._session, block)
+        return block
 
     def get_config_schema(self) -> list[dict[str, Any]]:
         """Drives ``hermes memory setup``; every value lands in the profile's ``.env``."""
@@ -260,6 +300,7 @@ class GBrainMemoryProvider(MemoryProvider):
                 "default": "3",
             },
             *(tools_schema() if self.offers_tools else ()),
+            *(layer_schema() if self.layers else ()),
         ]
 
     def save_config(self, values: dict[str, Any], hermes_home: str, **kwargs: Any) -> None:
@@ -273,6 +314,7 @@ class GBrainPointerProvider(GBrainMemoryProvider):
     """The ``gbrain-pointer`` preset: read-only pointers only, same settings."""
 
     provider_name = "gbrain-pointer"
+    layers = False  # pointers only: no digest, no briefing
     offers_tools = False  # read-only pointers: no tools
 
 

@@ -29,12 +29,13 @@ Nothing here logs or stores message text.
 from __future__ import annotations
 
 import contextvars
+import math
 import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..api import SearchRow
 from ..settings import Lookup
@@ -106,7 +107,7 @@ class BriefingConfig:
     enabled: bool = True
     budget_ms: int = DEFAULT_BUDGET_MS
     limit: int = DEFAULT_LIMIT
-    gate: Gate = Gate()
+    gate: Gate = field(default_factory=Gate)
 
 
 def _number(value: str | None, default: float, low: float, high: float) -> float:
@@ -114,7 +115,7 @@ def _number(value: str | None, default: float, low: float, high: float) -> float
         number = float((value or "").strip())
     except ValueError:
         return default
-    return default if number != number else max(low, min(high, number))
+    return default if math.isnan(number) else max(low, min(high, number))
 
 
 def load_briefing_config(lookup: Lookup) -> BriefingConfig:
@@ -147,9 +148,9 @@ def _stem(word: str) -> str:
 
 def content_stems(text: str) -> set[str]:
     """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler)."""
-    return {
-        _stem(w) for w in _WORD.findall(text.lower().replace("'s", "")) if len(w) >= 3
-    } - {_stem(w) for w in _STOP}
+    return {_stem(w) for w in _WORD.findall(text.lower().replace("'s", "")) if len(w) >= 3} - {
+        _stem(w) for w in _STOP
+    }
 
 
 def summary_of(row: SearchRow, cap: int = SUMMARY_CHARS) -> str:
@@ -181,9 +182,8 @@ def select_rows(
         for row in clean:
             if row.evidence in WEAK_EVIDENCE:
                 continue
-            if top is not None and top > 0 and row.score is not None:
-                if row.score < gate.min_ratio * top:
-                    continue
+            if top and row.score is not None and row.score < gate.min_ratio * top:
+                continue
             if gate.mode == "anchored" and row.evidence not in STRONG_EVIDENCE:
                 own = content_stems(row.title + " " + row.slug.replace("/", " ").replace("-", " "))
                 if not own & wanted:

@@ -20,6 +20,7 @@ malformed or stale file (older than the max age) simply means no block.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections import Counter
@@ -88,7 +89,7 @@ def _float(value: str | None, default: float, low: float, high: float) -> float:
         number = float((value or "").strip())
     except ValueError:
         return default
-    if number != number:  # NaN
+    if math.isnan(number):
         return default
     return max(low, min(high, number))
 
@@ -162,7 +163,7 @@ def _names(refs: Sequence[PageRef]) -> dict[str, list[str]]:
     return names
 
 
-def compose_line(
+def compose_line(  # noqa: PLR0917 - the line's parts, in reading order
     stamp: str,
     pages: int,
     tags: int | None,

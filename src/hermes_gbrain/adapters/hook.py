@@ -1,0 +1,114 @@
+"""Hook mode: the briefing (and, optionally, pointers) beside another memory provider.
+
+Hermes allows one external memory provider. Users whose provider is Mnemosyne,
+Honcho or anything else can still get GBrain's first-turn briefing through this
+general plugin: a ``pre_llm_call`` hook whose ``{"context": …}`` Hermes appends to
+the API copy of the user message (never to the system prompt, so the prompt cache
+is untouched). Install with ``hermes-gbrain install --name gbrain-hook`` and enable
+with ``hermes plugins enable gbrain-hook``.
+
+Same settings as the provider (``GBRAIN_*`` in the profile's ``.env``), read on
+the hook's thread, which is the profile-scoped agent thread. Same fail-open rule:
+any fault means the hook adds nothing. ``GBRAIN_HOOK_POINTERS=1`` also adds
+pointers from the previous turn's background search. All state lives in this
+installed module (shared engine and desk), never in the plugin folder, which
+Hermes may import twice.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
+from ..recall.pointers import Owner, StoreKey, shared_engine
+from . import compat
+from .layers import begin_briefing, combine, read_layers, take_briefing
+
+__all__ = ["GBrainHook", "register"]
+
+log = logging.getLogger(__name__)
+HOOK_NAME = "gbrain-hook"
+
+
+def _earlier_user_texts(history: object, current: object) -> list[str]:
+    """User messages before the current one (the history may already hold it)."""
+    if not isinstance(history, Sequence):
+        return []
+    texts = [
+        m.get("content")
+        for m in history
+        if isinstance(m, dict) and m.get("role") == "user" and isinstance(m.get("content"), str)
+    ]
+    if texts and texts[-1] == current:
+        texts.pop()
+    return [t for t in texts if isinstance(t, str)]
+
+
+class GBrainHook:
+    """The ``pre_llm_call`` callback; one per process, safe across profiles and sessions."""
+
+    def __init__(self) -> None:
+        self._owner = Owner()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def _config(self, home: str) -> PointerConfig | None:
+        try:
+            config = load_pointer_config(compat.profile_lookup(home), hermes_home=home)
+        except Exception:  # unscoped in a multiplexed gateway, or an unreadable .env
+            return None
+        return None if config.problem() else config
+
+    def pre_llm_call(self, **kwargs: Any) -> dict[str, str] | None:
+        """Hermes calls this once per turn on the agent thread; never raises."""
+        try:
+            text = self._context(kwargs)
+        except Exception as exc:  # fail open; never message text in logs
+            log.debug("gbrain hook failed: %s", type(exc).__name__)
+            return None
+        return {"context": text} if text else None
+
+    def _context(self, kwargs: dict[str, Any]) -> str:
+        session = str(kwargs.get("session_id") or "")
+        message = kwargs.get("user_message")
+        if not session or not isinstance(message, str):
+            return ""
+        home = compat.current_hermes_home()
+        config = self._config(home)
+        layers = read_layers(home) if config is not None else None
+        if config is None or layers is None:
+            return ""
+        earlier = _earlier_user_texts(kwargs.get("conversation_history"), message)
+        first = not any(not compat.is_trivial_prompt(t) for t in earlier)
+        context = contextvars.copy_context()
+        if first:
+            begin_briefing(config, layers, session, message, context=context)
+        briefing = take_briefing(config, session)
+        pointers = ""
+        if layers.hook_pointers:
+            engine = shared_engine(compat.spawn_thread)
+            key = StoreKey(config.home, config.cache_key, session)
+            pointers = engine.take(key, config.limit)
+            if not compat.is_trivial_prompt(message):
+                engine.submit(
+                    key,
+                    message,
+                    config.limit,
+                    PointerSearch(config),
+                    owner=self._owner,
+                    screen=config.screen,
+                    context=context,
+                )
+        return combine(briefing, pointers)
+
+
+_HOOK = GBrainHook()
+
+
+def register(ctx: Any) -> None:
+    """General-plugin entry: ``ctx.register_hook("pre_llm_call", …)``."""
+    ctx.register_hook("pre_llm_call", _HOOK.pre_llm_call)

@@ -1,0 +1,163 @@
+"""Digest and briefing settings for the provider and the hook, read where the scope is bound.
+
+Both adapters call :func:`read_layers` on a profile-scoped thread (``initialize``,
+``on_turn_start``, the ``pre_llm_call`` hook) and hand the frozen result on. The
+briefing itself lives on the process-wide :class:`~..recall.briefing.BriefingDesk`,
+keyed by (profile home, credential key, session id), so a provider rebuilt between
+turns, or the hook in a multiplexed gateway, still briefs each session once.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..recall.briefing import BriefingConfig, BriefingSearch, load_briefing_config, shared_desk
+from ..recall.config import PointerConfig
+from ..recall.digest import DigestConfig, format_digest_block, load_digest_config, read_digest_line
+from . import compat
+
+__all__ = [
+    "FIRST_TURNS",
+    "Layers",
+    "begin_briefing",
+    "combine",
+    "digest_block",
+    "end_briefing",
+    "layer_schema",
+    "read_layers",
+    "take_briefing",
+]
+
+FIRST_TURNS = 3
+"""A briefing starts only within a session's first turns: a session resumed later
+(after a restart, say) is never briefed mid-conversation."""
+_OFF = frozenset({"0", "false", "no", "off"})
+_CITE = re.compile(r"\[[A-Za-z0-9._-]+:[a-z0-9][a-z0-9._/-]*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Layers:
+    """Frozen digest, briefing and hook settings for one profile."""
+
+    digest: DigestConfig = field(default_factory=DigestConfig)
+    briefing: BriefingConfig = field(default_factory=BriefingConfig)
+    hook_pointers: bool = False
+
+
+def read_layers(home: str) -> Layers | None:
+    """Read on the calling (scoped) thread; None when the settings cannot be read."""
+    try:
+        lookup = compat.profile_lookup(home)
+        return Layers(
+            digest=load_digest_config(lookup),
+            briefing=load_briefing_config(lookup),
+            hook_pointers=(lookup("GBRAIN_HOOK_POINTERS") or "").strip().lower()
+            not in (_OFF | {""}),
+        )
+    except Exception:  # unscoped in a multiplexed gateway, or an unreadable .env
+        return None
+
+
+def digest_block(home: str, layers: Layers | None) -> str:
+    """The system-prompt block from ``digest.json``; ``""`` if off, missing or stale."""
+    if layers is None or not layers.digest.enabled:
+        return ""
+    return format_digest_block(read_digest_line(home, max_age_hours=layers.digest.max_age_hours))
+
+
+def _key(config: PointerConfig, session: str) -> Hashable:
+    return ("briefing", config.home, config.cache_key, session)
+
+
+def begin_briefing(
+    config: PointerConfig,
+    layers: Layers | None,
+    session: str,
+    message: object,
+    *,
+    turn: int = 1,
+    context: contextvars.Context | None = None,
+) -> bool:
+    """Start the session's briefing search if this is its first non-trivial message."""
+    if layers is None or not layers.briefing.enabled or not isinstance(message, str):
+        return False
+    desk = shared_desk()
+    key = _key(config, session)
+    if turn > FIRST_TURNS:
+        if not desk.started(key):
+            desk.mark_done(key)
+        return False
+    if compat.is_trivial_prompt(message):
+        return False
+    return desk.start(key, message, BriefingSearch(config), layers.briefing, context=context)
+
+
+def take_briefing(config: PointerConfig, session: str) -> str:
+    """The session's briefing, once (waits at most until its search deadline)."""
+    return shared_desk().take(_key(config, session))
+
+
+def end_briefing(config: PointerConfig, session: str) -> None:
+    """No briefing for this session from now on (resumed, branched or compressed)."""
+    shared_desk().mark_done(_key(config, session))
+
+
+def combine(briefing: str, pointers: str) -> str:
+    """Briefing first, then pointer lines not already cited in it."""
+    if not briefing:
+        return pointers
+    if not pointers:
+        return briefing
+    cited = set(_CITE.findall(briefing))
+    lines = pointers.split("\n")[1:]  # after the header
+    kept = [line for line in lines if not (set(_CITE.findall(line)) & cited)]
+    return briefing if not kept else briefing + "\n" + "\n".join(kept)
+
+
+def layer_schema() -> Sequence[dict[str, Any]]:
+    """``get_config_schema()`` fields for the digest and the briefing."""
+    return (
+        {
+            "key": "digest",
+            "description": "Put the brain digest line in the system prompt (on/off)",
+            "env_var": "GBRAIN_DIGEST",
+            "default": "on",
+            "choices": ["on", "off"],
+        },
+        {
+            "key": "digest_max_age_hours",
+            "description": "Ignore a digest older than this many hours",
+            "env_var": "GBRAIN_DIGEST_MAX_AGE_HOURS",
+            "default": "48",
+        },
+        {
+            "key": "digest_max_chars",
+            "description": "Character budget of the digest line (hermes-gbrain digest)",
+            "env_var": "GBRAIN_DIGEST_MAX_CHARS",
+            "default": "400",
+        },
+        {
+            "key": "briefing",
+            "description": "Brief the first non-trivial message of a session (on/off)",
+            "env_var": "GBRAIN_BRIEFING",
+            "default": "on",
+            "choices": ["on", "off"],
+        },
+        {
+            "key": "briefing_budget_ms",
+            "description": "How long the first turn may wait for its briefing (ms)",
+            "env_var": "GBRAIN_BRIEFING_BUDGET_MS",
+            "default": "2500",
+        },
+        {
+            "key": "briefing_gate",
+            "description": "Relevance gate: anchored (default), evidence, or off",
+            "env_var": "GBRAIN_BRIEFING_GATE",
+            "default": "anchored",
+            "choices": ["anchored", "evidence", "off"],
+        },
+    )
