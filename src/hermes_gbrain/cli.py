@@ -63,8 +63,17 @@ def _cmd_install(args: argparse.Namespace) -> int:
     result = install(args.name, home)
     state = "written" if result.changed else "already up to date"
     print(f"{result.directory}: {state}")
-    print(f"select it with: hermes config set memory.provider {args.name}")
+    if args.name == "gbrain-hook":
+        print(f"enable it with: hermes plugins enable {args.name}")
+    else:
+        print(f"select it with: hermes config set memory.provider {args.name}")
     return EXIT_OK
+
+
+def _cmd_digest(args: argparse.Namespace) -> int:
+    from .digest_cli import run
+
+    return run(args)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -106,9 +115,10 @@ def _parser() -> argparse.ArgumentParser:
     inst = add("install", "Install the Hermes memory provider shim into a profile.", _cmd_install)
     inst.add_argument(
         "--name",
-        choices=("gbrain", "gbrain-pointer"),
+        choices=("gbrain", "gbrain-pointer", "gbrain-hook"),
         default="gbrain",
-        help="provider name (gbrain-pointer: the read-only pointer preset)",
+        help="provider name (gbrain-pointer: the read-only pointer preset; "
+        "gbrain-hook: the briefing hook beside another memory provider)",
     )
     inst.add_argument(
         "--hermes-home", help="profile directory (default $HERMES_HOME, else ~/.hermes)"
@@ -116,6 +126,10 @@ def _parser() -> argparse.ArgumentParser:
     inst.add_argument("--uninstall", action="store_true", help="remove only what install wrote")
 
     add("demo", "Run the demo against the bundled emulator and sample brain.", _cmd_demo)
+    from .digest_cli import add_arguments as digest_arguments
+
+    digest_help = "Build the brain digest (or schedule it, or send it to Mnemosyne)."
+    digest_arguments(add("digest", digest_help, _cmd_digest))
     return parser
 
 

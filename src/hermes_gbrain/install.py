@@ -17,9 +17,11 @@ from pathlib import Path
 from . import __version__
 from .errors import ConfigError
 
-__all__ = ["NAMES", "InstallResult", "install", "uninstall"]
+__all__ = ["HOOK_NAME", "NAMES", "InstallResult", "install", "uninstall"]
 
 MARKER = ".hermes-gbrain-install"
+HOOK_NAME = "gbrain-hook"
+"""A general plugin (pre_llm_call hook), enabled with ``hermes plugins enable gbrain-hook``."""
 NAMES = {
     "gbrain": ("GBrainMemoryProvider", "register", "GBrain long-term memory: pointers each turn"),
     "gbrain-pointer": (
@@ -27,6 +29,7 @@ NAMES = {
         "register_pointer",
         "GBrain pointers only (read-only preset)",
     ),
+    HOOK_NAME: ("", "register", "GBrain first-turn briefing beside another memory provider"),
 }
 _FILES = ("plugin.yaml", "__init__.py", MARKER)
 
@@ -39,7 +42,32 @@ class InstallResult:
     changed: tuple[str, ...]
 
 
+def _hook_files() -> dict[str, str]:
+    """The general-plugin shim: an explicit ``kind`` and no provider class name, so
+    Hermes' memory discovery ignores it and the plugin manager loads it when enabled."""
+    description = NAMES[HOOK_NAME][2]
+    manifest = (
+        f"name: {HOOK_NAME}\n"
+        f"version: {__version__}\n"
+        f'description: "{description}"\n'
+        "author: hermes-gbrain\n"
+        "kind: standalone\n"
+        "provides_hooks:\n"
+        "  - pre_llm_call\n"
+    )
+    init = (
+        f'"""Hermes general plugin {HOOK_NAME!r}: a shim written by `hermes-gbrain install`.\n\n'
+        "All code and state live in the hermes-gbrain package. Remove with\n"
+        f'`hermes-gbrain install --name {HOOK_NAME} --uninstall`."""\n\n'
+        "from hermes_gbrain.adapters.hook import register as register\n\n"
+        '__all__ = ["register"]\n'
+    )
+    return {"plugin.yaml": manifest, "__init__.py": init, MARKER: f"{HOOK_NAME} {__version__}\n"}
+
+
 def _files(name: str) -> dict[str, str]:
+    if name == HOOK_NAME:
+        return _hook_files()
     cls, hook, description = NAMES[name]
     manifest = (
         f"name: {name}\n"
