@@ -112,6 +112,7 @@ class ToolSession:
         """Build the bridge; start the outbox worker and a cache refresh in the background."""
         if settings.tools == "off" or settings.problem() is not None:
             self._bridge = None
+            self.refreshed.set()  # nothing to refresh
             return
         key = credential_key(settings)
         discovery = load_discovery(settings.hermes_home, key)
@@ -142,6 +143,8 @@ class ToolSession:
         )
         if refresh:
             self._spawn(lambda: self._refresh_quietly(settings), "gbrain-discovery").start()
+        else:
+            self.refreshed.set()
 
     def _refresh_quietly(self, settings: Settings) -> None:
         self.refresh(settings)
