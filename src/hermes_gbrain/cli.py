@@ -82,6 +82,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(out=sys.stdout)
 
 
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from .toolbridge.doctor import run_doctor
+
+    return run_doctor(_settings(args), sys.stdout)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hermes-gbrain",
@@ -126,6 +132,14 @@ def _parser() -> argparse.ArgumentParser:
     inst.add_argument("--uninstall", action="store_true", help="remove only what install wrote")
 
     add("demo", "Run the demo against the bundled emulator and sample brain.", _cmd_demo)
+    doctor = add(
+        "doctor",
+        "Check config, connection, scopes, the tool cache, the write outbox and search.",
+        _cmd_doctor,
+    )
+    doctor.add_argument(
+        "--hermes-home", help="profile directory (default $HERMES_HOME, else ~/.hermes)"
+    )
     from .digest_cli import add_arguments as digest_arguments
 
     digest_help = "Build the brain digest (or schedule it, or send it to Mnemosyne)."
