@@ -69,7 +69,8 @@ def test_list_pages_is_paged_past_100_rows(hermes_home: HermesHome) -> None:
         seen: list[tuple[int, int | None]] = []
         brain = open_brain(load_settings(env.get, hermes_home=hermes_home.path))
         digest = build_digest(brain, progress=lambda n, total: seen.append((n, total)))
-        offsets = [(r.arguments or {}).get("offset") for r in emu.requests if r.tool == "list_pages"]
+        listings = [r for r in emu.requests if r.tool == "list_pages"]
+        offsets = [(r.arguments or {}).get("offset") for r in listings]
     assert offsets == [None, 100, 200]
     assert digest.counts["listed"] == 211 and "People (187)" in digest.line
     assert seen == [(100, 211), (200, 211), (211, 211)]
@@ -161,8 +162,8 @@ def test_cron_rejects_a_bad_interval(tmp_path: Path, capsys: pytest.CaptureFixtu
 class _StandInMnemosyne:
     """The subset of mnemosyne.Mnemosyne the sink uses (signatures of mnemosyne-memory 4.0)."""
 
-    store: dict[str, str] = {}  # noqa: RUF012 - one shared database, like the real SQLite file
-    opened: list[Path] = []  # noqa: RUF012
+    store: dict[str, str] = {}  # one database, like the real SQLite file
+    opened: list[Path] = []
 
     def __init__(self, session_id: str = "default", db_path: Path | None = None) -> None:
         assert session_id == "hermes_gbrain_digest" and db_path is not None
