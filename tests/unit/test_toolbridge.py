@@ -1,0 +1,324 @@
+"""Unit tests for the tool bridge modules: validate, schemas, discovery, deletes, outbox, gate."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_gbrain.errors import ToolError, TransportError
+from hermes_gbrain.mcp import ToolSpec
+from hermes_gbrain.settings import Settings
+from hermes_gbrain.toolbridge.deletes import DeleteTokens, Refusal, Revision
+from hermes_gbrain.toolbridge.discovery import (
+    Discovery,
+    credential_key,
+    data_dir,
+    load_discovery,
+    save_discovery,
+)
+from hermes_gbrain.toolbridge.outbox import Entry, Outbox, OutboxWorker, classify
+from hermes_gbrain.toolbridge.schemas import (
+    COMPACT,
+    WRITE_COMPACT,
+    function_schema,
+    offered_schemas,
+    purpose,
+)
+from hermes_gbrain.toolbridge.session import ToolSession, write_gate
+from hermes_gbrain.toolbridge.validate import MAX_ERRORS, validate
+
+# -- validate -------------------------------------------------------------------------------
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "minLength": 1},
+        "limit": {"type": "number", "minimum": 1, "maximum": 100},
+        "n": {"type": "integer"},
+        "mode": {"type": "string", "enum": ["a", "b"]},
+        "types": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+        "flag": {"type": "boolean"},
+        "nested": {
+            "type": "object",
+            "properties": {"x": {"type": "string"}},
+            "additionalProperties": False,
+        },
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        ({}, "missing required argument 'query'"),
+        ({"query": None}, "missing required argument 'query'"),
+        ({"query": 5}, "query must be string"),
+        ({"query": ""}, "query length must be at least 1"),
+        ({"query": "q", "limit": "5"}, "limit must be number"),
+        ({"query": "q", "limit": True}, "limit must be number"),
+        ({"query": "q", "limit": 0}, "limit must be at least 1"),
+        ({"query": "q", "limit": 101}, "limit must be at most 100"),
+        ({"query": "q", "n": 1.5}, "n must be integer"),
+        ({"query": "q", "mode": "c"}, "mode must be one of: 'a', 'b'"),
+        ({"query": "q", "types": ["a", 1]}, "types[1] must be string"),
+        ({"query": "q", "types": ["a", "b", "c"]}, "types item count must be at most 2"),
+        ({"query": "q", "flag": "yes"}, "flag must be boolean"),
+        ({"query": "q", "other": 1}, "unknown argument 'other'"),
+        ({"query": "q", "nested": {"y": 1}}, "unknown argument 'nested.y'"),
+    ],
+)
+def test_validate_reports_each_problem(args: dict[str, Any], problem: str) -> None:
+    problems = validate(SCHEMA, args)
+    assert any(p.startswith(problem) for p in problems), problems
+
+
+def test_validate_accepts_good_arguments_and_caps_errors() -> None:
+    good = {"query": "q", "limit": 5, "n": 2, "mode": "a", "types": ["x"], "flag": False}
+    assert validate(SCHEMA, good) == []
+    assert validate(SCHEMA, ["not", "an", "object"]) == ["arguments must be a JSON object"]
+    many = {f"k{i}": i for i in range(20)}
+    assert len(validate(SCHEMA, many)) == MAX_ERRORS
+    assert validate({"properties": {"a": {"type": "weird"}}}, {"a": 1, "b": 2}) == []
+
+
+# -- schemas ---------------------------------------------------------------------------------
+
+SPECS = (
+    ToolSpec("search", "Search pages. More text here.", {"type": "object"}),
+    ToolSpec("get_page", "Read a page.", {"type": "object"}),
+    ToolSpec("list_pages", "List pages.", {"type": "object", "properties": {}}),
+    ToolSpec("put_page", "Write a page.", {"type": "object"}),
+    ToolSpec("delete_page", "Delete a page.", {"type": "object"}),
+    ToolSpec("add_tag", "Tag a page.", {"type": "object"}),
+)
+
+
+def _names(schemas: list[dict[str, Any]]) -> list[str]:
+    return [s["name"] for s in schemas]
+
+
+def test_offered_schemas_by_mode_scope_and_exposure() -> None:
+    read = [s["name"] for s in COMPACT]
+    write = [s["name"] for s in WRITE_COMPACT]
+    assert offered_schemas(mode="off", expose="all", tools=SPECS) == []
+    assert _names(offered_schemas(mode="read", expose="compact", tools=None)) == read
+    assert _names(offered_schemas(mode="write", expose="compact", tools=None)) == read + write
+    readonly = SPECS[:3]
+    assert _names(offered_schemas(mode="write", expose="compact", tools=readonly)) == read
+    no_search = [SPECS[1]]
+    assert "gbrain_search" not in _names(
+        offered_schemas(mode="read", expose="compact", tools=no_search)
+    )
+    everything = _names(offered_schemas(mode="read", expose="all", tools=SPECS))
+    assert "gbrain_list_pages" in everything and "gbrain_add_tag" not in everything
+    writes = _names(offered_schemas(mode="write", expose="all", tools=SPECS))
+    assert "gbrain_add_tag" in writes
+    assert writes.count("gbrain_put_page") == 1  # only the queued compact one
+    assert len(writes) == len(set(writes))
+
+
+def test_function_schema_conversion() -> None:
+    spec = ToolSpec(
+        "weird.name",
+        "First sentence here. Second sentence.",
+        {
+            "$schema": "x",
+            "properties": {
+                "a": {
+                    "type": "string",
+                    "description": "Alpha value here. Long tail.",
+                    "format": "uri",
+                },
+                "b": {"type": "array", "items": {"type": "string", "pattern": "x"}},
+            },
+            "required": ["a", "missing"],
+        },
+    )
+    out = function_schema(spec)
+    assert out["name"] == "gbrain_weird_name"
+    assert out["description"] == "First sentence here"
+    params = out["parameters"]
+    assert params["type"] == "object" and "$schema" not in params
+    assert params["properties"]["a"] == {"type": "string", "description": "Alpha value here"}
+    assert params["properties"]["b"]["items"] == {"type": "string"}
+    assert params["required"] == ["a"]
+    assert function_schema(ToolSpec("t", "", {}))["parameters"] == {
+        "type": "object",
+        "properties": {},
+    }
+
+
+def test_compact_set_is_small() -> None:
+    text = json.dumps([*COMPACT, *WRITE_COMPACT])
+    assert len(text) / 4 <= 1000  # the documented 4-characters-per-token estimate
+    assert purpose("x" * 300, 50).endswith("…") and len(purpose("x" * 300, 50)) == 50
+
+
+# -- discovery -------------------------------------------------------------------------------
+
+
+def _settings(home: Path, **kw: Any) -> Settings:
+    return Settings(hermes_home=str(home), access_token="t0ken", **kw)
+
+
+def test_discovery_round_trip_is_atomic_and_keyed(tmp_path: Path) -> None:
+    settings = _settings(tmp_path)
+    key = credential_key(settings)
+    assert key == credential_key(settings)  # stable (per-profile salt on disk)
+    assert key != credential_key(_settings(tmp_path, mcp_url="http://127.0.0.1:1/mcp"))
+    found = Discovery(key=key, tools=SPECS, scopes=("read", "write"), fetched_at=5.0)
+    path = save_discovery(tmp_path, found)
+    assert path == data_dir(tmp_path) / "discovery.json"
+    assert "t0ken" not in path.read_text()
+    back = load_discovery(tmp_path, key)
+    assert back is not None and back.scopes == ("read", "write") and back.can_write
+    assert [t.name for t in back.tools] == [t.name for t in SPECS]
+    assert load_discovery(tmp_path, "other-key") is None
+    assert [p.name for p in data_dir(tmp_path).iterdir() if p.name.endswith(".tmp")] == []
+    path.write_text("{not json")
+    assert load_discovery(tmp_path, key) is None
+
+
+def test_session_schemas_are_static_and_need_no_network(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, tools="write")
+    save_discovery(
+        tmp_path, Discovery(key=credential_key(settings), tools=SPECS[:3], scopes=("read",))
+    )
+    session = ToolSession()
+    first = session.schemas(settings)
+    assert "gbrain_put_page" not in _names(first)  # the cached scope is read-only
+    save_discovery(tmp_path, Discovery(key=credential_key(settings), tools=SPECS, scopes=()))
+    assert session.schemas(settings) == first  # Hermes routes by the first answer
+    assert _names(ToolSession().schemas(None)) == [s["name"] for s in COMPACT]
+
+
+# -- write gate ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "context", "platform", "allowed"),
+    [
+        ("write", "primary", "cli", True),
+        ("write", None, None, True),
+        ("read", "primary", "cli", False),
+        ("write", "subagent", "cli", False),
+        ("write", "cron", "cli", False),
+        ("write", "flush", "cli", False),
+        ("write", "primary", "cron", False),
+    ],
+)
+def test_write_gate(mode: str, context: str | None, platform: str | None, allowed: bool) -> None:
+    gate = write_gate(mode, context, platform)
+    assert gate.allowed is allowed
+    assert gate.reason == "" if allowed else gate.reason
+
+
+# -- deletes -----------------------------------------------------------------------------
+
+
+def test_delete_tokens_every_refusal() -> None:
+    now = [0.0]
+    tokens = DeleteTokens(ttl_s=10.0, clock=lambda: now[0])
+    rev = Revision("default", "h1", "t1")
+    token = tokens.issue("a/b", rev)
+    with pytest.raises(Refusal) as err:
+        tokens.redeem("del_nope", "a/b", rev)
+    assert err.value.code == "unknown_token"
+    with pytest.raises(Refusal) as err:
+        tokens.redeem(token, "a/c", rev)
+    assert err.value.code == "slug_mismatch"
+    assert tokens.redeem(token, "a/b", rev) == rev  # still valid after the mismatch
+    with pytest.raises(Refusal) as err:
+        tokens.redeem(token, "a/b", rev)
+    assert err.value.code == "unknown_token"
+    for code, current, later in (
+        ("expired", rev, 11.0),
+        ("page_gone", None, 0.0),
+        ("page_changed", Revision("default", "h2", "t2"), 0.0),
+    ):
+        now[0] = 0.0
+        token = tokens.issue("a/b", rev)
+        now[0] = later
+        with pytest.raises(Refusal) as err:
+            tokens.redeem(token, "a/b", current)
+        assert err.value.code == code
+    assert "del_" not in repr(tokens)
+
+
+# -- outbox ------------------------------------------------------------------------------
+
+
+def test_outbox_dedupes_supersedes_and_backs_off(tmp_path: Path) -> None:
+    now = [100.0]
+    box = Outbox(tmp_path / "o.sqlite3", clock=lambda: now[0], base_backoff_s=2.0, max_attempts=3)
+    a, new_a = box.enqueue("u", "x/y", "one")
+    b, new_b = box.enqueue("u", "x/y", "one")
+    assert new_a and not new_b and a.op_id == b.op_id
+    c, _ = box.enqueue("u", "x/y", "two")
+    assert box.get(a.op_id).state == "superseded"  # type: ignore[union-attr]
+    assert [e.op_id for e in box.due("u")] == [c.op_id]
+    assert box.claim(c.op_id) and not box.claim(c.op_id)  # atomic
+    delay = box.retry_later(c.op_id, 1, "boom")
+    assert 1.5 <= delay <= 2.5
+    assert box.due("u") == []
+    now[0] += delay
+    assert [e.op_id for e in box.due("u")] == [c.op_id]
+    box.claim(c.op_id)
+    box.retry_later(c.op_id, 3, "boom")
+    assert box.get(c.op_id).state == "failed"  # type: ignore[union-attr]
+    assert [e.op_id for e in box.take_failures()] == [c.op_id]
+    assert box.take_failures() == []
+    status = box.status()
+    assert (status.failed, status.pending) == (1, 0)
+    assert "two" not in repr(box.get(c.op_id))
+
+
+def test_outbox_recovers_rows_of_dead_or_expired_owners(tmp_path: Path) -> None:
+    now = [0.0]
+    path = tmp_path / "o.sqlite3"
+    first = Outbox(path, clock=lambda: now[0], lease_s=30.0)
+    entry, _ = first.enqueue("u", "x/y", "c")
+    assert first.claim(entry.op_id)
+    second = Outbox(path, clock=lambda: now[0], lease_s=30.0)
+    assert second.get(entry.op_id).state == "inflight"  # type: ignore[union-attr]
+    now[0] = 31.0
+    assert second.recover() == 1
+    got = second.get(entry.op_id)
+    assert got is not None and got.state == "pending" and got.maybe_sent
+    first.delivered(entry.op_id)  # the old owner's late ack no longer applies
+    assert second.get(entry.op_id).state == "pending"  # type: ignore[union-attr]
+
+
+def test_classify() -> None:
+    assert classify(ToolError("put_page", "invalid_params")) == (
+        True,
+        "server refused the write (invalid_params)",
+    )
+    assert classify(ToolError("put_page", "rate_limited"))[0] is False
+    assert classify(TransportError("ConnectError"))[0] is False
+    assert classify(ValueError("secret text")) == (False, "unexpected ValueError")
+
+
+def test_worker_drain_is_bounded_and_leaves_the_rest(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "o.sqlite3")
+    release = threading.Event()
+    sent: list[str] = []
+
+    def send(entry: Entry) -> None:
+        sent.append(entry.slug)
+        release.wait(2.0)
+
+    worker = OutboxWorker(box, "u", send)
+    box.enqueue("u", "a/one", "1")
+    box.enqueue("u", "a/two", "2")
+    worker.start()
+    status = worker.drain(0.2)
+    assert sent == ["a/one"]
+    assert status.pending + status.inflight == 2
+    release.set()
