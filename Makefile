@@ -30,6 +30,7 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python bench/transport_overhead.py
 	$(BIN)/python bench/pointers.py
+	$(BIN)/python bench/tool_schemas.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
