@@ -20,6 +20,7 @@ from .connect import open_brain
 from .emulator import Emulator
 from .errors import GBrainError
 from .install import install
+from .recall.digest import build_digest, write_digest
 from .recall.pointers import shared_engine
 from .settings import load_settings
 from .text import one_line
@@ -53,6 +54,9 @@ def _drive(home: Path, out: TextIO) -> None:
     manager.initialize_all(
         session_id="demo", platform="cli", agent_context="primary", hermes_home=str(home)
     )
+    prompt = manager.build_system_prompt()
+    print("\n── system prompt block (the digest, fixed for the whole session):", file=out)
+    print(_indent(prompt) if prompt else "    (none)", file=out)
     history: list[dict[str, Any]] = []
     for number, user in enumerate(DEMO_TURNS, start=1):
         manager.on_turn_start(number, user)
@@ -60,10 +64,12 @@ def _drive(home: Path, out: TextIO) -> None:
         sent = compose_user_api_content(user, context, "") or user
         print(f"\n── turn {number} ─ user: {user}", file=out)
         if context:
-            print(
-                f"  appended by Hermes to the message (pointers from turn {number - 1}'s search):",
-                file=out,
+            source = (
+                "the first-turn briefing, searched for this message"
+                if number == 1
+                else f"pointers from turn {number - 1}'s search"
             )
+            print(f"  appended by Hermes to the message ({source}):", file=out)
             print(_indent(sent[len(user) :].strip("\n")), file=out)
         else:
             reason = "trivial message" if number > 1 and DEMO_TURNS[number - 2] == "ok" else ""
@@ -106,6 +112,9 @@ def run_demo(out: TextIO) -> int:
         install("gbrain", home)
         (home / ".env").write_text("".join(f"{k}={v}\n" for k, v in env.items()))
         (home / "config.yaml").write_text("memory:\n  provider: gbrain\n")
+        digest = build_digest(open_brain(settings, scope="read"))
+        write_digest(home, digest)  # what `hermes-gbrain digest` (or its cron job) does
+        print(f"digest built ({len(digest.line)} chars) into gbrain/digest.json", file=out)
         previous = os.environ.get("HERMES_HOME")
         os.environ["HERMES_HOME"] = str(home)
         try:
