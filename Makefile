@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/transport_overhead.py
 	$(BIN)/python bench/pointers.py
 	$(BIN)/python bench/tool_schemas.py
+	$(BIN)/python bench/relevance.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
