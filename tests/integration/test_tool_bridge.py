@@ -480,3 +480,18 @@ def test_a_deduplicated_and_superseded_queue(
     outbox = s.tools.session.bridge.outbox
     assert outbox.get(a["id"]).state == "superseded"
     assert outbox.get(c["id"]).state == "delivered"
+
+
+def test_setup_schema_has_the_tools_mode_and_the_pointer_preset_has_no_tools(
+    hermes_home: HermesHome, emu: Emulator
+) -> None:
+    from hermes_gbrain.adapters.provider import GBrainPointerProvider
+
+    _profile(hermes_home, emu)
+    fields = {f["key"]: f for f in GBrainMemoryProvider().get_config_schema()}
+    assert fields["tools"]["choices"] == ["read", "write", "off"]
+    assert fields["tools"]["env_var"] == "GBRAIN_TOOLS" and fields["tools"]["default"] == "read"
+    pointer = GBrainPointerProvider()
+    assert pointer.get_tool_schemas() == []
+    assert "tools" not in {f["key"] for f in pointer.get_config_schema()}
+    assert "error" in json.loads(pointer.handle_tool_call("gbrain_search", {"query": "x"}))

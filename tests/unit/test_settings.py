@@ -17,6 +17,7 @@ from hermes_gbrain.settings import (
     default_hermes_home,
     load_settings,
     read_dotenv,
+    read_legacy_json,
 )
 
 SECRET = "s3cr3t-client-secret"
@@ -307,3 +308,55 @@ def test_default_hermes_home(tmp_path: Path) -> None:
     assert default_hermes_home({"HERMES_HOME": "  "}) == Path.home() / ".hermes"
     assert default_hermes_home({}) == Path.home() / ".hermes"
     assert default_hermes_home({"HERMES_HOME": "~/x"}) == Path.home() / "x"
+
+
+# -- tools and legacy settings ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "mode"), [(None, "read"), ("WRITE", "write"), (" off ", "off"), ("junk", "read")]
+)
+def test_tools_mode_defaults_to_read(raw: str | None, mode: str) -> None:
+    values = {"GBRAIN_TOOLS": raw} if raw is not None else {}
+    assert load(values).tools == mode
+    assert load({"GBRAIN_TOOLS_EXPOSE": "ALL"}).tools_expose == "all"
+    assert load({"GBRAIN_TOOLS_EXPOSE": "some"}).tools_expose == "compact"
+
+
+def test_legacy_env_names_are_lower_precedence(tmp_path: Path) -> None:
+    legacy = {"MCP_GBRAIN_URL": "https://old.example.com/mcp", "MCP_GBRAIN_API_KEY": TOKEN}
+    old = load_settings(legacy.get, hermes_home=tmp_path)
+    assert (old.mcp_url, old.access_token, old.auth_mode) == (
+        legacy["MCP_GBRAIN_URL"],
+        TOKEN,
+        "token",
+    )
+    new = load_settings(
+        {
+            **legacy,
+            "GBRAIN_MCP_URL": "https://new.example.com/mcp",
+            "GBRAIN_MCP_CLIENT_ID": "cid",
+            "GBRAIN_MCP_CLIENT_SECRET": "secret",
+        }.get,
+        hermes_home=tmp_path,
+    )
+    assert new.mcp_url == "https://new.example.com/mcp"
+    assert (new.access_token, new.auth_mode) == (None, "oauth")  # the old key never wins
+
+
+def test_legacy_json_file(tmp_path: Path) -> None:
+    (tmp_path / "gbrain_memory.json").write_text(
+        '{"url": "https://file.example.com/mcp", "api_token": "from-file", "timeout": 7}'
+    )
+    settings = load_settings({}.get, hermes_home=tmp_path)
+    assert settings.mcp_url == "https://file.example.com/mcp"
+    assert settings.access_token == "from-file" and settings.timeout_s == 7.0
+    assert "from-file" not in repr(settings)
+    env = load_settings({"MCP_GBRAIN_URL": "https://env.example.com/mcp"}.get, hermes_home=tmp_path)
+    assert env.mcp_url == "https://env.example.com/mcp"
+    (tmp_path / "gbrain_memory.json").write_text("{broken")
+    broken = load_settings({}.get, hermes_home=tmp_path)
+    assert broken.mcp_url == DEFAULT_MCP_URL and broken.access_token is None
+    assert read_legacy_json(tmp_path)[1] == "gbrain_memory.json is not valid JSON"
+    (tmp_path / "gbrain_memory.json").write_text('{"timeout": true}')
+    assert load_settings({}.get, hermes_home=tmp_path).timeout_s is None
