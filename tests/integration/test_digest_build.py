@@ -205,3 +205,20 @@ def test_mnemosyne_sink_replaces_in_place(
     assert _StandInMnemosyne.store["m1"].startswith("GBrain digest (")
     assert _StandInMnemosyne.opened[-1] == home / "mnemosyne" / "data" / "mnemosyne.db"
     assert not digest_path(home).exists()  # the sink replaces the file, it does not add to it
+
+
+def test_progress_bar_only_for_large_brains() -> None:
+    import io
+
+    from hermes_gbrain.digest_cli import TerminalProgress
+
+    small, large = io.StringIO(), io.StringIO()
+    bar = TerminalProgress(small)
+    bar(31, 31)
+    bar.close()
+    assert small.getvalue() == ""
+    bar = TerminalProgress(large)
+    for done in (100, 200, 600):
+        bar(done, 600)
+    bar.close()
+    assert large.getvalue().endswith(f"[{'#' * 30}] 600/600\n") and "\r" in large.getvalue()
