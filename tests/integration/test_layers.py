@@ -210,6 +210,20 @@ def test_hook_mode_beside_another_provider(
     assert len(system) == 1 and DIGEST_HEADER not in next(iter(system))
 
 
+def test_hook_found_through_its_entry_point_without_a_folder(
+    hermes_home: HermesHome, emu: Emulator
+) -> None:
+    """pip-installed, the hook needs no plugin folder: `plugins.enabled` is enough."""
+    from hermes_cli import plugins
+
+    make_profile(hermes_home, emu, GBRAIN_BRIEFING="on")
+    hermes_home.write_config("", extra={"plugins": {"enabled": ["gbrain-hook"]}})
+    assert not (hermes_home.plugins_dir / "gbrain-hook").exists()
+    plugins.discover_plugins(force=True)
+    manager = plugins.get_plugin_manager()
+    assert manager.has_hook("pre_llm_call")
+
+
 def test_hook_fails_open_and_reads_settings_on_its_thread(
     hermes_home: HermesHome, emu: Emulator
 ) -> None:
