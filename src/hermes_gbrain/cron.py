@@ -22,6 +22,7 @@ from typing import Any
 
 from . import __version__
 from .errors import ConfigError
+from .files import write_atomic
 
 __all__ = ["JOB_NAME", "SCRIPT_NAME", "CronResult", "install_cron", "remove_cron", "script_text"]
 
@@ -104,9 +105,7 @@ def install_cron(hermes_home: str | os.PathLike[str], every: str = "6h") -> Cron
     scripts = home / "scripts"
     scripts.mkdir(parents=True, exist_ok=True)
     script = scripts / SCRIPT_NAME
-    tmp = script.with_name(script.name + ".tmp")
-    tmp.write_text(script_text(), encoding="utf-8")
-    tmp.replace(script)
+    write_atomic(script, script_text(), mode=0o644)
     schedule = f"every {every}"
     with _Store(home) as jobs:
         removed = _remove_jobs(jobs)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import ConfigError
+from .files import write_atomic
 
 __all__ = ["HOOK_NAME", "NAMES", "InstallResult", "install", "uninstall"]
 
@@ -109,9 +110,7 @@ def install(name: str, hermes_home: str | os.PathLike[str]) -> InstallResult:
         path = directory / filename
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             continue
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, text, mode=0o644)
         changed.append(filename)
     return InstallResult(directory, tuple(changed))
 

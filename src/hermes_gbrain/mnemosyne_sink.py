@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, GBrainError
+from .files import data_dir, write_atomic
 
 __all__ = ["SESSION_ID", "mnemosyne_db_path", "store_in_mnemosyne"]
 
@@ -31,7 +32,7 @@ SOURCE = "hermes-gbrain-digest"
 
 
 def _state_path(home: Path) -> Path:
-    return home / "gbrain" / "mnemosyne.json"
+    return data_dir(home) / "mnemosyne.json"
 
 
 def mnemosyne_db_path(hermes_home: str | os.PathLike[str]) -> Path:
@@ -51,11 +52,7 @@ def _load_id(home: Path) -> str | None:
 
 
 def _save_id(home: Path, memory_id: str) -> None:
-    path = _state_path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"memory_id": memory_id}) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(_state_path(home), json.dumps({"memory_id": memory_id}) + "\n")
 
 
 def store_in_mnemosyne(hermes_home: str | os.PathLike[str], line: str) -> tuple[str, bool]:

@@ -6,7 +6,8 @@ import pytest
 
 from hermes_gbrain.cli import main
 from hermes_gbrain.emulator import Emulator
-from hermes_gbrain.toolbridge.discovery import data_dir, load_discovery
+from hermes_gbrain.files import data_dir
+from hermes_gbrain.toolbridge.discovery import load_discovery
 from hermes_gbrain.toolbridge.outbox import DB_NAME, Outbox
 from support.hermes_home import HermesHome
 

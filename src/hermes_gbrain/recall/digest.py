@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import GBrain, PageRef
+from ..files import data_dir, write_atomic
 from ..settings import Lookup
 from ..text import one_line
 from .screen import looks_like_instructions
@@ -256,24 +256,14 @@ def build_digest(
 
 def digest_path(hermes_home: str | os.PathLike[str]) -> Path:
     """``$HERMES_HOME/gbrain/digest.json``."""
-    return Path(hermes_home) / "gbrain" / "digest.json"
+    return data_dir(hermes_home) / "digest.json"
 
 
 def write_digest(hermes_home: str | os.PathLike[str], digest: Digest) -> Path:
     """Write atomically (temp file in the same folder, fsync, rename); returns the path."""
     path = digest_path(hermes_home)
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = json.dumps(digest.to_json(), ensure_ascii=False, indent=2) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".digest-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data)
     return path
 
 

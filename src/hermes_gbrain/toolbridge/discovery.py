@@ -15,7 +15,6 @@ import hmac
 import json
 import os
 import secrets
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any
 
 from ..api import GBrain
 from ..errors import GBrainError
+from ..files import data_dir, write_atomic
 from ..mcp import ToolCatalog, ToolSpec
 from ..settings import Settings
 
@@ -31,7 +31,6 @@ __all__ = [
     "CACHE_NAME",
     "Discovery",
     "credential_key",
-    "data_dir",
     "discover",
     "load_discovery",
     "save_discovery",
@@ -42,11 +41,6 @@ FORMAT = 1
 MAX_CACHE_BYTES = 4 * 1024 * 1024
 _WRITE_HINTS = ("put_page", "delete_page", "capture")
 _ADMIN_HINTS = ("get_stats", "get_health")
-
-
-def data_dir(hermes_home: str | os.PathLike[str]) -> Path:
-    """``$HERMES_HOME/gbrain``: the discovery cache and the write outbox live here."""
-    return Path(hermes_home) / "gbrain"
 
 
 def _salt(hermes_home: str | os.PathLike[str]) -> bytes:
@@ -161,19 +155,8 @@ def _encode(discovery: Discovery) -> bytes:
 
 def save_discovery(hermes_home: str | os.PathLike[str], discovery: Discovery) -> Path:
     """Write the cache atomically; readers see the old file or the new one, never a mix."""
-    directory = data_dir(hermes_home)
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / CACHE_NAME
-    fd, tmp = tempfile.mkstemp(prefix=".discovery-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(_encode(discovery))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    target = data_dir(hermes_home) / CACHE_NAME
+    write_atomic(target, _encode(discovery))
     return target
 
 

@@ -17,8 +17,9 @@ from typing import TextIO
 from ..api import GBrain
 from ..connect import open_brain
 from ..errors import GBrainError
+from ..files import data_dir
 from ..settings import Settings, read_legacy_json
-from .discovery import CACHE_NAME, data_dir, discover, save_discovery
+from .discovery import CACHE_NAME, discover, save_discovery
 from .outbox import DB_NAME, Outbox
 
 __all__ = ["Check", "Report", "run_doctor"]

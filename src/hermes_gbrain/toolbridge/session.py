@@ -23,9 +23,10 @@ from typing import Any
 from ..api import GBrain
 from ..connect import open_brain
 from ..errors import GBrainError
+from ..files import data_dir
 from ..settings import Settings
 from .bridge import ToolBridge, WriteGate
-from .discovery import Discovery, credential_key, data_dir, discover, load_discovery, save_discovery
+from .discovery import Discovery, credential_key, discover, load_discovery, save_discovery
 from .outbox import DB_NAME, Entry, Outbox, OutboxStatus, OutboxWorker
 from .schemas import offered_schemas
 
