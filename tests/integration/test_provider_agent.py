@@ -160,4 +160,8 @@ def test_demo_prints_the_block(hermes_home: object) -> None:
     assert run_demo(out) == 0
     text = out.getvalue()
     assert "── turn 4" in text
-    assert f"{HEADER}\n    - [default:people/maya-okafor] Maya Okafor" in text
+    turn1, rest = text.split("── turn 2", 1)
+    turn2 = rest.split("── turn 3", 1)[0]
+    assert f"{HEADER}\n    - Maya Okafor [default:people/maya-okafor] — " in turn1  # briefing
+    assert f"{HEADER}\n    - [default:companies/kestrel-works] Kestrel Works" in turn2  # pointers
+    assert "people/maya-okafor" not in turn2  # not repeated after the briefing

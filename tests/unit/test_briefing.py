@@ -208,3 +208,20 @@ def test_desk_bounds_concurrent_searches() -> None:
     assert not desk.start("two", "Maya?", held, CONFIG)  # over the bound: no briefing
     release.set()
     assert desk.take("one") == ""
+
+
+def test_combine_drops_briefed_pages_before_the_limit() -> None:
+    from hermes_gbrain.adapters.layers import combine
+    from hermes_gbrain.recall.pointers import format_block
+
+    pointers = format_block(
+        ["- [default:a/one] One", "- [default:a/two] Two", "- [w:a/three] Three", "- [w:a/four] 4"],
+        10,
+    )
+    briefing = HEADER + "\n- One [default:a/one] — first"
+    out = combine(briefing, pointers, limit=2)
+    assert out == briefing + "\n- [default:a/two] Two\n- [w:a/three] Three"
+    # a later turn: the briefing is gone, but what it showed is still not repeated
+    later = combine("", pointers, limit=2, already=frozenset({"[default:a/two]"}))
+    assert later == format_block(["- [default:a/one] One", "- [w:a/three] Three"], 2)
+    assert combine("", "", limit=3) == ""

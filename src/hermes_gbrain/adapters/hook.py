@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
-from ..recall.pointers import Owner, StoreKey, shared_engine
+from ..recall.pointers import MAX_LIMIT, Owner, StoreKey, shared_engine
 from . import compat
-from .layers import begin_briefing, combine, read_layers, take_briefing
+from .layers import begin_briefing, briefed_pages, combine, read_layers, take_briefing
 
 __all__ = ["GBrainHook", "register"]
 
@@ -87,12 +87,13 @@ class GBrainHook:
         context = contextvars.copy_context()
         if first:
             begin_briefing(config, layers, session, message, context=context)
+        already = briefed_pages(config, session)
         briefing = take_briefing(config, session)
         pointers = ""
         if layers.hook_pointers:
             engine = shared_engine(compat.spawn_thread)
             key = StoreKey(config.home, config.cache_key, session)
-            pointers = engine.take(key, config.limit)
+            pointers = engine.take(key, MAX_LIMIT)
             if not compat.is_trivial_prompt(message):
                 engine.submit(
                     key,
@@ -103,7 +104,7 @@ class GBrainHook:
                     screen=config.screen,
                     context=context,
                 )
-        return combine(briefing, pointers)
+        return combine(briefing, pointers, limit=config.limit, already=already)
 
 
 _HOOK = GBrainHook()

@@ -10,20 +10,27 @@ turns, or the hook in a multiplexed gateway, still briefs each session once.
 from __future__ import annotations
 
 import contextvars
-import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..recall.briefing import BriefingConfig, BriefingSearch, load_briefing_config, shared_desk
+from ..recall.briefing import (
+    BriefingConfig,
+    BriefingSearch,
+    cited_pages,
+    load_briefing_config,
+    shared_desk,
+)
 from ..recall.config import PointerConfig
 from ..recall.digest import DigestConfig, format_digest_block, load_digest_config, read_digest_line
+from ..recall.pointers import format_block
 from . import compat
 
 __all__ = [
     "FIRST_TURNS",
     "Layers",
     "begin_briefing",
+    "briefed_pages",
     "combine",
     "digest_block",
     "end_briefing",
@@ -36,7 +43,6 @@ FIRST_TURNS = 3
 """A briefing starts only within a session's first turns: a session resumed later
 (after a restart, say) is never briefed mid-conversation."""
 _OFF = frozenset({"0", "false", "no", "off"})
-_CITE = re.compile(r"\[[A-Za-z0-9._-]+:[a-z0-9][a-z0-9._/-]*\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,16 +112,22 @@ def end_briefing(config: PointerConfig, session: str) -> None:
     shared_desk().mark_done(_key(config, session))
 
 
-def combine(briefing: str, pointers: str) -> str:
-    """Briefing first, then pointer lines not already cited in it."""
-    if not briefing:
-        return pointers
-    if not pointers:
-        return briefing
-    cited = set(_CITE.findall(briefing))
-    lines = pointers.split("\n")[1:]  # after the header
-    kept = [line for line in lines if not (set(_CITE.findall(line)) & cited)]
-    return briefing if not kept else briefing + "\n" + "\n".join(kept)
+def briefed_pages(config: PointerConfig, session: str) -> frozenset[str]:
+    """Pages the session's briefing already showed, so pointers need not repeat them."""
+    return shared_desk().cited(_key(config, session))
+
+
+def combine(
+    briefing: str, pointers: str, *, limit: int, already: frozenset[str] = frozenset()
+) -> str:
+    """Briefing first, then at most ``limit`` pointer lines citing no page the briefing
+    (this turn's, or ``already`` from an earlier turn) showed."""
+    cited = already | set(cited_pages(briefing))
+    lines = pointers.split("\n")[1:] if pointers else []  # after the header
+    kept = [line for line in lines if not set(cited_pages(line)) & cited][:limit]
+    if briefing:
+        return briefing if not kept else briefing + "\n" + "\n".join(kept)
+    return format_block(kept, limit)
 
 
 def layer_schema() -> Sequence[dict[str, Any]]:

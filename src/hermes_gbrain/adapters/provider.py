@@ -23,6 +23,7 @@ from .compat import MemoryProvider
 from .layers import (
     Layers,
     begin_briefing,
+    briefed_pages,
     combine,
     digest_block,
     end_briefing,
@@ -173,13 +174,18 @@ class GBrainMemoryProvider(MemoryProvider):
             return ""
         key = self._key(config, session_id)
         engine = shared_engine(compat.spawn_thread)
-        block = engine.take(key, config.limit)
+        # With a briefing in play, take every waiting line: pages it showed are dropped
+        # before the limit is applied (in ``combine``).
+        wanted = MAX_LIMIT if self.layers else config.limit
+        block = engine.take(key, wanted)
         if not block and config.sync_budget_ms > 0 and not compat.is_trivial_prompt(query):
             ticket = self._submit(config, key, query)
             if ticket is not None and ticket.done.wait(config.sync_budget_ms / 1000.0):
-                block = engine.take(key, config.limit)
+                block = engine.take(key, wanted)
         if self.layers:
-            block = combine(take_briefing(config, self._session), block)
+            already = briefed_pages(config, self._session)
+            briefing = take_briefing(config, self._session)
+            block = combine(briefing, block, limit=config.limit, already=already)
         self._last_count = block.count("\n")
         return block
 

@@ -201,6 +201,14 @@ def select_rows(
     return out
 
 
+_CITE = re.compile(r"\[[A-Za-z0-9._-]+:[a-z0-9][a-z0-9._/-]*\]")
+
+
+def cited_pages(text: str) -> list[str]:
+    """Every ``[source:slug]`` citation in a briefing or pointer block, in order."""
+    return _CITE.findall(text)
+
+
 def format_briefing(rows: Sequence[SearchRow]) -> str:
     """Header plus one line per row: ``- Title [source:slug] — summary``; ``""`` if none."""
     lines = []
@@ -246,6 +254,16 @@ class _Pending:
 
 
 _DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class _Handed:
+    """A session whose briefing was handed out: the pages it cited, so later pointer
+    blocks need not repeat them."""
+
+    cited: frozenset[str]
+
+
 MAX_SESSIONS = 4096
 MAX_RUNNING = 8
 
@@ -261,7 +279,7 @@ class BriefingDesk:
 
     def __init__(self, *, max_sessions: int = MAX_SESSIONS, max_running: int = MAX_RUNNING):
         self._lock = threading.Lock()
-        self._state: OrderedDict[Hashable, _Pending | str] = OrderedDict()
+        self._state: OrderedDict[Hashable, _Pending | _Handed | str] = OrderedDict()
         self._max_sessions = max_sessions
         self._slots = threading.BoundedSemaphore(max_running)
         self.searches = 0
@@ -269,7 +287,7 @@ class BriefingDesk:
     def __repr__(self) -> str:
         return f"BriefingDesk(sessions={len(self._state)})"
 
-    def _remember(self, key: Hashable, value: _Pending | str) -> None:
+    def _remember(self, key: Hashable, value: _Pending | _Handed | str) -> None:
         self._state[key] = value
         self._state.move_to_end(key)
         while len(self._state) > self._max_sessions:
@@ -327,11 +345,18 @@ class BriefingDesk:
         if not isinstance(state, _Pending):
             return ""
         state.done.wait(max(0.0, state.deadline - time.monotonic()))
+        text = state.text if state.done.is_set() else ""
         with self._lock:
             if self._state.get(key) is not state:
                 return ""
-            self._state[key] = _DONE
-        return state.text if state.done.is_set() else ""
+            self._state[key] = _Handed(frozenset(cited_pages(text)))
+        return text
+
+    def cited(self, key: Hashable) -> frozenset[str]:
+        """The ``[source:slug]`` pages the session's briefing showed (empty if none)."""
+        with self._lock:
+            state = self._state.get(key)
+        return state.cited if isinstance(state, _Handed) else frozenset()
 
     def mark_done(self, key: Hashable) -> None:
         """No briefing for ``key`` from now on (e.g. a resumed or compressed session)."""
