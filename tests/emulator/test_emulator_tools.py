@@ -58,6 +58,7 @@ def test_tools_list_depends_on_scope(emu: Emulator, http: httpx.Client, mcp: Mcp
     assert "get_stats" not in write
     admin = _names(Mcp(emu, http, mint(emu, "admin")).rpc("tools/list"))
     assert {"get_stats", "get_health", "put_page", "search"} <= set(admin)
+    assert (len(read), len(write), len(admin)) == (67, 89, 115)  # GBrain 0.46.28's counts
     cid, secret = emu.register_client("escalator", "read")
     nothing = Mcp(emu, http, emu.mint_token(cid, secret, scope="write"))
     assert _names(nothing.rpc("tools/list")) == []

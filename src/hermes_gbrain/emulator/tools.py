@@ -1,334 +1,98 @@
-"""The tool catalog (names, scopes, input schemas) and ``tools/call`` dispatch.
+"""``tools/call`` dispatch over the catalog in :mod:`hermes_gbrain.emulator.catalog`.
 
-Parameter names, types and required lists match GBrain 0.46.28's ``tools/list``; descriptions are
-our own. Dispatch reproduces the error layering: unknown tool and missing scope are compact JSON
+Dispatch reproduces GBrain's error layering: unknown tool and missing scope are compact JSON
 envelopes from the HTTP layer, argument and operation errors are pretty ``OperationError`` ones.
+Tools the emulator lists but does not implement pass the same scope and parameter checks, then
+answer an ``unavailable`` error.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from hermes_gbrain.emulator import operations as ops
+from hermes_gbrain.emulator.catalog import Param, ToolSpec, tool_specs
 from hermes_gbrain.emulator.oauth import has_scope
 from hermes_gbrain.emulator.operations import Context, Outcome, ToolError
 
 StrictParams = Literal["ignore", "warn", "reject"]
 Handler = Callable[[Context, dict[str, Any]], Outcome]
 
+#: The tools the emulator implements; every other catalog entry answers ``unavailable``.
+HANDLERS: dict[str, Handler] = {
+    "entity": ops.op_entity,
+    "get_page": ops.op_get_page,
+    "put_page": ops.op_put_page,
+    "delete_page": ops.op_delete_page,
+    "list_pages": ops.op_list_pages,
+    "restore_page": ops.op_restore_page,
+    "capture": ops.op_capture,
+    "fetch": ops.op_fetch,
+    "search": ops.op_search,
+    "query": ops.op_query,
+    "search_modes": ops.op_search_modes,
+    "get_tags": ops.op_get_tags,
+    "get_links": ops.op_get_links,
+    "get_backlinks": ops.op_get_backlinks,
+    "get_stats": ops.op_get_stats,
+    "get_health": ops.op_get_health,
+    "get_brain_identity": ops.op_get_brain_identity,
+    "resolve_slugs": ops.op_resolve_slugs,
+    "whoami": ops.op_whoami,
+    "sources_list": ops.op_sources_list,
+    "recall": ops.op_recall,
+    "context_pack": ops.op_context_pack,
+    "delta": ops.op_delta,
+    "schema_stats": ops.op_schema_stats,
+}
 
-@dataclass(frozen=True)
-class Param:
-    name: str
-    type: str  # "string" | "number" | "boolean" | "array"
-    description: str
-    required: bool = False
-    enum: tuple[str, ...] | None = None
 
-    def schema(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, "description": self.description}
-        if self.type == "array":
-            out["items"] = {"type": "string"}
-        if self.enum:
-            out["enum"] = list(self.enum)
-        return out
+def _unavailable(name: str) -> Handler:
+    def handler(ctx: Context, args: dict[str, Any]) -> Outcome:
+        raise ToolError(
+            "unavailable", f"{name} is listed but not implemented by the hermes-gbrain emulator"
+        )
+
+    return handler
 
 
 @dataclass(frozen=True)
 class Tool:
-    name: str
-    scope: str
-    description: str
+    """A catalog entry bound to its handler."""
+
+    spec: ToolSpec
     handler: Handler
-    params: tuple[Param, ...] = ()
-    annotations: dict[str, Any] | None = field(default=None, hash=False)
+    implemented: bool = True
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def scope(self) -> str:
+        return self.spec.scope
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        return self.spec.params
 
     def schema(self, strict: bool) -> dict[str, Any]:
-        entry: dict[str, Any] = {
-            "name": self.name,
-            "description": self.description,
-            "inputSchema": {
-                "type": "object",
-                "properties": {p.name: p.schema() for p in self.params},
-                "required": [p.name for p in self.params if p.required],
-            },
-        }
-        if strict:
-            entry["inputSchema"]["additionalProperties"] = False
-        if self.annotations:
-            entry["annotations"] = self.annotations
-        return entry
-
-
-def _s(
-    name: str, text: str, *, required: bool = False, enum: tuple[str, ...] | None = None
-) -> Param:
-    return Param(name, "string", text, required, enum)
-
-
-def _n(name: str, text: str) -> Param:
-    return Param(name, "number", text)
-
-
-def _b(name: str, text: str) -> Param:
-    return Param(name, "boolean", text)
-
-
-_SLUG = _s("slug", "Page slug, e.g. people/jane-doe.", required=True)
-_SOURCE = _s("source_id", "Source to read from; '__all__' means every source you may read.")
-_LIMIT = _n("limit", "Maximum rows to return (at most 100).")
-_OFFSET = _n("offset", "Rows to skip, for paging.")
-_TYPES = Param("types", "array", "Only return pages whose type is in this list.")
-_SNIPPET = _n("snippet_chars", "Cut each chunk_text to this many characters (0 = whole chunk).")
-_READ_ONLY = {"readOnlyHint": True}
+        return self.spec.schema(strict)
 
 
 def build_catalog(*, lean: bool) -> dict[str, Tool]:
     """All tools in ``tools/list`` order. ``lean`` adds newer GBrain's ``fields`` to ``search``."""
-    search_params: list[Param] = [
-        _s("query", "Words to look for; names and exact terms work best.", required=True),
-        _LIMIT,
-        _OFFSET,
-        _s("mode", "Search mode; remote callers always get the brain's configured mode."),
-        _TYPES,
-        _SNIPPET,
-    ]
-    if lean:
-        search_params.append(
-            _s(
-                "fields",
-                "'lean' returns slim rows (slug, title, type, source, score, evidence).",
-                enum=("full", "lean"),
-            )
-        )
-    tools = [
-        Tool(
-            "entity",
-            "read",
-            "Look up one person, company or project card by name, alias or slug. A miss is"
-            " found:false with suggestions, not an error.",
-            ops.op_entity,
-            (_s("name", "Name, alias or slug to look up.", required=True),),
-            {"title": "entity card lookup", **_READ_ONLY},
-        ),
-        Tool(
-            "get_page",
-            "read",
-            "Read one page by slug: body, timeline, frontmatter, tags and dates.",
-            ops.op_get_page,
-            (
-                _SLUG,
-                _b("fuzzy", "Resolve a partial slug to the closest page."),
-                _b("include_content", "Also return the page as canonical markdown."),
-                _b("include_deleted", "Also find soft-deleted pages."),
-                _SOURCE,
-            ),
-        ),
-        Tool(
-            "put_page",
-            "write",
-            "Create or replace a page from markdown with optional YAML frontmatter.",
-            ops.op_put_page,
-            (
-                _SLUG,
-                _s("content", "Full page markdown, frontmatter included.", required=True),
-                _b("allow_empty", "Permit writing a page with no body."),
-                _s("source_kind", "Where the content came from (free text)."),
-                _s("source_uri", "Link to the original content."),
-                _s("ingested_via", "Name of the tool that wrote the page."),
-            ),
-        ),
-        Tool(
-            "delete_page",
-            "write",
-            "Soft-delete a page; it can be restored for 72 hours.",
-            ops.op_delete_page,
-            (_SLUG, _s("source_id", "Source holding the page (your write source).")),
-        ),
-        Tool(
-            "list_pages",
-            "read",
-            "List pages with filters, newest first by default. Remote callers get at most 100"
-            " rows per call; page with offset or updated_after.",
-            ops.op_list_pages,
-            (
-                _s("type", "Only pages of this type."),
-                _s("tag", "Only pages with this tag."),
-                _LIMIT,
-                _OFFSET,
-                _s("updated_after", "Only pages updated after this ISO date or timestamp."),
-                _s(
-                    "sort",
-                    "Row order.",
-                    enum=("updated_desc", "updated_asc", "created_desc", "slug"),
-                ),
-                _b("include_deleted", "Include soft-deleted pages."),
-                _SOURCE,
-            ),
-        ),
-        Tool(
-            "restore_page",
-            "write",
-            "Bring back a soft-deleted page.",
-            ops.op_restore_page,
-            (_SLUG, _s("source_id", "Source holding the page (your write source).")),
-        ),
-        Tool(
-            "capture",
-            "write",
-            "Save a quick note to the inbox; identical text is stored once.",
-            ops.op_capture,
-            (
-                _s("content", "The note text.", required=True),
-                _s("slug", "Slug to use instead of a generated inbox one."),
-                _s("type", "Page type for the note (default note)."),
-            ),
-        ),
-        Tool(
-            "fetch",
-            "read",
-            "Fetch a search result by its id as canonical markdown with a stable URL.",
-            ops.op_fetch,
-            (_s("id", "The id field of a search row (the page slug).", required=True),),
-        ),
-        Tool(
-            "search",
-            "read",
-            "Keyword search over page titles, slugs and text; returns ranked chunks with"
-            " scores and evidence labels.",
-            ops.op_search,
-            tuple(search_params),
-        ),
-        Tool(
-            "query",
-            "read",
-            "Search with more controls (sources, dates, detail); rows look like search rows"
-            " without id.",
-            ops.op_query,
-            (
-                _s("query", "Question or words to look for."),
-                _s("image", "Image to search with (needs an embedding provider)."),
-                _s("image_mime", "MIME type of image."),
-                _LIMIT,
-                _OFFSET,
-                _TYPES,
-                _SNIPPET,
-                _b("expand", "Allow language-model query expansion."),
-                _s("detail", "Amount of detail: low, medium or high."),
-                _s("mode", "Search mode; remote callers get the brain's mode."),
-                _s("since", "Only pages dated on or after this ISO date."),
-                _s("until", "Only pages dated on or before this ISO date."),
-                _SOURCE,
-            ),
-        ),
-        Tool(
-            "search_modes",
-            "read",
-            "Show the active search mode and the settings it resolves to.",
-            ops.op_search_modes,
-        ),
-        Tool("get_tags", "read", "Tags of one page.", ops.op_get_tags, (_SLUG,)),
-        Tool("get_links", "read", "Links going out of one page.", ops.op_get_links, (_SLUG,)),
-        Tool(
-            "get_backlinks",
-            "read",
-            "Links pointing at one page from other pages.",
-            ops.op_get_backlinks,
-            (_SLUG,),
-        ),
-        Tool(
-            "get_stats",
-            "admin",
-            "Counts of pages, chunks, links, tags and timeline entries.",
-            ops.op_get_stats,
-        ),
-        Tool(
-            "get_health",
-            "admin",
-            "Brain health: coverage, orphans, dead links and a summary score.",
-            ops.op_get_health,
-        ),
-        Tool(
-            "get_brain_identity",
-            "read",
-            "Server version, storage engine and page and chunk counts.",
-            ops.op_get_brain_identity,
-        ),
-        Tool(
-            "resolve_slugs",
-            "read",
-            "Slugs that match a partial slug or title.",
-            ops.op_resolve_slugs,
-            (_s("partial", "Part of a slug or title.", required=True),),
-        ),
-        Tool(
-            "whoami",
-            "read",
-            "Describe the calling credential: transport, name, scopes, expiry and sources.",
-            ops.op_whoami,
-        ),
-        Tool(
-            "sources_list",
-            "read",
-            "Sources in this brain with their page counts.",
-            ops.op_sources_list,
-            (_b("include_archived", "Also list archived sources."),),
-        ),
-        Tool(
-            "recall",
-            "read",
-            "Saved facts, plus page hits when a query is given.",
-            ops.op_recall,
-            (
-                _s("entity", "Only facts about this entity slug."),
-                _s("query", "Also search pages for these words."),
-                _n("budget_tokens", "Token budget for the answer."),
-                _s("since", "Only facts since this time."),
-                _s("session_id", "Opaque session id."),
-                _LIMIT,
-            ),
-            {"title": "recall saved memory", **_READ_ONLY},
-        ),
-        Tool(
-            "context_pack",
-            "read",
-            "Cards for up to eight standing entities, pre-rendered for a session start.",
-            ops.op_context_pack,
-            (
-                _s("entities", "Comma-separated names or slugs (at most 8).", required=True),
-                _n("budget_tokens", "Token budget for the answer."),
-                _s("since", "Only thread events after this time."),
-                _s("session_id", "Opaque session id."),
-                _b("include_private", "Ignored for remote callers."),
-            ),
-            {"title": "context pack", **_READ_ONLY},
-        ),
-        Tool(
-            "delta",
-            "read",
-            "Pages changed since a point in time, with a cursor for the next call.",
-            ops.op_delta,
-            (
-                _s("since", "ISO timestamp to start after."),
-                _s("since_slug", "Slug from next_cursor, to resume within one timestamp."),
-                _s("entities", "Comma-separated entity scope (at most 8)."),
-                _n("budget_tokens", "Token budget for the answer."),
-                _s("session_id", "Opaque session id."),
-                _b("include_private", "Ignored for remote callers."),
-            ),
-            {"title": "changes since", **_READ_ONLY},
-        ),
-        Tool(
-            "schema_stats",
-            "read",
-            "Page counts by type, overall and per source, and unused type prefixes.",
-            ops.op_schema_stats,
-        ),
-    ]
-    return {t.name: t for t in tools}
+    tools: dict[str, Tool] = {}
+    for spec in tool_specs(lean=lean):
+        handler = HANDLERS.get(spec.name)
+        if handler is None:
+            tools[spec.name] = Tool(spec, _unavailable(spec.name), implemented=False)
+        else:
+            tools[spec.name] = Tool(spec, handler)
+    return tools
 
 
 def pretty(value: Any) -> str:
@@ -356,12 +120,21 @@ def _type_ok(param: Param, value: Any) -> bool:
         return isinstance(value, int | float) and not isinstance(value, bool)
     if param.type == "boolean":
         return isinstance(value, bool)
+    if param.type == "object":
+        return isinstance(value, dict)
     if param.type == "array":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        item = dict if param.items == "object" else str
+        return isinstance(value, list) and all(isinstance(v, item) for v in value)
     return isinstance(value, str)
 
 
-_ARTICLE = {"array": "an array of strings", "boolean": "a boolean", "number": "a number"}
+_ARTICLE = {"boolean": "a boolean", "number": "a number", "object": "an object"}
+
+
+def _kind(param: Param) -> str:
+    if param.type == "array":
+        return "an array of objects" if param.items == "object" else "an array of strings"
+    return _ARTICLE.get(param.type, "a string")
 
 
 def _validate(tool: Tool, args: dict[str, Any]) -> None:
@@ -373,8 +146,7 @@ def _validate(tool: Tool, args: dict[str, Any]) -> None:
         if value is None:
             continue
         if not _type_ok(param, value):
-            kind = _ARTICLE.get(param.type, "a string")
-            raise ToolError("invalid_params", f'Parameter "{param.name}" must be {kind}')
+            raise ToolError("invalid_params", f'Parameter "{param.name}" must be {_kind(param)}')
         if param.enum and value not in param.enum:
             raise ToolError(
                 "invalid_params",
