@@ -111,6 +111,34 @@ def test_recall_status_and_schema(profile: Profile) -> None:
     provider.save_config({"mcp_url": "x"}, str(profile.home.path))  # writes nothing
 
 
+def test_status_line_stands_in_for_the_recall_indicator_on_0_19_0(profile: Profile) -> None:
+    """0.19.0 has no RecallStatus: the CLI's status callback shows a count, never a title."""
+    from support.hermes_driver import MemoryManagerDriver, load_provider
+
+    shown: list[str] = []
+    provider = load_provider("gbrain")
+    driver = MemoryManagerDriver(provider, init_kwargs={"status_callback": shown.append})
+    with driver:
+        driver.turn("Who is Maya Okafor?")  # nothing waiting yet: nothing shown
+        assert shown == []
+        assert engine_idle()
+        driver.turn("ok")
+    assert shown == ["🧠 GBrain pointers: 3"]
+
+
+def test_a_broken_status_callback_costs_nothing(profile: Profile) -> None:
+    from support.hermes_driver import MemoryManagerDriver, load_provider
+
+    def broken(message: str) -> None:
+        raise RuntimeError(message)
+
+    driver = MemoryManagerDriver(load_provider("gbrain"), init_kwargs={"status_callback": broken})
+    with driver:
+        driver.turn("Who is Maya Okafor?")
+        assert engine_idle()
+        assert "[default:people/maya-okafor]" in driver.turn("ok").prefetch
+
+
 # -- installer ---------------------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ the search for the next turn. Read-only: no tools, no writes, no files.
 from __future__ import annotations
 
 import contextvars
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -35,7 +36,10 @@ from .toolwire import ProviderTools, tools_schema
 
 __all__ = ["GBrainMemoryProvider", "GBrainPointerProvider", "register", "register_pointer"]
 
+log = logging.getLogger(__name__)
+
 STATUS_LABEL = "GBrain pointers"
+STATUS_GLYPH = "🧠"
 _UNSCOPED = (
     "no profile secret scope is bound for this call (multiplexed gateway): "
     "GBrain settings were not read"
@@ -63,6 +67,7 @@ class GBrainMemoryProvider(MemoryProvider):
         self._owner = Owner()
         self._keys: dict[str, None] = {}  # credential keys used, for invalidation
         self._last_count = 0
+        self._status_callback: Callable[[str], object] | None = None
         self._search_problem: dict[str, str] = {}  # credential key -> why searches cannot run
 
     def __repr__(self) -> str:
@@ -115,6 +120,12 @@ class GBrainMemoryProvider(MemoryProvider):
         self._home = str(home) if home else compat.current_hermes_home()
         self._session = session_id or ""
         self._context = contextvars.copy_context()
+        callback = kwargs.get("status_callback")
+        # Newer Hermes shows recall_status() itself; on 0.19.0 the CLI's status line is
+        # the only way to show that memory was recalled this turn.
+        self._status_callback = (
+            callback if callable(callback) and not compat.HAS_RECALL_STATUS else None
+        )
         self._refresh()
         self._tools.start(self._home, kwargs)
 
@@ -187,7 +198,18 @@ class GBrainMemoryProvider(MemoryProvider):
             briefing = take_briefing(config, self._session)
             block = combine(briefing, block, limit=config.limit, already=already)
         self._last_count = block.count("\n")
+        if self._last_count and self._status_callback is not None:
+            self._announce(self._last_count)
         return block
+
+    def _announce(self, count: int) -> None:
+        """The 0.19.0 stand-in for the recall indicator: a count, never a title."""
+        callback = self._status_callback
+        try:
+            if callback is not None:
+                callback(f"{STATUS_GLYPH} {STATUS_LABEL}: {count}")
+        except Exception as exc:  # a broken callback must not cost the turn its memory
+            log.debug("status callback failed: %s", type(exc).__name__)
 
     def queue_prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> None:
         """Search for the turn that just finished, for the next turn's ``prefetch``."""
