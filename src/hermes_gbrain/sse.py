@@ -52,6 +52,15 @@ class SSEDecoder:
         if self._pending_cr and chunk[:1] == b"\n":
             start = 1  # the LF of a CRLF split across chunks
         self._pending_cr = False
+        if b"\r" not in chunk:
+            # The common case (GBrain ends lines with LF only): split in C, not by regex.
+            *lines, rest = chunk[start:].split(b"\n")
+            for line in lines:
+                self._buf += line
+                self._line(bytes(self._buf), out)
+                self._buf.clear()
+            self._buf += rest
+            return out
         for match in _EOL.finditer(chunk, start):
             self._buf += chunk[start : match.start()]
             self._line(bytes(self._buf), out)
