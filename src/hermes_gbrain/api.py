@@ -20,6 +20,7 @@ from .text import safe_slug
 __all__ = [
     "LIST_PAGE_SIZE",
     "GBrain",
+    "Page",
     "PageRef",
     "SearchResult",
     "SearchRow",
