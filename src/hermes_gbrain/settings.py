@@ -10,6 +10,7 @@ passes the lookup function that is right for its thread.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -25,8 +26,12 @@ __all__ = [
     "TOOL_MODES",
     "Lookup",
     "Settings",
+    "clamped_float",
+    "clamped_int",
     "cli_lookup",
     "default_hermes_home",
+    "flag_not_off",
+    "flag_on",
     "load_settings",
     "read_dotenv",
     "read_legacy_json",
@@ -46,19 +51,35 @@ Lookup = Callable[[str], str | None]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
 
 
-def _flag(value: str | None) -> bool:
+def flag_on(value: str | None) -> bool:
+    """An opt-in switch: on only for 1/true/yes/on (any case)."""
     return value is not None and value.strip().lower() in _TRUE
 
 
-def _clamped_int(value: str | None, default: int, low: int, high: int) -> int:
+def flag_not_off(value: str | None) -> bool:
+    """A default-on switch: off only for 0/false/no/off (any case); unset means on."""
+    return (value or "").strip().lower() not in _FALSE
+
+
+def clamped_int(value: str | None, default: int, low: int, high: int) -> int:
     """Junk falls back to the default; numbers outside the range are clamped."""
     try:
         number = int((value or "").strip())
     except ValueError:
         return default
     return max(low, min(high, number))
+
+
+def clamped_float(value: str | None, default: float, low: float, high: float) -> float:
+    """Like ``clamped_int`` for decimals; NaN is junk too."""
+    try:
+        number = float((value or "").strip())
+    except ValueError:
+        return default
+    return default if math.isnan(number) else max(low, min(high, number))
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +211,9 @@ def load_settings(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) -> Set
         client_id=client_id,
         client_secret=client_secret,
         access_token=token,
-        allow_http=_flag(lookup("GBRAIN_POINTER_ALLOW_HTTP")),
+        allow_http=flag_on(lookup("GBRAIN_POINTER_ALLOW_HTTP")),
         source=_clean(lookup("GBRAIN_POINTER_SOURCE")),
-        pointer_limit=_clamped_int(lookup("GBRAIN_POINTER_LIMIT"), DEFAULT_POINTER_LIMIT, 1, 10),
+        pointer_limit=clamped_int(lookup("GBRAIN_POINTER_LIMIT"), DEFAULT_POINTER_LIMIT, 1, 10),
         tools=_choice(lookup("GBRAIN_TOOLS"), TOOL_MODES),
         tools_expose=_choice(lookup("GBRAIN_TOOLS_EXPOSE"), TOOL_EXPOSURES),
         timeout_s=_legacy_timeout(legacy),

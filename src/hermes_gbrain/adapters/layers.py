@@ -24,6 +24,7 @@ from ..recall.briefing import (
 from ..recall.config import PointerConfig
 from ..recall.digest import DigestConfig, format_digest_block, load_digest_config, read_digest_line
 from ..recall.pointers import format_block
+from ..settings import flag_on
 from . import compat
 
 __all__ = [
@@ -42,7 +43,6 @@ __all__ = [
 FIRST_TURNS = 3
 """A briefing starts only within a session's first turns: a session resumed later
 (after a restart, say) is never briefed mid-conversation."""
-_OFF = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +61,7 @@ def read_layers(home: str) -> Layers | None:
         return Layers(
             digest=load_digest_config(lookup),
             briefing=load_briefing_config(lookup),
-            hook_pointers=(lookup("GBRAIN_HOOK_POINTERS") or "").strip().lower()
-            not in (_OFF | {""}),
+            hook_pointers=flag_on(lookup("GBRAIN_HOOK_POINTERS")),
         )
     except Exception:  # unscoped in a multiplexed gateway, or an unreadable .env
         return None

@@ -29,7 +29,6 @@ Nothing here logs or stores message text.
 from __future__ import annotations
 
 import contextvars
-import math
 import re
 import threading
 import time
@@ -38,7 +37,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from ..api import SearchRow
-from ..settings import Lookup
+from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .config import PointerConfig, brain_for
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
@@ -69,7 +68,6 @@ DEFAULT_MIN_RATIO = 0.7
 GATES = ("anchored", "evidence", "off")
 STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
 WEAK_EVIDENCE = frozenset({"weak_semantic"})
-_OFF = frozenset({"0", "false", "no", "off"})
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
 _HEADING = re.compile(r"^\s*#+\s+[^\n]*\n")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -110,28 +108,22 @@ class BriefingConfig:
     gate: Gate = field(default_factory=Gate)
 
 
-def _number(value: str | None, default: float, low: float, high: float) -> float:
-    try:
-        number = float((value or "").strip())
-    except ValueError:
-        return default
-    return default if math.isnan(number) else max(low, min(high, number))
-
-
 def load_briefing_config(lookup: Lookup) -> BriefingConfig:
     """``GBRAIN_BRIEFING`` (on unless 0/false/no/off), ``GBRAIN_BRIEFING_BUDGET_MS``
     (default 2500, 0-7000; 0 = off), ``GBRAIN_BRIEFING_LIMIT`` (default 3, 1-5),
     ``GBRAIN_BRIEFING_GATE`` (anchored|evidence|off), ``GBRAIN_BRIEFING_MIN_RATIO``
     (default 0.7, 0-1). Junk falls back to the default."""
     mode = (lookup("GBRAIN_BRIEFING_GATE") or "").strip().lower()
-    budget = int(_number(lookup("GBRAIN_BRIEFING_BUDGET_MS"), DEFAULT_BUDGET_MS, 0, MAX_BUDGET_MS))
+    budget = clamped_int(lookup("GBRAIN_BRIEFING_BUDGET_MS"), DEFAULT_BUDGET_MS, 0, MAX_BUDGET_MS)
     return BriefingConfig(
-        enabled=(lookup("GBRAIN_BRIEFING") or "").strip().lower() not in _OFF and budget > 0,
+        enabled=flag_not_off(lookup("GBRAIN_BRIEFING")) and budget > 0,
         budget_ms=budget,
-        limit=int(_number(lookup("GBRAIN_BRIEFING_LIMIT"), DEFAULT_LIMIT, 1, MAX_LIMIT)),
+        limit=clamped_int(lookup("GBRAIN_BRIEFING_LIMIT"), DEFAULT_LIMIT, 1, MAX_LIMIT),
         gate=Gate(
             mode=mode if mode in GATES else "anchored",
-            min_ratio=_number(lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0),
+            min_ratio=clamped_float(
+                lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0
+            ),
         ),
     )
 

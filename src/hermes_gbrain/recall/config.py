@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..api import GBrain, SearchRow
 from ..auth import keyed_hash
 from ..connect import open_brain
-from ..settings import Lookup, Settings, load_settings
+from ..settings import Lookup, Settings, clamped_int, flag_not_off, load_settings
 
 __all__ = [
     "PointerConfig",
@@ -32,7 +32,6 @@ SPARE_ROWS = 2
 """Rows asked for beyond the pointer limit, so that flagged, screened or duplicate rows
 dropped on our side still leave enough clean rows to fill it (a lean row costs ~15
 tokens of response, nothing in the prompt)."""
-_OFF = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,21 +69,14 @@ class PointerConfig:
         return self.settings.problem()
 
 
-def _budget(value: str | None) -> int:
-    try:
-        number = int((value or "").strip())
-    except ValueError:
-        return 0
-    return max(0, min(MAX_SYNC_BUDGET_MS, number))
-
-
 def load_pointer_config(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) -> PointerConfig:
     """Never raises; ``problem()`` explains bad configuration."""
-    screen = (lookup("GBRAIN_POINTER_SCREEN") or "").strip().lower() not in _OFF
     return PointerConfig(
         settings=load_settings(lookup, hermes_home=hermes_home),
-        screen=screen,
-        sync_budget_ms=_budget(lookup("GBRAIN_POINTER_SYNC_BUDGET_MS")),
+        screen=flag_not_off(lookup("GBRAIN_POINTER_SCREEN")),
+        sync_budget_ms=clamped_int(
+            lookup("GBRAIN_POINTER_SYNC_BUDGET_MS"), 0, 0, MAX_SYNC_BUDGET_MS
+        ),
     )
 
 

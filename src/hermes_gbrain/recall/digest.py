@@ -20,7 +20,6 @@ malformed or stale file (older than the max age) simply means no block.
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +30,7 @@ from typing import Any
 
 from ..api import GBrain, PageRef
 from ..files import data_dir, write_atomic
-from ..settings import Lookup
+from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .screen import looks_like_instructions
 
@@ -69,7 +68,6 @@ KINDS: tuple[tuple[str, str], ...] = (
 )
 GENERATED_TYPES = frozenset({"fact", "digest", "inbox", "log"})
 GENERATED_PREFIXES = ("facts/", "digests/", "inbox/")
-_OFF = frozenset({"0", "false", "no", "off"})
 
 
 # -- configuration (read on the scoped thread, frozen) -----------------------------------
@@ -84,33 +82,15 @@ class DigestConfig:
     max_chars: int = DEFAULT_MAX_CHARS
 
 
-def _float(value: str | None, default: float, low: float, high: float) -> float:
-    try:
-        number = float((value or "").strip())
-    except ValueError:
-        return default
-    if math.isnan(number):
-        return default
-    return max(low, min(high, number))
-
-
-def _int(value: str | None, default: int, low: int, high: int) -> int:
-    try:
-        number = int((value or "").strip())
-    except ValueError:
-        return default
-    return max(low, min(high, number))
-
-
 def load_digest_config(lookup: Lookup) -> DigestConfig:
     """``GBRAIN_DIGEST`` (on unless 0/false/no/off), ``GBRAIN_DIGEST_MAX_AGE_HOURS``
     (default 48, 0.1-8760), ``GBRAIN_DIGEST_MAX_CHARS`` (default 400, 80-2000)."""
     return DigestConfig(
-        enabled=(lookup("GBRAIN_DIGEST") or "").strip().lower() not in _OFF,
-        max_age_hours=_float(
+        enabled=flag_not_off(lookup("GBRAIN_DIGEST")),
+        max_age_hours=clamped_float(
             lookup("GBRAIN_DIGEST_MAX_AGE_HOURS"), DEFAULT_MAX_AGE_HOURS, 0.1, 8760.0
         ),
-        max_chars=_int(
+        max_chars=clamped_int(
             lookup("GBRAIN_DIGEST_MAX_CHARS"), DEFAULT_MAX_CHARS, MIN_MAX_CHARS, MAX_MAX_CHARS
         ),
     )
