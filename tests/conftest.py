@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from hermes_gbrain.auth import clear_token_cache
+from hermes_gbrain.mcp import clear_catalog_cache
 from support.hermes_home import HermesHome, hermes_home_fixture, install_bootstrap_home
 from support.stub_model import StubModel, stub_model_fixture
 
@@ -35,3 +37,13 @@ def hermes_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Her
 def stub_model() -> Iterator[StubModel]:
     """A running loopback OpenAI-compatible model; ``stub_model.base_url`` ends in ``/v1``."""
     yield from stub_model_fixture()
+
+
+@pytest.fixture(autouse=True)
+def _cold_process_caches() -> Iterator[None]:
+    """Minted tokens and tools/list catalogs are process-wide: every test starts cold."""
+    clear_token_cache()
+    clear_catalog_cache()
+    yield
+    clear_token_cache()
+    clear_catalog_cache()

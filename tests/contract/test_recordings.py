@@ -13,7 +13,7 @@ Every file must have a case: a new recording with no case fails ``test_recording
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,6 @@ from hermes_gbrain.mcp import (
     MCPClient,
     ToolCatalog,
     ToolResult,
-    clear_catalog_cache,
     parse_rpc_reply,
     parse_tool_result,
 )
@@ -52,15 +51,6 @@ TOKEN = RECORDINGS["04-token-ok.http"]
 NOTIFIED = RECORDINGS["21-mcp-notification-initialized.http"]
 READ_TOOLS = RECORDINGS["22-mcp-tools-list-read.http"]
 ADMIN_TOOLS = RECORDINGS["23-mcp-tools-list-admin.http"]
-
-
-@pytest.fixture(autouse=True)
-def _isolated_caches() -> Iterator[None]:
-    clear_catalog_cache()
-    clear_token_cache()
-    yield
-    clear_catalog_cache()
-    clear_token_cache()
 
 
 # -- the replaying server -------------------------------------------------------------------

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes_gbrain.auth import clear_token_cache
 from hermes_gbrain.cli import main
 from hermes_gbrain.emulator import Emulator
-from hermes_gbrain.mcp import clear_catalog_cache
 
 _SETTINGS = (
     "GBRAIN_MCP_URL",
@@ -26,12 +24,8 @@ _SETTINGS = (
 def emu(monkeypatch: pytest.MonkeyPatch) -> Iterator[Emulator]:
     for name in _SETTINGS:
         monkeypatch.delenv(name, raising=False)
-    clear_token_cache()
-    clear_catalog_cache()
     with Emulator() as server:
         yield server
-    clear_token_cache()
-    clear_catalog_cache()
 
 
 def _dotenv(home: Path, emu: Emulator, **extra: str) -> str:

@@ -30,7 +30,6 @@ from hermes_gbrain.errors import (
     RefusedError,
     TooLargeError,
 )
-from hermes_gbrain.mcp import clear_catalog_cache
 from hermes_gbrain.settings import load_settings
 from hermes_gbrain.transport import Transport
 
@@ -50,8 +49,6 @@ class Rig:
 
 @pytest.fixture
 def rig(tmp_path: object) -> Iterator[Rig]:
-    clear_token_cache()
-    clear_catalog_cache()
     with Emulator() as emu:
         client_id, secret = emu.register_client("faults", scopes="read")
         env = {
@@ -72,8 +69,6 @@ def rig(tmp_path: object) -> Iterator[Rig]:
         finally:
             emu.reset_knobs()
             transport.close()
-    clear_token_cache()
-    clear_catalog_cache()
 
 
 Setup = Callable[[Knobs, Emulator], None]
@@ -197,8 +192,6 @@ def test_token_endpoint_rate_limit_backs_off(rig: Rig, tmp_path: object) -> None
 
 
 def test_many_threads_cold_mint_once(tmp_path: object) -> None:
-    clear_token_cache()
-    clear_catalog_cache()
     with Emulator() as emu:
         client_id, secret = emu.register_client("cold", scopes="read")
         env = {
@@ -231,5 +224,3 @@ def test_many_threads_cold_mint_once(tmp_path: object) -> None:
             thread.join(timeout=20)
         assert not errors
         assert emu.token_requests == 1
-    clear_token_cache()
-    clear_catalog_cache()

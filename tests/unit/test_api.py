@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
@@ -16,7 +16,7 @@ from hermes_gbrain.api import (
     UnsupportedError,
     parse_search_rows,
 )
-from hermes_gbrain.auth import ClientCredentials, StaticToken, clear_token_cache
+from hermes_gbrain.auth import ClientCredentials, StaticToken
 from hermes_gbrain.connect import credential_for, open_brain
 from hermes_gbrain.errors import ConfigError, ProtocolError, ToolError
 from hermes_gbrain.mcp import clear_catalog_cache
@@ -64,15 +64,6 @@ ROW = {
     "create_safety": "exists",
     "id": "concepts/hybrid-search",
 }
-
-
-@pytest.fixture(autouse=True)
-def _isolated_caches() -> Iterator[None]:
-    clear_catalog_cache()
-    clear_token_cache()
-    yield
-    clear_catalog_cache()
-    clear_token_cache()
 
 
 def brain(

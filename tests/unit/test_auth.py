@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from hermes_gbrain import auth as auth_module
-from hermes_gbrain.auth import ClientCredentials, StaticToken, clear_token_cache, keyed_hash
+from hermes_gbrain.auth import ClientCredentials, StaticToken, keyed_hash
 from hermes_gbrain.errors import (
     AuthError,
     GBrainError,
@@ -79,12 +79,10 @@ class TokenServer:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache_and_no_secret_in_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """Every test starts cold, and every log record of every test is checked for the secret."""
-    clear_token_cache()
+def _no_secret_in_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Every log record of every test is checked for the secret (conftest starts it cold)."""
     caplog.set_level(logging.DEBUG)
     yield
-    clear_token_cache()
     for record in caplog.records:
         assert SECRET not in record.getMessage()
     assert SECRET not in caplog.text

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -44,15 +43,6 @@ from support.fake_mcp import (
 
 SSE = "text/event-stream"
 JSON = "application/json"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_caches() -> Iterator[None]:
-    clear_catalog_cache()
-    clear_token_cache()
-    yield
-    clear_catalog_cache()
-    clear_token_cache()
 
 
 def reply(request_id: int, result: Any = None, **extra: Any) -> dict[str, Any]:
