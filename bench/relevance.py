@@ -182,12 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     kinds = {k for k, _, _ in QUERIES}
     counts = {k: sum(1 for q in QUERIES if q[0] == k) for k in sorted(kinds)}
     with Emulator() as emu:
-        client_id, secret = emu.register_client("bench-reader", scopes="read")
-        env = {
-            "GBRAIN_MCP_URL": emu.mcp_url,
-            "GBRAIN_MCP_CLIENT_ID": client_id,
-            "GBRAIN_MCP_CLIENT_SECRET": secret,
-        }
+        env = emu.client_env("bench-reader", scopes="read")
         config = PointerConfig(settings=load_settings(env.get, hermes_home="bench-home"))
         briefing_search = BriefingSearch(config)
         pointer_search = PointerSearch(config)

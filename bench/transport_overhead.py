@@ -33,14 +33,11 @@ def main() -> int:
     n = parser.parse_args().n
 
     with tempfile.TemporaryDirectory() as home, Emulator() as emu:
-        client_id, secret = emu.register_client("bench", scopes="read")
-        env = {
-            "GBRAIN_MCP_URL": emu.mcp_url,
-            "GBRAIN_MCP_CLIENT_ID": client_id,
-            "GBRAIN_MCP_CLIENT_SECRET": secret,
-        }
+        env = emu.client_env("bench", scopes="read")
         brain = open_brain(load_settings(env.get, hermes_home=home), scope="read")
-        token = emu.mint_token(client_id, secret, scope="read")
+        token = emu.mint_token(
+            env["GBRAIN_MCP_CLIENT_ID"], env["GBRAIN_MCP_CLIENT_SECRET"], scope="read"
+        )
         body = json.dumps(
             {
                 "jsonrpc": "2.0",

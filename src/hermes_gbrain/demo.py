@@ -90,12 +90,7 @@ def run_demo(out: TextIO) -> int:
     """Run the demo, writing to ``out``; returns an exit status."""
     with tempfile.TemporaryDirectory(prefix="hermes-gbrain-demo-") as tmp, Emulator() as emu:
         home = Path(tmp)
-        client_id, secret = emu.register_client("demo-reader", scopes="read")
-        env = {
-            "GBRAIN_MCP_URL": emu.mcp_url,
-            "GBRAIN_MCP_CLIENT_ID": client_id,
-            "GBRAIN_MCP_CLIENT_SECRET": secret,
-        }
+        env = emu.client_env("demo-reader", scopes="read")
         settings = load_settings(env.get, hermes_home=home)
         print(f"GBrain emulator with its sample brain at {emu.mcp_url}", file=out)
         try:

@@ -29,16 +29,13 @@ def emu(monkeypatch: pytest.MonkeyPatch) -> Iterator[Emulator]:
 
 
 def _dotenv(home: Path, emu: Emulator, **extra: str) -> str:
-    client_id, secret = emu.register_client("cli", scopes="read")
     values = {
-        "GBRAIN_MCP_URL": emu.mcp_url,
-        "GBRAIN_MCP_CLIENT_ID": client_id,
-        "GBRAIN_MCP_CLIENT_SECRET": secret,
+        **emu.client_env("cli", scopes="read"),
         **extra,
     }
     home.mkdir(parents=True, exist_ok=True)
     (home / ".env").write_text("".join(f"{k}={v}\n" for k, v in values.items()))
-    return secret
+    return values["GBRAIN_MCP_CLIENT_SECRET"]
 
 
 def test_search_reads_the_profile_dotenv(

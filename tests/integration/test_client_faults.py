@@ -50,12 +50,7 @@ class Rig:
 @pytest.fixture
 def rig(tmp_path: object) -> Iterator[Rig]:
     with Emulator() as emu:
-        client_id, secret = emu.register_client("faults", scopes="read")
-        env = {
-            "GBRAIN_MCP_URL": emu.mcp_url,
-            "GBRAIN_MCP_CLIENT_ID": client_id,
-            "GBRAIN_MCP_CLIENT_SECRET": secret,
-        }
+        env = emu.client_env("faults", scopes="read")
         transport = Transport()
         brain = open_brain(
             load_settings(env.get, hermes_home=str(tmp_path)),
@@ -63,7 +58,8 @@ def rig(tmp_path: object) -> Iterator[Rig]:
             deadline_s=DEADLINE_S,
         )
         brain.catalog()  # mint + tools/list before the fault is switched on
-        token = emu.mint_token(client_id, secret)
+        secret = env["GBRAIN_MCP_CLIENT_SECRET"]
+        token = emu.mint_token(env["GBRAIN_MCP_CLIENT_ID"], secret)
         try:
             yield Rig(emu=emu, brain=brain, secrets=(secret, token))
         finally:
@@ -193,12 +189,7 @@ def test_token_endpoint_rate_limit_backs_off(rig: Rig, tmp_path: object) -> None
 
 def test_many_threads_cold_mint_once(tmp_path: object) -> None:
     with Emulator() as emu:
-        client_id, secret = emu.register_client("cold", scopes="read")
-        env = {
-            "GBRAIN_MCP_URL": emu.mcp_url,
-            "GBRAIN_MCP_CLIENT_ID": client_id,
-            "GBRAIN_MCP_CLIENT_SECRET": secret,
-        }
+        env = emu.client_env("cold", scopes="read")
         settings = load_settings(env.get, hermes_home=str(tmp_path))
         gate = threading.Event()
         minting = threading.Event()

@@ -60,12 +60,7 @@ def test_list_pages_is_paged_past_100_rows(hermes_home: HermesHome) -> None:
     with Emulator() as emu:
         for i in range(180):
             emu.store.put_page(f"people/person-{i:03d}", f"---\ntype: person\n---\n# Person {i}\n")
-        client_id, secret = emu.register_client("big")
-        env = {
-            "GBRAIN_MCP_URL": emu.mcp_url,
-            "GBRAIN_MCP_CLIENT_ID": client_id,
-            "GBRAIN_MCP_CLIENT_SECRET": secret,
-        }
+        env = emu.client_env("big")
         seen: list[tuple[int, int | None]] = []
         brain = open_brain(load_settings(env.get, hermes_home=hermes_home.path))
         digest = build_digest(brain, progress=lambda n, total: seen.append((n, total)))

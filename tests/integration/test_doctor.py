@@ -13,17 +13,9 @@ from support.hermes_home import HermesHome
 
 
 def _env(home: HermesHome, emu: Emulator, scopes: str, **extra: str) -> str:
-    client_id, secret = emu.register_client(f"doctor-{home.path.name}-{scopes}", scopes=scopes)
-    home.write_env(
-        {
-            "GBRAIN_MCP_URL": emu.mcp_url,
-            "GBRAIN_MCP_CLIENT_ID": client_id,
-            "GBRAIN_MCP_CLIENT_SECRET": secret,
-            "GBRAIN_POINTER_ALLOW_HTTP": "1",
-            **extra,
-        }
-    )
-    return secret
+    env = emu.client_env(f"doctor-{home.path.name}-{scopes}", scopes=scopes)
+    home.write_env({**env, "GBRAIN_POINTER_ALLOW_HTTP": "1", **extra})
+    return env["GBRAIN_MCP_CLIENT_SECRET"]
 
 
 def test_doctor_all_good_refreshes_the_cache(

@@ -29,11 +29,8 @@ WRITE_NAMES = [s["name"] for s in WRITE_COMPACT]
 def _profile(
     home: HermesHome, emu: Emulator, scopes: str = "read write", **env: str
 ) -> dict[str, str]:
-    client_id, secret = emu.register_client(f"tools-{home.path.name}-{scopes}", scopes=scopes)
     values = {
-        "GBRAIN_MCP_URL": emu.mcp_url,
-        "GBRAIN_MCP_CLIENT_ID": client_id,
-        "GBRAIN_MCP_CLIENT_SECRET": secret,
+        **emu.client_env(f"tools-{home.path.name}-{scopes}", scopes=scopes),
         "GBRAIN_POINTER_ALLOW_HTTP": "1",
         "GBRAIN_TOOLS": "write",
         **env,

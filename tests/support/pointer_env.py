@@ -43,11 +43,8 @@ class Profile:
 
 
 def make_profile(home: HermesHome, emu: Emulator, name: str = "gbrain", **extra: str) -> Profile:
-    client_id, secret = emu.register_client(f"reader-{home.path.name}", scopes="read")
     env = {
-        "GBRAIN_MCP_URL": emu.mcp_url,
-        "GBRAIN_MCP_CLIENT_ID": client_id,
-        "GBRAIN_MCP_CLIENT_SECRET": secret,
+        **emu.client_env(f"reader-{home.path.name}", scopes="read"),
         "GBRAIN_POINTER_ALLOW_HTTP": "1",
         "GBRAIN_TOOLS": "off",  # no discovery refresh traffic in pointer tests
         "GBRAIN_BRIEFING": "off",  # pointer tests see pointers only; briefing tests turn it on

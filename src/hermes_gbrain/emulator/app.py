@@ -124,6 +124,16 @@ class Emulator:
         return LEAN_SERVER_VERSION if self.lean else SERVER_VERSION
 
     # credentials ----------------------------------------------------------------------------
+    def client_env(self, name: str, scopes: str = "read") -> dict[str, str]:
+        """Register a client and return the settings a profile needs to use it:
+        ``GBRAIN_MCP_URL``, ``GBRAIN_MCP_CLIENT_ID``, ``GBRAIN_MCP_CLIENT_SECRET``."""
+        client_id, secret = self.register_client(name, scopes)
+        return {
+            "GBRAIN_MCP_URL": self.mcp_url,
+            "GBRAIN_MCP_CLIENT_ID": client_id,
+            "GBRAIN_MCP_CLIENT_SECRET": secret,
+        }
+
     def register_client(
         self,
         name: str,

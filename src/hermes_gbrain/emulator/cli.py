@@ -59,12 +59,8 @@ def run(argv: list[str] | None = None) -> int:
     try:
         emulator.start()
         suffix = emulator.port
-        client_id, secret = emulator.register_client(f"emulator-reader-{suffix}", "read")
-        lines = [
-            f"GBRAIN_MCP_URL={emulator.mcp_url}",
-            f"GBRAIN_MCP_CLIENT_ID={client_id}",
-            f"GBRAIN_MCP_CLIENT_SECRET={secret}",
-        ]
+        reader = emulator.client_env(f"emulator-reader-{suffix}", "read")
+        lines = [f"{name}={value}" for name, value in reader.items()]
         if args.write_client:
             write_id, write_secret = emulator.register_client(
                 f"emulator-writer-{suffix}", "read write"
