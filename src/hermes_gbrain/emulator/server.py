@@ -165,23 +165,11 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Silenced: request lines and headers must never reach a log."""
 
-    def do_GET(self) -> None:
+    def do_any(self) -> None:
+        """Every method goes through ``_handle``, which routes and answers as GBrain does."""
         self._handle()
 
-    def do_POST(self) -> None:
-        self._handle()
-
-    def do_DELETE(self) -> None:
-        self._handle()
-
-    def do_PUT(self) -> None:
-        self._handle()
-
-    def do_PATCH(self) -> None:
-        self._handle()
-
-    def do_OPTIONS(self) -> None:
-        self._handle()
+    do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_OPTIONS = do_any
 
     @property
     def app(self) -> Emulator:
