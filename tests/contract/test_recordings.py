@@ -12,6 +12,7 @@ Every file must have a case: a new recording with no case fails ``test_recording
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -655,6 +656,111 @@ def _writes(rec: Recording) -> None:
         assert outcome["status"] == "soft_deleted"
     # Byte-for-byte the arguments GBrain accepted.
     assert server.sent_tool_calls() == [rec.rpc_request["params"]]
+
+
+# the second brain: writes (100-105, 109) and relevance signals (106-108).
+
+WRITE_PROBE = "notes/contract-hash-probe"
+
+
+@case("100-put-page-new.http", "102-put-page-identical.http", "103-put-page-changed.http")
+def _put_page_probe(rec: Recording) -> None:
+    result = call_recorded(rec, catalog=ADMIN_TOOLS)
+    check_tool_result(rec, result)
+    server = Replay(rec, catalog=ADMIN_TOOLS)
+    args = recorded_args(rec)
+    outcome = server.gbrain().put_page(args["slug"], args["content"])
+    assert server.sent_tool_calls() == [rec.rpc_request["params"]]
+    # An identical second put is answered "skipped" (nothing written); a change is written.
+    expected = "skipped" if rec.name.startswith("102") else "created_or_updated"
+    assert outcome["status"] == expected
+    assert outcome["slug"] == WRITE_PROBE
+    assert (outcome["chunks"] == 0) is (expected == "skipped")
+
+
+def _hash_of_sent_markdown(number: str) -> str:
+    [put] = [r for n, r in RECORDINGS.items() if n.startswith(f"{number}-")]
+    return hashlib.sha256(recorded_args(put)["content"].encode()).hexdigest()
+
+
+@case("101-get-page-after-put.http", "104-get-page-after-change.http")
+def _get_page_hash(rec: Recording) -> None:
+    check_tool_result(rec, call_recorded(rec))
+    server = Replay(rec)
+    page = server.gbrain().get_page(WRITE_PROBE)
+    raw = json.loads(recorded_result(rec)["content"][0]["text"])
+    assert page.updated_at == raw["updated_at"]
+    assert page.raw["content_hash"] == raw["content_hash"]
+    # GBrain hashes the parsed page, not the markdown it was sent: a client cannot
+    # compare the hash with one of its own text (reference/gbrain.md, "Writes").
+    sent = _hash_of_sent_markdown("100" if rec.name.startswith("101") else "103")
+    assert raw["content_hash"] != sent
+    # Parsing moved type, title and tags out of the frontmatter.
+    assert (page.type, page.title, page.tags) == (
+        "note",
+        "Contract Hash Probe",
+        ("contract", "probe"),
+    )
+    assert raw["frontmatter"] == {}
+    before = json.loads(
+        recorded_result(RECORDINGS["101-get-page-after-put.http"])["content"][0]["text"]
+    )
+    if rec.name.startswith("104"):
+        assert raw["content_hash"] != before["content_hash"]
+        assert raw["updated_at"] > before["updated_at"]
+        assert raw["created_at"] == before["created_at"]
+
+
+@case("105-get-versions.http")
+def _get_versions(rec: Recording) -> None:
+    result = call_recorded(rec)
+    check_tool_result(rec, result)
+    [version] = result.data
+    assert version["compiled_truth"].endswith("first version written.")
+    changed = json.loads(
+        recorded_result(RECORDINGS["104-get-page-after-change.http"])["content"][0]["text"]
+    )
+    assert version["snapshot_at"] == changed["updated_at"]  # snapshotted when 103 landed
+
+
+@case(
+    "106-search-common-word-plan.http",
+    "107-search-common-word-capital.http",
+    "108-search-named-person.http",
+)
+def _search_relevance_signals(rec: Recording) -> None:
+    result = call_recorded(rec)
+    check_tool_result(rec, result)
+    rows = parse_search_rows(result.data)
+    _check_rows(rec, rows)
+    top = rows[0]
+    # An ordinary shared word ranks first as an exact keyword hit, like a real name does:
+    # neither evidence nor score alone tells a trap from a named page.
+    assert top.evidence == "keyword_exact"
+    assert top.score == max(r.score or 0.0 for r in rows)
+    expected = {
+        "106": "notes/hiring-plan-2027",
+        "107": "companies/harbor-vale-capital",
+        "108": "people/maya-okafor",
+    }[rec.name[:3]]
+    assert top.slug == expected
+    server = Replay(rec)
+    args = recorded_args(rec)
+    found = server.gbrain().search(
+        args["query"], limit=args["limit"], snippet_chars=args["snippet_chars"]
+    )
+    [sent] = server.sent_tool_calls()
+    assert sent == rec.rpc_request["params"]
+    _check_rows(rec, found.rows)
+
+
+@case("109-delete-page-probe.http")
+def _delete_probe(rec: Recording) -> None:
+    server = Replay(rec, catalog=ADMIN_TOOLS)
+    outcome = server.gbrain().delete_page(WRITE_PROBE)
+    assert server.sent_tool_calls() == [rec.rpc_request["params"]]
+    assert (outcome["status"], outcome["slug"]) == ("soft_deleted", WRITE_PROBE)
+    assert outcome["recoverable_until"].endswith("via restore_page")
 
 
 # JSON-RPC framing.
