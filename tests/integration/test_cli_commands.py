@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_gbrain.cli import main
+from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
 
 _SETTINGS = (

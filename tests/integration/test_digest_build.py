@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from hermes_gbrain.cli import main
+from hermes_gbrain.commands.cron import JOB_NAME, SCRIPT_NAME
+from hermes_gbrain.commands.main import main
 from hermes_gbrain.connect import open_brain
-from hermes_gbrain.cron import JOB_NAME, SCRIPT_NAME
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.faults import RecordedRequest
 from hermes_gbrain.recall.digest import (
@@ -130,7 +130,7 @@ def test_cron_install_run_and_remove(profile: Profile) -> None:
     assert main(["digest", "--hermes-home", str(home), "--install-cron", "--quiet"]) == 0
     script = home / "scripts" / SCRIPT_NAME
     text = script.read_text(encoding="utf-8")
-    assert str(home) not in text and "hermes_gbrain.cli" in text
+    assert str(home) not in text and "hermes_gbrain.commands.main" in text
     with jobs.use_cron_store(home):
         ours = [j for j in jobs.list_jobs(include_disabled=True) if j["name"] == JOB_NAME]
     assert len(ours) == 1  # re-installing replaced the job
@@ -205,7 +205,7 @@ def test_mnemosyne_sink_replaces_in_place(
 def test_progress_bar_only_for_large_brains() -> None:
     import io
 
-    from hermes_gbrain.digest_cli import TerminalProgress
+    from hermes_gbrain.commands.digest import TerminalProgress
 
     small, large = io.StringIO(), io.StringIO()
     bar = TerminalProgress(small)

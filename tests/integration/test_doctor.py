@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_gbrain.cli import main
+from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.files import data_dir
 from hermes_gbrain.toolbridge.discovery import load_discovery

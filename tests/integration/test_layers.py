@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from hermes_gbrain.cli import main
+from hermes_gbrain.commands.install import install
+from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.sample_brain import INJECTION_SLUG
-from hermes_gbrain.install import install
 from hermes_gbrain.recall.briefing import SNIPPET_REQUEST
 from hermes_gbrain.recall.digest import DIGEST_HEADER, Digest, read_digest_line, write_digest
 from hermes_gbrain.recall.pointers import HEADER

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from hermes_gbrain.adapters import compat
-from hermes_gbrain.cli import main
-from hermes_gbrain.install import MARKER, install, uninstall
+from hermes_gbrain.commands.install import MARKER, install, uninstall
+from hermes_gbrain.commands.main import main
 from hermes_gbrain.recall.pointers import HEADER
 from support.hermes_driver import build_agent, extract_memory_context
 from support.pointer_env import WAIT, Profile, engine_idle
@@ -182,7 +182,7 @@ def test_entry_points_declared() -> None:
 def test_demo_prints_the_block(hermes_home: object) -> None:
     import io
 
-    from hermes_gbrain.demo import run_demo
+    from hermes_gbrain.commands.demo import run_demo
 
     out = io.StringIO()
     assert run_demo(out) == 0

@@ -55,7 +55,7 @@ def test_pointer_preset_discovered(hermes_home: HermesHome, emu: Emulator) -> No
 
 
 def test_unconfigured_is_unavailable_with_reason(hermes_home: HermesHome, emu: Emulator) -> None:
-    from hermes_gbrain.install import install
+    from hermes_gbrain.commands.install import install
 
     install("gbrain", hermes_home.path)
     hermes_home.write_env({"GBRAIN_MCP_URL": emu.mcp_url, "GBRAIN_POINTER_ALLOW_HTTP": "1"})

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from hermes_gbrain.adapters.provider import GBrainMemoryProvider
+from hermes_gbrain.commands.install import install
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.faults import RecordedRequest
 from hermes_gbrain.files import data_dir
-from hermes_gbrain.install import install
 from hermes_gbrain.toolbridge.bridge import MAX_CALL_CHARS, MAX_PAGE_CHARS
 from hermes_gbrain.toolbridge.deletes import DeleteTokens
 from hermes_gbrain.toolbridge.outbox import DB_NAME, Entry, Outbox, OutboxWorker

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hermes_gbrain.auth import clear_token_cache
+from hermes_gbrain.commands.install import install
 from hermes_gbrain.emulator import Emulator
-from hermes_gbrain.install import install
 from hermes_gbrain.mcp import clear_catalog_cache
 from hermes_gbrain.recall import pointers
 from hermes_gbrain.recall.config import clear_brain_cache

@@ -9,7 +9,7 @@ import hermes_gbrain
 
 BELOW_THE_ADAPTERS = (
     "hermes_gbrain",
-    "hermes_gbrain.cli",
+    "hermes_gbrain.commands.main",
     "hermes_gbrain.recall.pointers",
     "hermes_gbrain.recall.briefing",
     "hermes_gbrain.recall.digest",

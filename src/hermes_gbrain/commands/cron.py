@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .errors import ConfigError
-from .files import write_atomic
+from .. import __version__
+from ..errors import ConfigError
+from ..files import write_atomic
 
 __all__ = ["JOB_NAME", "SCRIPT_NAME", "CronResult", "install_cron", "remove_cron", "script_text"]
 
@@ -39,7 +39,7 @@ def script_text() -> str:
         'Quiet on success; one line on stderr and a non-zero exit on failure."""\n\n'
         "import sys\n"
         "from pathlib import Path\n\n"
-        "from hermes_gbrain.cli import main\n\n"
+        "from hermes_gbrain.commands.main import main\n\n"
         "home = Path(__file__).resolve().parent.parent\n"
         'sys.exit(main(["digest", "--quiet", "--hermes-home", str(home)]))\n'
     )

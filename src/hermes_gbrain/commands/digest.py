@@ -1,6 +1,6 @@
 """``hermes-gbrain digest``: build the digest, schedule it, or send it to Mnemosyne.
 
-Kept out of ``cli.py`` so that the command's logic lives with the feature. A
+Kept out of ``main.py`` so that the command's logic lives with the feature. A
 progress bar goes to stderr only on a terminal, for brains larger than
 ``PROGRESS_MIN_PAGES``; ``--quiet`` (what the cron script passes) prints nothing
 on success.
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .settings import cli_lookup, default_hermes_home, load_settings
+from ..settings import cli_lookup, default_hermes_home, load_settings
 
 __all__ = ["PROGRESS_MIN_PAGES", "TerminalProgress", "add_arguments", "run"]
 
@@ -97,8 +97,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             )
         return 0
 
-    from .connect import open_brain  # noqa: PLC0415
-    from .recall.digest import build_digest, load_digest_config, write_digest  # noqa: PLC0415
+    from ..connect import open_brain  # noqa: PLC0415
+    from ..recall.digest import build_digest, load_digest_config, write_digest  # noqa: PLC0415
 
     lookup = cli_lookup(home)
     settings = load_settings(lookup, hermes_home=home)

@@ -16,14 +16,14 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from .connect import open_brain
-from .emulator import Emulator
-from .errors import GBrainError
+from ..connect import open_brain
+from ..emulator import Emulator
+from ..errors import GBrainError
+from ..recall.digest import build_digest, write_digest
+from ..recall.pointers import shared_engine
+from ..settings import load_settings
+from ..text import one_line
 from .install import install
-from .recall.digest import build_digest, write_digest
-from .recall.pointers import shared_engine
-from .settings import load_settings
-from .text import one_line
 
 __all__ = ["DEMO_TURNS", "run_demo"]
 

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import __version__
-from .errors import GBrainError
-from .settings import Settings, cli_lookup, default_hermes_home, load_settings
+from .. import __version__
+from ..errors import GBrainError
+from ..settings import Settings, cli_lookup, default_hermes_home, load_settings
 
 __all__ = ["main"]
 
@@ -29,8 +29,8 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _cmd_search(args: argparse.Namespace) -> int:
-    from .connect import open_brain
-    from .text import one_line
+    from ..connect import open_brain
+    from ..text import one_line
 
     settings = _settings(args)
     brain = open_brain(settings, scope="read")
@@ -47,7 +47,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
 
 def _cmd_emulator(args: argparse.Namespace) -> int:
-    from .emulator.cli import run
+    from ..emulator.cli import run
 
     return run(args.emulator_args)
 
@@ -71,7 +71,7 @@ def _cmd_install(args: argparse.Namespace) -> int:
 
 
 def _cmd_digest(args: argparse.Namespace) -> int:
-    from .digest_cli import run
+    from .digest import run
 
     return run(args)
 
@@ -83,7 +83,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from .toolbridge.doctor import run_doctor
+    from ..toolbridge.doctor import run_doctor
 
     return run_doctor(_settings(args), sys.stdout)
 
@@ -140,7 +140,7 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument(
         "--hermes-home", help="profile directory (default $HERMES_HOME, else ~/.hermes)"
     )
-    from .digest_cli import add_arguments as digest_arguments
+    from .digest import add_arguments as digest_arguments
 
     digest_help = "Build the brain digest (or schedule it, or send it to Mnemosyne)."
     digest_arguments(add("digest", digest_help, _cmd_digest))
@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["emulator"]:
         # The emulator owns its flags (including --help); hand them over untouched.
-        from .emulator.cli import run
+        from ..emulator.cli import run
 
         return run(argv[1:])
     parser = _parser()

@@ -22,8 +22,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError, GBrainError
-from .files import data_dir, write_atomic
+from ..errors import ConfigError, GBrainError
+from ..files import data_dir, write_atomic
 
 __all__ = ["SESSION_ID", "mnemosyne_db_path", "store_in_mnemosyne"]
 

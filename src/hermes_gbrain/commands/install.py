@@ -14,9 +14,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
-from .errors import ConfigError
-from .files import write_atomic
+from .. import __version__
+from ..errors import ConfigError
+from ..files import write_atomic
 
 __all__ = ["HOOK_NAME", "NAMES", "InstallResult", "install", "uninstall"]
 
