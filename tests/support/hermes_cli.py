@@ -1,0 +1,129 @@
+"""Run the real ``hermes`` command line (hermes-agent 0.19.0) as a user would.
+
+Each call is a new process, exactly like ``hermes -z "…"`` or
+``hermes chat -Q -q "…" --resume SESSION`` typed in a shell: plugin discovery, the
+memory provider, ``.env`` loading and session storage are Hermes' own. The model is
+the loopback :class:`~support.stub_model.StubModel` (configured as a ``custom``
+OpenAI-compatible endpoint in the profile's ``config.yaml``), so a test reads the
+exact requests the model received.
+
+The child's environment is the test process's minus every ``GBRAIN_*``/``HERMES_*``
+/``MCP_GBRAIN_*`` variable, so only the profile's own ``.env`` configures it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from support.stub_model import StubModel
+
+RUN_TIMEOUT_S = 120.0
+_SESSION_LINE = re.compile(r"^session_id:\s*(\S+)\s*$", re.MULTILINE)
+_SCRUBBED_PREFIXES = ("GBRAIN_", "HERMES_", "MCP_GBRAIN_")
+
+
+def hermes_executable() -> str:
+    """The ``hermes`` script installed beside the running interpreter."""
+    beside = Path(sys.executable).with_name("hermes")
+    found = str(beside) if beside.is_file() else shutil.which("hermes")
+    if not found:
+        raise RuntimeError("the hermes command is not installed (pip install -e '.[dev]')")
+    return found
+
+
+def model_config(model: StubModel) -> dict[str, Any]:
+    """The ``model`` block of ``config.yaml`` that points Hermes at the stub model.
+
+    Use it as ``home.write_config("gbrain", extra={"model": model_config(stub_model)})``.
+    """
+    return {"provider": "custom", "base_url": model.base_url, "default": "stub-model"}
+
+
+@dataclass(frozen=True)
+class CliRun:
+    """One finished ``hermes`` process and the model requests it made."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    requests: list[dict[str, Any]]
+
+    @property
+    def session_id(self) -> str | None:
+        """The ``session_id: …`` line ``hermes chat -Q`` prints on exit."""
+        found = _SESSION_LINE.findall(self.stdout + "\n" + self.stderr)
+        return found[-1] if found else None
+
+    def user_messages(self, index: int = -1) -> list[str]:
+        """The text of every user message in one model request (default: the last)."""
+        messages = self.requests[index]["messages"]
+        return [_text(m.get("content")) for m in messages if m.get("role") == "user"]
+
+    def last_user_message(self, index: int = -1) -> str:
+        """What the model received as the current user turn (memory blocks included)."""
+        return self.user_messages(index)[-1]
+
+    def system_prompt(self, index: int = -1) -> str:
+        messages = self.requests[index]["messages"]
+        return _text(messages[0].get("content")) if messages[0].get("role") == "system" else ""
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return ""
+
+
+def child_env(home: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED_PREFIXES)}
+    env.update({"HERMES_HOME": str(home), "OPENAI_API_KEY": "sk-stub", "NO_COLOR": "1"})
+    env.update(extra or {})
+    return env
+
+
+def run_hermes(
+    home: Path,
+    model: StubModel,
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    timeout: float = RUN_TIMEOUT_S,
+) -> CliRun:
+    """Run ``hermes ARGS`` for the profile at ``home``; return its output and new requests."""
+    before = len(model.requests)
+    done = subprocess.run(
+        [hermes_executable(), *args],
+        env=child_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    chats = [r for r in model.requests[before:] if isinstance(r, dict) and "messages" in r]
+    return CliRun(done.returncode, done.stdout, done.stderr, chats)
+
+
+def oneshot(home: Path, model: StubModel, prompt: str, **kwargs: Any) -> CliRun:
+    """``hermes -z PROMPT``: one turn, one process."""
+    return run_hermes(home, model, ["-z", prompt], **kwargs)
+
+
+def chat_query(
+    home: Path, model: StubModel, prompt: str, *, resume: str | None = None, **kwargs: Any
+) -> CliRun:
+    """``hermes chat -Q -q PROMPT [--resume SESSION]``: one turn of a resumable session."""
+    args = ["chat", "-Q", "-q", prompt]
+    if resume:
+        args += ["--resume", resume]
+    return run_hermes(home, model, args, **kwargs)
