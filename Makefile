@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench clean
+MN_VENV := .venv-mnemosyne
+MN_STAMP := $(MN_VENV)/.installed
+
+.PHONY: demo test lint typecheck unit bench clean test-mnemosyne
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +30,19 @@ unit: $(STAMP)
 
 test: lint typecheck unit
 
+# Opt-in: the digest sink and hook mode against the real Mnemosyne (about 500 MB with its
+# embedding runtime, so it gets its own environment). MNEMOSYNE_NO_EMBEDDINGS=1: no model download.
+$(MN_STAMP): pyproject.toml
+	test -x $(MN_VENV)/bin/python || $(PYTHON) -m venv $(MN_VENV)
+	$(MN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(MN_VENV)/bin/python -m pip install --quiet -e '.[dev]' \
+		'mnemosyne-hermes==0.7.6' 'mnemosyne-memory==4.0.0b6'
+	touch $(MN_STAMP)
+
+test-mnemosyne: $(MN_STAMP)
+	MNEMOSYNE_NO_EMBEDDINGS=1 $(MN_VENV)/bin/python -m pytest -m mnemosyne \
+		tests/integration/test_mnemosyne_real.py
+
 bench: $(STAMP)
 	$(BIN)/python bench/transport_overhead.py
 	$(BIN)/python bench/pointers.py
@@ -34,4 +50,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/relevance.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(MN_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -19,6 +19,9 @@ _bootstrap_home: Path | None = None
 def pytest_configure(config: pytest.Config) -> None:
     """Keep every Hermes import away from the real ``~/.hermes`` (see support.hermes_home)."""
     global _bootstrap_home
+    config.addinivalue_line(
+        "markers", "mnemosyne: needs the real Mnemosyne (make test-mnemosyne installs it)"
+    )
     _bootstrap_home = install_bootstrap_home()
 
 

@@ -1,10 +1,10 @@
-"""``hermes-gbrain digest``: build, atomicity, staleness, partial failure, cron, Mnemosyne."""
+"""``hermes-gbrain digest``: build, atomicity, staleness, partial failure, cron.
+
+The Mnemosyne sink and the tag count are in ``test_digest_reach.py``."""
 
 from __future__ import annotations
 
 import json
-import sys
-import types
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -152,54 +152,6 @@ def test_cron_install_run_and_remove(profile: Profile) -> None:
 def test_cron_rejects_a_bad_interval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["digest", "--hermes-home", str(tmp_path), "--install-cron", "--every", "1w"]) == 1
     assert "--every" in capsys.readouterr().err
-
-
-class _StandInMnemosyne:
-    """The subset of mnemosyne.Mnemosyne the sink uses (signatures of mnemosyne-memory 4.0)."""
-
-    store: dict[str, str] = {}  # one database, like the real SQLite file
-    opened: list[Path] = []
-
-    def __init__(self, session_id: str = "default", db_path: Path | None = None) -> None:
-        assert session_id == "hermes_gbrain_digest" and db_path is not None
-        self.opened.append(db_path)
-
-    def remember(self, content: str, source: str = "conversation", **kwargs: Any) -> str:
-        assert kwargs["scope"] == "global" and source == "hermes-gbrain-digest"
-        memory_id = f"m{len(self.store) + 1}"
-        self.store[memory_id] = content
-        return memory_id
-
-    def get(self, memory_id: str) -> dict[str, str] | None:
-        content = self.store.get(memory_id)
-        return None if content is None else {"id": memory_id, "content": content}
-
-    def update(self, memory_id: str, content: str | None = None) -> bool | None:
-        self.store[memory_id] = content or ""
-        return True
-
-
-def test_mnemosyne_sink_replaces_in_place(
-    profile: Profile, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    home = profile.home.path
-    monkeypatch.delenv("MNEMOSYNE_DATA_DIR", raising=False)
-    monkeypatch.setitem(sys.modules, "mnemosyne", None)  # not installed
-    assert main(["digest", "--hermes-home", str(home), "--to", "mnemosyne"]) == 1
-    assert "Mnemosyne is not installed" in capsys.readouterr().err
-
-    module = types.ModuleType("mnemosyne")
-    module.Mnemosyne = _StandInMnemosyne  # type: ignore[attr-defined]
-    _StandInMnemosyne.store = {}
-    monkeypatch.setitem(sys.modules, "mnemosyne", module)
-    assert main(["digest", "--hermes-home", str(home), "--to", "mnemosyne"]) == 0
-    assert "Mnemosyne entry m1: stored" in capsys.readouterr().out
-    assert main(["digest", "--hermes-home", str(home), "--to", "mnemosyne"]) == 0
-    assert "Mnemosyne entry m1: replaced" in capsys.readouterr().out
-    assert list(_StandInMnemosyne.store) == ["m1"]
-    assert _StandInMnemosyne.store["m1"].startswith("GBrain digest (")
-    assert _StandInMnemosyne.opened[-1] == home / "mnemosyne" / "data" / "mnemosyne.db"
-    assert not digest_path(home).exists()  # the sink replaces the file, it does not add to it
 
 
 def test_progress_bar_only_for_large_brains() -> None:

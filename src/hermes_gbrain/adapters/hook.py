@@ -1,11 +1,12 @@
-"""Hook mode: the briefing (and, optionally, pointers) beside another memory provider.
+"""Hook mode: the digest, the briefing (and, optionally, pointers) beside another provider.
 
 Hermes allows one external memory provider. Users whose provider is Mnemosyne,
 Honcho or anything else can still get GBrain's first-turn briefing through this
 general plugin: a ``pre_llm_call`` hook whose ``{"context": …}`` Hermes appends to
 the API copy of the user message (never to the system prompt, so the prompt cache
 is untouched). Install with ``hermes-gbrain install --name gbrain-hook`` and enable
-with ``hermes plugins enable gbrain-hook``.
+with ``hermes plugins enable gbrain-hook``. The digest comes with the session's first
+turn (see :func:`~.layers.first_turn_digest`), ahead of anything else the hook adds.
 
 Same settings as the provider (``GBRAIN_*`` in the profile's ``.env``), read on
 the hook's thread, which is the profile-scoped agent thread. Same fail-open rule:
@@ -25,7 +26,15 @@ from typing import Any
 from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
 from ..recall.pointers import MAX_LIMIT, Owner, StoreKey, shared_engine
 from . import compat
-from .layers import begin_briefing, briefed_pages, combine, read_layers, take_briefing
+from .layers import (
+    begin_briefing,
+    briefed_pages,
+    combine,
+    first_turn_digest,
+    join_context,
+    read_layers,
+    take_briefing,
+)
 
 __all__ = ["GBrainHook", "register"]
 
@@ -84,6 +93,9 @@ class GBrainHook:
             return ""
         earlier = _earlier_user_texts(kwargs.get("conversation_history"), message)
         first = not any(not compat.is_trivial_prompt(t) for t in earlier)
+        opening = kwargs.get("is_first_turn")  # Hermes: no history before this turn
+        opening = opening if isinstance(opening, bool) else not earlier
+        digest = first_turn_digest(home, layers) if opening else ""
         context = contextvars.copy_context()
         if first:
             begin_briefing(config, layers, session, message, context=context)
@@ -104,7 +116,8 @@ class GBrainHook:
                     screen=config.screen,
                     context=context,
                 )
-        return combine(briefing, pointers, limit=config.limit, already=already)
+        recalled = combine(briefing, pointers, limit=config.limit, already=already)
+        return join_context(digest, recalled)
 
 
 _HOOK = GBrainHook()

@@ -25,6 +25,7 @@ from ..recall.config import PointerConfig
 from ..recall.digest import DigestConfig, format_digest_block, load_digest_config, read_digest_line
 from ..recall.pointers import format_block
 from ..settings import flag_on
+from ..text import one_line
 from . import compat
 
 __all__ = [
@@ -35,6 +36,8 @@ __all__ = [
     "combine",
     "digest_block",
     "end_briefing",
+    "first_turn_digest",
+    "join_context",
     "layer_schema",
     "read_layers",
     "take_briefing",
@@ -72,6 +75,22 @@ def digest_block(home: str, layers: Layers | None) -> str:
     if layers is None or not layers.digest.enabled:
         return ""
     return format_digest_block(read_digest_line(home, max_age_hours=layers.digest.max_age_hours))
+
+
+def first_turn_digest(home: str, layers: Layers | None) -> str:
+    """Hook mode's digest: the same block and file as the provider's system prompt, for
+    the session's first turn only, its line held to the digest's character budget
+    (``GBRAIN_DIGEST_MAX_CHARS``). That turn's message, digest included, is then part of
+    the history Hermes replays byte for byte, so the cached prefix never changes."""
+    if layers is None or not layers.digest.enabled:
+        return ""
+    line = read_digest_line(home, max_age_hours=layers.digest.max_age_hours)
+    return format_digest_block(one_line(line, layers.digest.max_chars)) if line else ""
+
+
+def join_context(*blocks: str) -> str:
+    """Non-empty blocks, a blank line apart (digest first, then the turn's own recall)."""
+    return "\n\n".join(block for block in blocks if block)
 
 
 def _key(config: PointerConfig, session: str) -> Hashable:

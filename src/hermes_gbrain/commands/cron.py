@@ -31,8 +31,12 @@ SCRIPT_NAME = "hermes_gbrain_digest.py"
 _EVERY = re.compile(r"[1-9][0-9]{0,3}[mhd]")
 
 
-def script_text() -> str:
-    """The cron script: the profile is the folder above ``scripts/``."""
+def script_text(to: str = "file") -> str:
+    """The cron script: the profile is the folder above ``scripts/``; ``to`` is
+    ``file`` or ``mnemosyne`` (``hermes-gbrain digest --to``)."""
+    if to not in ("file", "mnemosyne"):
+        raise ConfigError(f"--to must be file or mnemosyne, not {to!r}")
+    extra = ', "--to", "mnemosyne"' if to == "mnemosyne" else ""
     return (
         f'"""Refresh the GBrain digest for this Hermes profile (hermes-gbrain {__version__}).\n\n'
         "Written by `hermes-gbrain digest --install-cron`; removed by `--remove-cron`.\n"
@@ -41,7 +45,7 @@ def script_text() -> str:
         "from pathlib import Path\n\n"
         "from hermes_gbrain.commands.main import main\n\n"
         "home = Path(__file__).resolve().parent.parent\n"
-        'sys.exit(main(["digest", "--quiet", "--hermes-home", str(home)]))\n'
+        f'sys.exit(main(["digest", "--quiet", "--hermes-home", str(home){extra}]))\n'
     )
 
 
@@ -97,7 +101,9 @@ def _remove_jobs(jobs: Any) -> int:
     return removed
 
 
-def install_cron(hermes_home: str | os.PathLike[str], every: str = "6h") -> CronResult:
+def install_cron(
+    hermes_home: str | os.PathLike[str], every: str = "6h", *, to: str = "file"
+) -> CronResult:
     """Write the script and (re)register the job; idempotent (one job per profile)."""
     if not _EVERY.fullmatch(every):
         raise ConfigError(f"--every must look like 30m, 6h or 1d, not {every!r}")
@@ -105,7 +111,7 @@ def install_cron(hermes_home: str | os.PathLike[str], every: str = "6h") -> Cron
     scripts = home / "scripts"
     scripts.mkdir(parents=True, exist_ok=True)
     script = scripts / SCRIPT_NAME
-    write_atomic(script, script_text(), mode=0o644)
+    write_atomic(script, script_text(to), mode=0o644)
     schedule = f"every {every}"
     with _Store(home) as jobs:
         removed = _remove_jobs(jobs)

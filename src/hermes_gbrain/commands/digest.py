@@ -66,7 +66,13 @@ def add_arguments(cmd: argparse.ArgumentParser) -> None:
         "--to",
         choices=("file", "mnemosyne"),
         default="file",
-        help="file: $HERMES_HOME/gbrain/digest.json (default); mnemosyne: one Mnemosyne entry",
+        help="file: $HERMES_HOME/gbrain/digest.json (default); mnemosyne: that file and "
+        "one Mnemosyne entry in the database the profile's Mnemosyne provider reads",
+    )
+    cmd.add_argument(
+        "--mnemosyne-db",
+        metavar="PATH",
+        help="with --to mnemosyne: this database instead of the one worked out for the profile",
     )
     cmd.add_argument("--quiet", action="store_true", help="print nothing on success (cron)")
 
@@ -79,6 +85,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     if args.install_cron and args.remove_cron:
         print("hermes-gbrain digest: choose --install-cron or --remove-cron", file=err)
         return 2
+    if args.mnemosyne_db and (args.to != "mnemosyne" or args.install_cron or args.remove_cron):
+        print("hermes-gbrain digest: --mnemosyne-db goes with --to mnemosyne, not cron", file=err)
+        return 2
     if args.install_cron or args.remove_cron:
         from .cron import install_cron, remove_cron  # noqa: PLC0415 - keep --help fast
 
@@ -87,7 +96,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             if not args.quiet:
                 print(f"removed {result.removed} cron job(s) and {result.script.name}", file=out)
             return 0
-        result = install_cron(home, args.every)
+        result = install_cron(home, args.every, to=args.to)
         if not args.quiet:
             print(
                 f"cron job {result.job_id} ({result.schedule}, no agent) runs "
@@ -98,28 +107,40 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         return 0
 
     from ..connect import open_brain  # noqa: PLC0415
-    from ..recall.digest import build_digest, load_digest_config, write_digest  # noqa: PLC0415
+    from ..recall.digest import (  # noqa: PLC0415
+        DIGEST_SCOPE,
+        build_digest,
+        load_digest_config,
+        write_digest,
+    )
 
     lookup = cli_lookup(home)
     settings = load_settings(lookup, hermes_home=home)
+    plan = None
+    if args.to == "mnemosyne":  # before any GBrain call: a bad Mnemosyne setup fails fast
+        from .mnemosyne_sink import plan_mnemosyne, store_in_mnemosyne  # noqa: PLC0415
+
+        plan = plan_mnemosyne(home, db_path=args.mnemosyne_db, lookup=lookup)
     max_chars = args.max_chars or load_digest_config(lookup).max_chars
     interactive = not args.quiet and err.isatty()
     progress = TerminalProgress(err) if interactive else None
     try:
-        brain = open_brain(settings, scope="read")
+        brain = open_brain(settings, scope=DIGEST_SCOPE)
         digest = build_digest(brain, max_chars=max_chars, progress=progress)
     finally:
         if progress is not None:
             progress.close()
-    if args.to == "mnemosyne":
-        from .mnemosyne_sink import store_in_mnemosyne  # noqa: PLC0415
-
-        memory_id, replaced = store_in_mnemosyne(home, digest.line)
+    path = write_digest(home, digest)  # the provider and the hook read this file
+    if plan is not None:
+        stored = store_in_mnemosyne(home, digest.line, plan=plan)
         if not args.quiet:
-            state = "replaced" if replaced else "stored"
-            print(f"{digest.line}\nMnemosyne entry {memory_id}: {state}", file=out)
+            state = "refreshed" if stored.replaced else "stored"
+            print(
+                f"{digest.line}\nwritten to {path}\nMnemosyne entry {stored.memory_id} "
+                f"{state} in {stored.db_path} ({stored.how})",
+                file=out,
+            )
         return 0
-    path = write_digest(home, digest)
     if not args.quiet:
         print(f"{digest.line}\nwritten to {path}", file=out)
     return 0

@@ -1,11 +1,17 @@
 """Level 1 recall: one compact line describing the brain, for the system prompt.
 
 Built offline (``hermes-gbrain digest``, usually from a Hermes cron job) from
-read-scope calls only: ``get_brain_identity``, ``schema_stats``, ``list_pages``
-(paged past its 100-row cap) and ``get_stats`` only when the credential can call it
-(admin scope; it adds the tag count). The line is written atomically to
-``$HERMES_HOME/gbrain/digest.json``: a failed or partial build raises before the
-file is touched, so a good digest is never replaced by a bad one.
+read-only calls: ``get_brain_identity``, ``schema_stats``, ``list_pages`` (paged
+past its 100-row cap) and ``get_stats`` only when ``tools/list`` offers it (it needs
+the ``admin`` scope and adds the tag count). The builder's token asks for
+:data:`DIGEST_SCOPE`: GBrain grants the part of it the client was registered with
+(a read client gets ``read``), so ``get_stats`` is offered exactly when the
+credential could call it. That token is the command's own; the model-facing layers
+keep asking for ``read`` (and ``write`` only with ``GBRAIN_TOOLS=write``).
+
+The line is written atomically to ``$HERMES_HOME/gbrain/digest.json``: a failed or
+partial build raises before the file is touched, so a good digest is never replaced
+by a bad one.
 
 Naming rule: within each kind (people, projects, companies, concepts) names are the
 **most recently updated** pages (``list_pages`` order ``updated_desc``), taken
@@ -38,6 +44,7 @@ __all__ = [
     "DEFAULT_MAX_AGE_HOURS",
     "DEFAULT_MAX_CHARS",
     "DIGEST_HEADER",
+    "DIGEST_SCOPE",
     "Digest",
     "DigestConfig",
     "build_digest",
@@ -50,6 +57,11 @@ __all__ = [
 ]
 
 DEFAULT_MAX_CHARS = 400
+DIGEST_SCOPE = "read admin"
+"""What the digest builder's token asks for. GBrain filters a requested scope list
+down to the client's registered scopes (recording 09: a read client asking for
+``write`` gets ``""``), so this never yields more than the client has, and a read
+client still gets ``read``."""
 MIN_MAX_CHARS = 80
 MAX_MAX_CHARS = 2_000
 DEFAULT_MAX_AGE_HOURS = 48.0
