@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/pointers.py
 	$(BIN)/python bench/tool_schemas.py
 	$(BIN)/python bench/relevance.py
+	$(BIN)/python bench/digest_reach.py
 
 clean:
 	rm -rf $(VENV) $(MN_VENV) .pytest_cache .mypy_cache .ruff_cache
