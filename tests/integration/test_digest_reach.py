@@ -134,6 +134,26 @@ def test_not_installed(profile: Profile, monkeypatch: pytest.MonkeyPatch, capsys
     monkeypatch.setitem(sys.modules, "mnemosyne", None)
     assert main(["digest", "--hermes-home", str(profile.home.path), "--to", "mnemosyne"]) == 1
     assert "Mnemosyne is not installed" in capsys.readouterr().err
+    home = str(profile.home.path)
+    cron = ["digest", "--hermes-home", home, "--install-cron", "--to", "mnemosyne"]
+    assert main(cron) == 1  # refused at install time, not on every run
+    assert not (profile.home.path / "scripts" / "hermes_gbrain_digest.py").exists()
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [".hermes", ".hermes/profiles/coder", ".hermes/other", "srv/data", "srv/data/profiles/ops"],
+)
+def test_profile_name_matches_hermes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, relative: str
+) -> None:
+    from hermes_cli.profiles import get_active_profile_name
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # Hermes' native home: ~/.hermes
+    home = tmp_path / relative
+    home.mkdir(parents=True)
+    monkeypatch.setenv("HERMES_HOME", str(home))
+    assert mnemosyne_path.hermes_profile_name(home) == get_active_profile_name()
 
 
 # -- refreshing -----------------------------------------------------------------------------
@@ -178,7 +198,7 @@ def test_a_moved_database_leaves_no_copy_behind(coder: Profile, mnemosyne: None)
     assert _entries(shared.db_path) == [] and len(_entries(banked.db_path)) == 1
 
 
-def test_cron_refreshes_mnemosyne_too(profile: Profile) -> None:
+def test_cron_refreshes_mnemosyne_too(profile: Profile, mnemosyne: None) -> None:
     home = profile.home.path
     assert main(["digest", "--hermes-home", str(home), "--install-cron", "--to", "mnemosyne"]) == 0
     script = (home / "scripts" / "hermes_gbrain_digest.py").read_text(encoding="utf-8")

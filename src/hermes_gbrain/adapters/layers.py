@@ -153,7 +153,7 @@ def layer_schema() -> Sequence[dict[str, Any]]:
     return (
         {
             "key": "digest",
-            "description": "Put the brain digest line in the system prompt (on/off)",
+            "description": "Show the brain digest: system prompt (hook mode: first turn)",
             "env_var": "GBRAIN_DIGEST",
             "default": "on",
             "choices": ["on", "off"],

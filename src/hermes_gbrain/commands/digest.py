@@ -96,6 +96,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             if not args.quiet:
                 print(f"removed {result.removed} cron job(s) and {result.script.name}", file=out)
             return 0
+        if args.to == "mnemosyne":  # the job would fail on every run: say so now
+            from .mnemosyne_sink import plan_mnemosyne  # noqa: PLC0415
+
+            plan_mnemosyne(home, lookup=cli_lookup(home))
         result = install_cron(home, args.every, to=args.to)
         if not args.quiet:
             print(
