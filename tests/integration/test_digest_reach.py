@@ -271,3 +271,27 @@ def test_hook_digest_beside_mnemosyne_once_and_cache_safe(
         assert [m.get("content") for m in replay[: len(previous)]] == [
             m.get("content") for m in previous
         ]
+
+
+def test_hook_digest_budget_switch_and_first_turn_only(profile: Profile) -> None:
+    from hermes_gbrain.adapters.hook import GBrainHook
+
+    home = profile.home.path
+    assert main(["digest", "--hermes-home", str(home), "--quiet"]) == 0
+    hook = GBrainHook()
+
+    def context(session: str, **kwargs: Any) -> str:
+        result = hook.pre_llm_call(session_id=session, user_message="hi", **kwargs)
+        return (result or {}).get("context", "")
+
+    full = context("a", is_first_turn=True)
+    assert full == f"{DIGEST_HEADER}\n{read_digest_line(home)}"
+    assert context("b", is_first_turn=False) == ""
+    earlier = [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}]
+    assert context("c", conversation_history=earlier) == ""  # no flag: the history decides
+    assert context("d") == full
+    profile.set_env(GBRAIN_DIGEST_MAX_CHARS="120")
+    (line,) = context("e", is_first_turn=True).splitlines()[1:]
+    assert len(line) <= 120 and line.startswith("GBrain digest (")
+    profile.set_env(GBRAIN_DIGEST="off")
+    assert context("f", is_first_turn=True) == ""
