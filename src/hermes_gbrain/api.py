@@ -9,6 +9,7 @@ few fields we use: everything else the server returns is untrusted and unneeded.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,9 +97,14 @@ def _str(value: Any) -> str | None:
 
 
 def _number(value: Any) -> float | None:
+    """A finite number, else None: NaN or infinity would break JSON output and gates."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _rows(data: Any, tool: str) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import math
 import secrets
 import threading
@@ -20,7 +19,8 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlencode
 
-from .errors import AuthError, HTTPStatusError, ProtocolError, RateLimitedError
+from . import jsontext
+from .errors import AuthError, GBrainError, HTTPStatusError, ProtocolError, RateLimitedError
 from .transport import Transport
 
 __all__ = [
@@ -191,9 +191,17 @@ class ClientCredentials:
             try:
                 slot.minted = self._mint()
             except RateLimitedError as exc:
-                wait = exc.retry_after if exc.retry_after is not None else _DEFAULT_BACKOFF_S
+                wait = exc.retry_after
+                if wait is None or not math.isfinite(wait):
+                    wait = _DEFAULT_BACKOFF_S
                 slot.blocked_until = time.monotonic() + min(max(wait, 1.0), _MAX_BACKOFF_S)
                 raise
+            except GBrainError:
+                raise
+            except Exception as exc:  # only typed errors leave the client API
+                raise ProtocolError(
+                    f"token response could not be handled ({type(exc).__name__})"
+                ) from None
             slot.mints += 1
             return slot.minted.token
 
@@ -270,7 +278,7 @@ def _is_token_text(token: str) -> bool:
 
 def _json_object(body: bytes) -> dict[str, object]:
     try:
-        value = json.loads(body)
+        value = jsontext.loads(body)
     except ValueError:
         raise ProtocolError("token response is not JSON") from None
     if not isinstance(value, dict):
@@ -279,16 +287,22 @@ def _json_object(body: bytes) -> dict[str, object]:
 
 
 def _retry_after(headers: object) -> float | None:
-    """Seconds until minting may resume, from ``RateLimit-Reset`` or ``Retry-After``."""
+    """Seconds until minting may resume, from ``RateLimit-Reset`` or ``Retry-After``.
+
+    Seconds only (an HTTP date counts as absent). Junk such as ``nan``, ``inf`` or
+    text is absent too, so the default back-off applies rather than none at all.
+    """
     get = getattr(headers, "get", None)
     if get is None:
         return None
     for name in ("ratelimit-reset", "retry-after"):
         value = get(name)
-        if value is None:
+        if not isinstance(value, str):
             continue
         try:
-            return max(float(value), 0.0)
+            number = float(value)
         except ValueError:
             continue
+        if math.isfinite(number):
+            return max(number, 0.0)
     return None

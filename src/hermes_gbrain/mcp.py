@@ -11,14 +11,24 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import jsontext
 from .auth import Credential
-from .errors import AuthError, HTTPStatusError, ProtocolError, RPCError, ToolError
+from .errors import (
+    AuthError,
+    DeadlineError,
+    GBrainError,
+    HTTPStatusError,
+    ProtocolError,
+    RPCError,
+    ToolError,
+)
 from .sse import SSEDecoder
-from .transport import Response, Transport
+from .transport import Response, Transport, call_deadline
 
 __all__ = [
     "MCP_CAP",
@@ -34,6 +44,9 @@ __all__ = [
 
 MCP_CAP = 262_144
 MCP_DEADLINE_S = 12.0
+MAX_SCHEMA_DEPTH = 32
+"""A tool whose ``inputSchema`` nests deeper is dropped from the catalog (GBrain's: 4)."""
+MAX_SESSION_ID = 256
 PROTOCOL_VERSION = "2025-06-18"
 _ACCEPT = "application/json, text/event-stream"
 _CLIENT_INFO = {"name": "hermes-gbrain", "version": "0.1.0"}
@@ -68,7 +81,7 @@ class _ReplyWatcher:
 
 def _loads(text: str | bytes) -> Any:
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except ValueError:
         raise ProtocolError("reply is not valid JSON") from None
 
@@ -102,6 +115,19 @@ def parse_rpc_reply(content_type: str, body: bytes, request_id: int) -> dict[str
                 return dict(candidate)
         raise ProtocolError("JSON body holds no reply to the request")
     raise ProtocolError("reply has an unexpected content type")
+
+
+@contextmanager
+def _typed() -> Iterator[None]:
+    """The client API raises ``GBrainError`` only: anything else a hostile reply might
+    still provoke (a bug's ``TypeError``, an exhausted stack) becomes a
+    ``ProtocolError`` naming only the exception class."""
+    try:
+        yield
+    except GBrainError:
+        raise
+    except Exception as exc:
+        raise ProtocolError(f"reply could not be handled ({type(exc).__name__})") from None
 
 
 def _result_of(reply: Mapping[str, Any]) -> dict[str, Any]:
@@ -155,7 +181,7 @@ def parse_tool_result(tool: str, result: Mapping[str, Any]) -> ToolResult:
         code: str | None = None
         detail = texts[0] if texts else ""
         try:
-            envelope = json.loads(detail)
+            envelope = jsontext.loads(detail)
         except ValueError:
             envelope = None
         if isinstance(envelope, dict):
@@ -167,7 +193,7 @@ def parse_tool_result(tool: str, result: Mapping[str, Any]) -> ToolResult:
     if not texts:
         raise ProtocolError("tool result has no text content")
     try:
-        data = json.loads(texts[0])
+        data = jsontext.loads(texts[0])
     except ValueError:
         raise ProtocolError(f"tool {tool!r} returned text that is not JSON") from None
     return ToolResult(data=data, notes=tuple(texts[1:]), meta=meta)
@@ -219,6 +245,8 @@ class ToolCatalog:
             if not isinstance(item, dict) or not isinstance(item.get("name"), str):
                 continue
             schema = item.get("inputSchema")
+            if isinstance(schema, dict) and jsontext.depth_over(schema, MAX_SCHEMA_DEPTH):
+                continue  # no real schema nests this deep; every walk over it stays bounded
             desc = item.get("description")
             tools[item["name"]] = ToolSpec(
                 name=item["name"],
@@ -230,12 +258,27 @@ class ToolCatalog:
 
 _catalog_lock = threading.Lock()
 _catalogs: dict[str, ToolCatalog] = {}
+_fetching: dict[str, threading.Lock] = {}
+"""One lock per catalog key, so a cold burst fetches ``tools/list`` once per credential."""
 
 
 def clear_catalog_cache() -> None:
     """Forget every cached ``tools/list`` (tests, and ``doctor`` forcing a refresh)."""
     with _catalog_lock:
         _catalogs.clear()
+
+
+def _fetch_lock(key: str) -> threading.Lock:
+    with _catalog_lock:
+        lock = _fetching.get(key)
+        if lock is None:
+            lock = _fetching[key] = threading.Lock()
+        return lock
+
+
+def _visible_ascii(value: str) -> bool:
+    """0x21-0x7E only: what MCP allows in a session id, and safe in any header."""
+    return value.isascii() and value.isprintable() and " " not in value
 
 
 class MCPClient:
@@ -263,6 +306,7 @@ class MCPClient:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._session_id: str | None = None
+        self._session_dropped = False
         self._catalog_key = f"{url}\x00{credential.cache_key}"
 
     def __repr__(self) -> str:
@@ -275,18 +319,24 @@ class MCPClient:
     # -- requests ---------------------------------------------------------------------
 
     def request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Send one request and return its ``result`` object."""
-        reply = self._exchange(method, params, allow_reinit=True)
-        return _result_of(reply)
+        """Send one request and return its ``result`` object.
+
+        One deadline bounds the whole call: token mint, the request, a re-mint after a
+        401 and its retry, and a re-initialisation all share it.
+        """
+        with call_deadline(self._deadline_s), _typed():
+            reply = self._exchange(method, params, allow_reinit=True)
+            return _result_of(reply)
 
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Send a notification (no reply expected; servers answer 202)."""
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = dict(params)
-        response = self._post(message, None)
-        if response.status not in (200, 202, 204):
-            self._raise_for_status(response)
+        with call_deadline(self._deadline_s), _typed():
+            response = self._post(message, None)
+            if response.status not in (200, 202, 204):
+                self._raise_for_status(response)
 
     def initialize(self) -> dict[str, Any]:
         """Run the MCP handshake; optional for GBrain, needed by stateful servers."""
@@ -313,10 +363,23 @@ class MCPClient:
                 cached = _catalogs.get(self._catalog_key)
             if cached is not None:
                 return cached
-        catalog = ToolCatalog.parse(self.request("tools/list"))
-        with _catalog_lock:
-            _catalogs[self._catalog_key] = catalog
-        return catalog
+        # Single flight: threads arriving while one fetches wait for its answer.
+        with call_deadline(self._deadline_s), _typed():
+            lock = _fetch_lock(self._catalog_key)
+            if not lock.acquire(timeout=self._deadline_s):
+                raise DeadlineError(self._deadline_s)
+            try:
+                if not refresh:
+                    with _catalog_lock:
+                        cached = _catalogs.get(self._catalog_key)
+                    if cached is not None:
+                        return cached
+                catalog = ToolCatalog.parse(self.request("tools/list"))
+                with _catalog_lock:
+                    _catalogs[self._catalog_key] = catalog
+                return catalog
+            finally:
+                lock.release()
 
     # -- plumbing ---------------------------------------------------------------------
 
@@ -331,8 +394,10 @@ class MCPClient:
         with self._lock:
             sent_session = self._session_id
         response = self._post(message, watcher)
+        with self._lock:
+            lost_session = self._session_dropped
         if (
-            sent_session is not None
+            (sent_session is not None or lost_session)
             and response.status in (400, 404)
             and allow_reinit
             and method != "initialize"
@@ -340,6 +405,7 @@ class MCPClient:
             with self._lock:
                 if self._session_id == sent_session:
                     self._session_id = None
+                self._session_dropped = False
             self.initialize()
             return self._exchange(method, params, allow_reinit=False)
         if response.status != 200:
@@ -390,9 +456,17 @@ class MCPClient:
 
     def _remember_session(self, response: Response) -> None:
         session = response.headers.get("mcp-session-id")
-        if session and session.isprintable() and len(session) <= 256:
-            with self._lock:
+        if session is None:
+            return
+        with self._lock:
+            if session and len(session) <= MAX_SESSION_ID and _visible_ascii(session):
                 self._session_id = session
+                self._session_dropped = False
+            else:
+                # An id we could not send back (it would break every later request's
+                # headers) is dropped; a 400/404 for the missing session re-initialises.
+                self._session_id = None
+                self._session_dropped = True
 
     @staticmethod
     def _raise_for_status(response: Response) -> None:
@@ -400,7 +474,7 @@ class MCPClient:
             code = None
             if response.content_type == "application/json":
                 try:
-                    payload = json.loads(response.body)
+                    payload = jsontext.loads(response.body)
                 except ValueError:
                     payload = None
                 if isinstance(payload, dict) and isinstance(payload.get("error"), str):

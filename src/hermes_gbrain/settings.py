@@ -132,10 +132,23 @@ class Settings:
                 "no GBrain credential: set GBRAIN_MCP_CLIENT_ID and GBRAIN_MCP_CLIENT_SECRET, "
                 "or GBRAIN_MCP_ACCESS_TOKEN"
             )
-        for value in (self.client_id, self.client_secret, self.access_token):
-            if value is not None and not value.isprintable():
-                return "a GBrain credential contains control characters"
+        for label, value in (
+            ("the client id (GBRAIN_MCP_CLIENT_ID)", self.client_id),
+            ("the client secret (GBRAIN_MCP_CLIENT_SECRET)", self.client_secret),
+            ("the access token (GBRAIN_MCP_ACCESS_TOKEN or MCP_GBRAIN_API_KEY)", self.access_token),
+        ):
+            if value is not None and not _visible_ascii(value):
+                # Never the value, nor where in it the odd character sits.
+                return (
+                    f"{label} has a character that is not visible ASCII (a space, control "
+                    "character, smart quote or other non-ASCII letter); copy it again"
+                )
         return None
+
+
+def _visible_ascii(value: str) -> bool:
+    """0x21-0x7E only: GBrain's credentials are, and a header cannot carry more."""
+    return value.isascii() and value.isprintable() and " " not in value
 
 
 def _clean(value: str | None) -> str | None:

@@ -20,20 +20,29 @@ from __future__ import annotations
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import httpcore
 import httpx
 
-from .errors import DeadlineError, RedirectError, RefusedError, TooLargeError, TransportError
+from .errors import (
+    DeadlineError,
+    GBrainError,
+    RedirectError,
+    RefusedError,
+    TooLargeError,
+    TransportError,
+)
 
 __all__ = [
     "DEFAULT_MAX_REQUEST_BYTES",
     "Response",
     "Transport",
     "UntilFactory",
+    "call_deadline",
     "shared_transport",
 ]
 
@@ -44,6 +53,32 @@ DRAIN_GRACE_S = 0.25
 _IDENTITY = frozenset({"", "identity"})
 
 _deadline = threading.local()
+_outer = threading.local()
+"""The enclosing call's deadline (``call_deadline``): (monotonic end, seconds)."""
+
+
+@contextmanager
+def call_deadline(seconds: float) -> Iterator[None]:
+    """Bound every request this thread sends inside the block by one shared deadline.
+
+    A tool call may mint a token, send, re-mint after a 401 and send again; each
+    request has its own deadline, and this one caps their sum. Nested blocks keep
+    the earlier end.
+    """
+    previous: tuple[float, float] | None = getattr(_outer, "at", None)
+    end = time.monotonic() + seconds
+    if previous is None or end < previous[0]:
+        _outer.at = (end, seconds)
+    try:
+        yield
+    finally:
+        _outer.at = previous
+
+
+def _header_ok(value: str) -> bool:
+    """Printable ASCII only: anything else fails to encode, or splits the header."""
+    return value.isascii() and value.isprintable()
+
 
 UntilFactory = Callable[[int, str], Callable[[bytes], bool] | None]
 """Given (status, media type), a chunk callback that says when reading may stop."""
@@ -233,9 +268,17 @@ class Transport:
                 f"request body of {len(content)} bytes is over the "
                 f"{self._max_request_bytes}-byte limit"
             )
+        for name, value in headers.items():
+            if not _header_ok(value):
+                raise RefusedError(f"the {name} header value is not printable ASCII")
         started = time.monotonic()
         deadline = started + deadline_s
-        if not self._slots.acquire(timeout=deadline_s):
+        outer: tuple[float, float] | None = getattr(_outer, "at", None)
+        if outer is not None and outer[0] < deadline:
+            deadline, deadline_s = outer
+            if deadline <= started:
+                raise DeadlineError(deadline_s)
+        if not self._slots.acquire(timeout=deadline - started):
             raise DeadlineError(deadline_s)
         previous = getattr(_deadline, "at", None)
         _deadline.at = deadline
@@ -250,6 +293,10 @@ class Transport:
                 raise DeadlineError(deadline_s) from None
             raise TransportError(type(exc).__name__) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise TransportError(type(exc).__name__) from None
+        except GBrainError:
+            raise
+        except Exception as exc:  # an odd header or URL httpx could not encode, …
             raise TransportError(type(exc).__name__) from None
         finally:
             _deadline.at = previous

@@ -295,6 +295,10 @@ def test_hundred_cold_threads_cause_exactly_one_mint() -> None:
         ({"RateLimit-Reset": "junk", "Retry-After": "12"}, 12.0),
         ({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, None),
         ({}, None),
+        ({"Retry-After": "nan"}, None),
+        ({"Retry-After": "inf"}, None),
+        ({"RateLimit-Reset": "-inf", "Retry-After": "NaN"}, None),
+        ({"RateLimit-Reset": "nan", "Retry-After": "7"}, 7.0),
     ],
 )
 def test_429_raises_rate_limited_with_the_server_reset(
@@ -334,6 +338,21 @@ def test_429_without_a_reset_backs_off_a_minute(server: TokenServer, clock: Fake
     clock.now += 59
     raises(RateLimitedError, credential.bearer)
     clock.now += 2
+    credential.bearer()
+    assert server.calls == 2
+
+
+@pytest.mark.parametrize("junk", ["nan", "NaN", "inf", "-inf", "soon", ""])
+def test_junk_retry_after_still_backs_off(server: TokenServer, clock: FakeClock, junk: str) -> None:
+    """``Retry-After: nan`` once disabled the back-off: every call sent a /token request."""
+    server.reply = lambda r: httpx.Response(429, headers={"Retry-After": junk})
+    credential = creds(server)
+    raises(RateLimitedError, credential.bearer)
+    for _ in range(20):
+        raises(RateLimitedError, credential.bearer)
+    assert server.calls == 1
+    clock.now += 61
+    server.reply = None
     credential.bearer()
     assert server.calls == 2
 

@@ -165,9 +165,30 @@ def test_allow_http_makes_a_remote_http_url_acceptable() -> None:
     assert settings.endpoint.token_url == "http://brain.lan/token"
 
 
-def test_problem_control_characters_in_a_credential() -> None:
-    settings = load({"GBRAIN_MCP_ACCESS_TOKEN": "abc\x07def"})
-    assert settings.problem() == "a GBrain credential contains control characters"
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("GBRAIN_MCP_ACCESS_TOKEN", "abc\x07def"),
+        ("GBRAIN_MCP_ACCESS_TOKEN", "gbrain_at_caf\u00e9"),
+        ("GBRAIN_MCP_ACCESS_TOKEN", "gbrain_at_\u201cquoted\u201d"),
+        ("GBRAIN_MCP_ACCESS_TOKEN", "two words"),
+        ("MCP_GBRAIN_API_KEY", "key\u00a0nbsp"),
+        ("GBRAIN_MCP_CLIENT_SECRET", "gbrain_cs_\u00ff"),
+        ("GBRAIN_MCP_CLIENT_ID", "gbrain_cl_\u200bzw"),
+    ],
+)
+def test_problem_credential_that_is_not_visible_ascii(name: str, value: str) -> None:
+    """A header cannot carry it: refused up front, in words that never show the value."""
+    env = {name: value}
+    if name == "GBRAIN_MCP_CLIENT_SECRET":
+        env["GBRAIN_MCP_CLIENT_ID"] = "gbrain_cl_ok"
+    if name == "GBRAIN_MCP_CLIENT_ID":
+        env["GBRAIN_MCP_CLIENT_SECRET"] = "gbrain_cs_ok"
+    problem = load(env).problem()
+    assert problem is not None and "not visible ASCII" in problem
+    assert value not in problem
+    assert not any(ch in problem for ch in value if not ch.isascii())
+    assert name in problem  # says which setting to fix
 
 
 def test_repr_hides_secrets_and_shows_what_helps() -> None:

@@ -2,13 +2,15 @@
 
 Commands read settings the way the provider does: the process environment first,
 then the profile's ``.env`` under ``--hermes-home`` (default ``$HERMES_HOME``, else
-``~/.hermes``). Errors print one line (never a secret) and exit non-zero.
+``~/.hermes``). Errors print one line (never a secret) and exit non-zero; ``--debug`` adds the
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from ..settings import Settings, cli_lookup, default_hermes_home, load_settings
 
 __all__ = ["main"]
 
+_DEBUG = "on failure, print the full traceback (it may show settings and server text)"
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -94,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         description="GBrain as the long-term memory of Hermes Agent.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def add(
@@ -101,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     ) -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.set_defaults(handler=handler)
+        cmd.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG)
         return cmd
 
     search = add("search", "Search the brain with this profile's settings.", _cmd_search)
@@ -160,11 +165,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except GBrainError as exc:
-        print(f"hermes-gbrain {args.command}: {exc}", file=sys.stderr)
-        return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(f"hermes-gbrain {args.command}: {_one_line_error(exc)}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _one_line_error(exc: BaseException) -> str:
+    """Our own errors say what failed and never carry a secret; any other error is
+    named by class only, since its text may quote a token or a setting."""
+    if isinstance(exc, GBrainError):
+        return " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror} ({type(exc).__name__})"
+    return f"unexpected {type(exc).__name__} (run with --debug for the traceback)"
 
 
 if __name__ == "__main__":  # pragma: no cover
