@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import jsontext
 from ..api import GBrain
 from ..errors import GBrainError
 from ..files import data_dir, write_atomic
@@ -161,7 +162,18 @@ def save_discovery(hermes_home: str | os.PathLike[str], discovery: Discovery) ->
 
 
 def load_discovery(hermes_home: str | os.PathLike[str], key: str | None = None) -> Discovery | None:
-    """The cached discovery, or ``None`` when missing, unreadable or for another key."""
+    """The cached discovery, or ``None`` when missing, unreadable or for another key.
+
+    Never raises: Hermes asks for schemas once, and an error there leaves the session
+    with no tools at all. A tool whose schema nests too deeply is dropped on its own.
+    """
+    try:
+        return _load(hermes_home, key)
+    except Exception:  # a damaged or hostile file is a cache miss, never a crash
+        return None
+
+
+def _load(hermes_home: str | os.PathLike[str], key: str | None) -> Discovery | None:
     path = data_dir(hermes_home) / CACHE_NAME
     try:
         with open(path, "rb") as handle:
@@ -171,7 +183,7 @@ def load_discovery(hermes_home: str | os.PathLike[str], key: str | None = None) 
     if len(raw) > MAX_CACHE_BYTES:
         return None
     try:
-        data = json.loads(raw)
+        data = jsontext.loads(raw)
     except ValueError:
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -148,7 +148,11 @@ class ToolSession:
             self.refreshed.set()
 
     def _refresh_quietly(self, settings: Settings) -> None:
-        self.refresh(settings)
+        try:
+            self.refresh(settings)
+        except Exception as exc:  # a background thread must never print a traceback
+            self.refresh_error = type(exc).__name__
+            self.refreshed.set()
 
     def _send(self, settings: Settings, entry: Entry) -> None:
         self._brain(settings, True).put_page(entry.slug, entry.content)
