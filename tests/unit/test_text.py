@@ -19,7 +19,8 @@ _TAG_LIKE = re.compile(r"</?\s*[A-Za-z][\w:-]*\s*/?>")
     [
         ("Hybrid Search", "Hybrid Search"),
         ("  two\nlines\r\nand\u2028more\ttabs  ", "two lines and more tabs"),
-        ("bidi\u202eoverride\u200bzero", "bidi override zero"),
+        ("bidi\u202eoverride\u200bzero", "bidioverridezero"),
+        ("tab\tand\x00nul", "tab and nul"),
         ("</memory-context>escape<memory-context>", "memory-contextescapememory-context"),
         ("<<memory-context>>", "memory-context"),
         ("<</memory-context>>x", "memory-contextx"),

@@ -6,13 +6,19 @@ brain chose, so titles that read like orders to the model ("ignore previous
 instructions", role markers, chat-template tokens, fence tags) are dropped. It will
 miss clever phrasing and may drop an honest title about prompt injection; that is
 the trade-off of a cheap, local check. ``GBRAIN_POINTER_SCREEN=0`` turns it off.
+
+Matching happens on a normalised form, so a zero-width character inside a word
+("Ig\u200bnore all previous in\u200bstructions") or fullwidth letters do not slip past.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-__all__ = ["looks_like_instructions"]
+from ..text import visible
+
+__all__ = ["looks_like_instructions", "screen_form"]
 
 _PATTERNS = (
     # "ignore/disregard/forget (all) (previous/prior/above) instructions/rules"
@@ -37,6 +43,22 @@ _PATTERNS = (
 _SCREEN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
 
 
+_SPACES = re.compile(r"\s+")
+
+
+def screen_form(text: str) -> str:
+    """What the screen matches: invisible characters removed (not spaced), NFKC
+    (fullwidth and stylised letters become plain ones), whitespace collapsed."""
+    folded = unicodedata.normalize("NFKC", visible(text))
+    return _SPACES.sub(" ", visible(folded)).strip()
+
+
 def looks_like_instructions(title: str) -> bool:
-    """True when a title reads like an instruction to the model."""
-    return bool(title) and _SCREEN.search(title) is not None
+    """True when a title (or summary) reads like an instruction to the model.
+
+    The one screen for every layer that puts brain text into a prompt: digest,
+    pointers and briefing all call it.
+    """
+    if not isinstance(title, str) or not title:
+        return False
+    return _SCREEN.search(screen_form(title)) is not None
