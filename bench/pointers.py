@@ -7,9 +7,9 @@
 3. 200 sessions queueing at the same instant, cold caches: peak worker threads (target
    <= 8), results delivered (200/200), token mints (exactly 1 per credential).
 
-Prints figures; asserts nothing.
+Prints each figure beside its target (met/missed); ``--check`` exits 1 on a miss.
 
-    .venv/bin/python bench/pointers.py [--n 300]
+    .venv/bin/python bench/pointers.py [--n 300] [--check]
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from hermes_gbrain.mcp import clear_catalog_cache
 from hermes_gbrain.recall import pointers
 from hermes_gbrain.recall.config import SPARE_ROWS, clear_brain_cache
 from hermes_gbrain.recall.pointers import Owner, StoreKey
+from targets import Targets, add_check_flag
 
 QUERY = "Who is Maya Okafor?"
 
@@ -63,7 +64,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench_prefetch(provider: Any) -> None:
+def bench_prefetch(provider: Any, targets: Targets) -> None:
     engine = pointers.shared_engine()
     config = provider._config
     rows = [SearchRow(f"people/p{i}", f"Person {i}", "default") for i in range(5)]
@@ -86,13 +87,14 @@ def bench_prefetch(provider: Any) -> None:
         misses.append((clock() - start) / 1000)
     print(f"prefetch() with {sessions} live sessions (µs)")
     for label, values in (("hit", hits), ("miss", misses)):
-        print(
-            f"  {label:5} p50 {_pct(values, 0.5):6.2f}  p99 {_pct(values, 0.99):6.2f}"
-            f"  max {max(values):7.2f}   (target p99 < 10)"
-        )
+        print(f"  {label:5} p50 {_pct(values, 0.5):6.2f}  max {max(values):7.2f}")
+        p99 = _pct(values, 0.99)
+        targets.record(f"prefetch {label} p99", f"{p99:.2f} µs", "< 10 µs", p99 < 10)
 
 
-def bench_ready(provider: Any, emu: Emulator, client: tuple[str, str], n: int) -> None:
+def bench_ready(
+    provider: Any, emu: Emulator, client: tuple[str, str], n: int, targets: Targets
+) -> None:
     engine = pointers.shared_engine()
     token = emu.mint_token(*client, scope="read")
     body = {
@@ -141,11 +143,12 @@ def bench_ready(provider: Any, emu: Emulator, client: tuple[str, str], n: int) -
     print(f"  bare request median {m_bare * 1000:6.3f}  p90 {_pct(bare, 0.9) * 1000:6.3f}")
     m_direct = statistics.median(direct)
     print(f"  GBrain.search median {m_direct * 1000:6.3f}  (the client stack, same body)")
-    print(f"  ratio pointers/bare {m_ours / m_bare:.3f}   (target <= 1.05)")
+    ratio = m_ours / m_bare
+    targets.record("ratio pointers/bare", f"{ratio:.3f}", "<= 1.05", ratio <= 1.05)
     print(f"  ratio pointers/GBrain.search {m_ours / m_direct:.3f}   (the engine's own share)")
 
 
-def bench_burst(home: str, emu: Emulator, env: dict[str, str]) -> None:
+def bench_burst(home: str, emu: Emulator, env: dict[str, str], targets: Targets) -> None:
     engine = _fresh()
     emu.clear_requests()
     provider = _provider(home, env)
@@ -166,15 +169,22 @@ def bench_burst(home: str, emu: Emulator, env: dict[str, str]) -> None:
     took = time.perf_counter() - start
     delivered = sum(bool(provider.prefetch("", session_id=f"burst-{i}")) for i in range(sessions))
     print(f"{sessions} sessions queueing at once (cold caches), {took * 1000:.0f} ms")
-    print(f"  peak worker threads {engine.peak_workers}   (target <= 8)")
-    print(f"  results delivered   {delivered}/{sessions}   (target {sessions}/{sessions})")
-    print(f"  token mints         {emu.token_requests}   (target 1 per credential)")
+    peak = engine.peak_workers
+    targets.record("peak worker threads", str(peak), "<= 8", peak <= 8)
+    targets.record(
+        "results delivered", f"{delivered}/{sessions}", f"{sessions}/{sessions}",
+        delivered == sessions,
+    )  # fmt: skip
+    mints = emu.token_requests
+    targets.record("token mints", str(mints), "1 per credential", mints == 1)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=300, help="interleaved runs for figure 2")
+    add_check_flag(parser)
     args = parser.parse_args()
+    targets = Targets()
     with tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as home, Emulator() as emu:
         client = emu.register_client("bench-reader", scopes="read")
         env = {
@@ -184,11 +194,11 @@ def main() -> int:
         }
         _fresh()
         provider = _provider(home, env)
-        bench_prefetch(provider)
-        bench_ready(provider, emu, client, args.n)
-        bench_burst(home, emu, env)
+        bench_prefetch(provider, targets)
+        bench_ready(provider, emu, client, args.n, targets)
+        bench_burst(home, emu, env, targets)
         pointers.shared_engine().shutdown(1.0)
-    return 0
+    return targets.finish(args.check)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ got an injection, and injected tokens per turn (characters / 4, averaged over ev
 query, zeros included). Target: no-answer injections <= 10% while precision@3 on the
 named queries stays >= 0.8.
 
-    .venv/bin/python bench/relevance.py [--sweep]
+    .venv/bin/python bench/relevance.py [--sweep] [--check]
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from hermes_gbrain.recall.briefing import (
 from hermes_gbrain.recall.config import PointerConfig, PointerSearch
 from hermes_gbrain.recall.pointers import format_block, pointer_lines
 from hermes_gbrain.settings import load_settings
+from targets import Targets, add_check_flag
 
 Q = tuple[str, str, tuple[str, ...]]
 
@@ -178,6 +179,7 @@ def _row(f: Figures) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sweep", action="store_true", help="also try other gates and ratios")
+    add_check_flag(parser)
     args = parser.parse_args(argv)
     kinds = {k for k, _, _ in QUERIES}
     counts = {k: sum(1 for q in QUERIES if q[0] == k) for k in sorted(kinds)}
@@ -223,12 +225,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for figures in results:
         print(_row(figures))
     default = results[0]
-    ok = default.none_injected <= 0.10 and default.precision.get("named", 0) >= 0.8
-    print(
-        f"\ntarget (briefing default): no-answer injections <= 10% and named P@3 >= 0.8: "
-        f"{'met' if ok else 'NOT met'}"
-    )
-    return 0
+    targets = Targets()
+    print("\ntargets (briefing default):")
+    none = default.none_injected
+    targets.record("no-answer injections", f"{none:.0%}", "<= 10%", none <= 0.10)
+    named = default.precision.get("named", 0.0)
+    targets.record("named P@3", f"{named:.2f}", ">= 0.8", named >= 0.8)
+    return targets.finish(args.check)
 
 
 if __name__ == "__main__":

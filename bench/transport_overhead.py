@@ -3,9 +3,9 @@
 N sequential searches against the bundled emulator, interleaved: one through
 ``GBrain.search`` (hardened transport, auth cache, SSE parse, row filtering), one as a
 bare ``httpx.Client.post`` of the same JSON-RPC body with the same token. Prints both
-medians and their ratio. Target: ratio <= 1.15.
+medians and their ratio. Target: ratio <= 1.15 (``--check``: exit 1 when missed).
 
-    .venv/bin/python bench/transport_overhead.py [--n 500]
+    .venv/bin/python bench/transport_overhead.py [--n 500] [--check]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import httpx
 from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.settings import load_settings
+from targets import Targets, add_check_flag
 
 QUERY = "hybrid search"
 ARGS = {"query": QUERY, "limit": 5, "snippet_chars": 1}
@@ -30,7 +31,9 @@ ARGS = {"query": QUERY, "limit": 5, "snippet_chars": 1}
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=500, help="searches per client (default 500)")
-    n = parser.parse_args().n
+    add_check_flag(parser)
+    args = parser.parse_args()
+    n = args.n
 
     with tempfile.TemporaryDirectory() as home, Emulator() as emu:
         env = emu.client_env("bench", scopes="read")
@@ -76,8 +79,10 @@ def main() -> int:
     print(f"searches per client:        {n}")
     print(f"bare httpx keep-alive POST: median {med_base * 1000:.3f} ms")
     print(f"hermes-gbrain GBrain.search: median {med_ours * 1000:.3f} ms")
-    print(f"overhead ratio (ours/bare): {med_ours / med_base:.3f}  (target <= 1.15)")
-    return 0
+    targets = Targets()
+    ratio = med_ours / med_base
+    targets.record("overhead ratio (ours/bare)", f"{ratio:.3f}", "<= 1.15", ratio <= 1.15)
+    return targets.finish(args.check)
 
 
 if __name__ == "__main__":
