@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 MN_VENV := .venv-mnemosyne
 MN_STAMP := $(MN_VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench clean test-mnemosyne
+.PHONY: demo test lint typecheck unit bench mutate clean test-mnemosyne
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/tool_schemas.py
 	$(BIN)/python bench/relevance.py
 	$(BIN)/python bench/digest_reach.py
+
+# Flips each safety check in docs/reliability.md and shows the suite catching it (~2 min).
+mutate: $(STAMP)
+	$(BIN)/python tests/mutate.py
 
 clean:
 	rm -rf $(VENV) $(MN_VENV) .pytest_cache .mypy_cache .ruff_cache

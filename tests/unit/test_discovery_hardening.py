@@ -128,3 +128,17 @@ def test_discovery_key_covers_every_part_of_the_credential(tmp_path: Path) -> No
     keys = {base, *(credential_key(v) for v in variants)}
     assert len(keys) == 1 + len(variants)
     assert credential_key(oauth) == base
+
+
+def test_a_cache_file_with_odd_values_is_a_miss_not_a_crash(tmp_path: Path) -> None:
+    """``fetched_at`` of 10**400 is valid JSON but no float: the cache is simply missed."""
+    config = settings(tmp_path)
+    path = data_dir(tmp_path) / CACHE_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    search = json.dumps(tool_spec("search", "query"))
+    path.write_text(
+        f'{{"format":1,"key":"{credential_key(config)}","fetched_at":1{"0" * 400},'
+        f'"tools":[{search}]}}'
+    )
+    assert load_discovery(tmp_path, credential_key(config)) is None
+    assert {s["name"] for s in ToolSession().schemas(config)} >= {"gbrain_search", "gbrain_call"}

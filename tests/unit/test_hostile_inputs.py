@@ -231,3 +231,23 @@ def test_tool_output_is_always_json() -> None:
     fake.calls["search"] = lambda args: tool_result([{"slug": "a", "score": 1e308}])
     result = GBrain(fake.static_client()).search("a")
     json.loads(json.dumps([r.score for r in result.rows], allow_nan=False))
+
+
+def test_an_unexpected_error_below_the_client_api_is_still_typed() -> None:
+    """Whatever a credential or parser raises by mistake leaves as a ``GBrainError``."""
+
+    class Broken:
+        cache_key = "broken"
+
+        def bearer(self) -> str:
+            raise RuntimeError("secret-ish detail")
+
+        def rejected(self, token: str) -> bool:
+            return False
+
+    client = MCPClient(url=MCP_URL, credential=Broken(), transport=FakeMCP().transport())
+    with pytest.raises(ProtocolError) as info:
+        client.request("ping")
+    assert "secret-ish" not in str(info.value) and "RuntimeError" in str(info.value)
+    with pytest.raises(ProtocolError):
+        client.notify("notifications/initialized")

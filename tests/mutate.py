@@ -1,0 +1,328 @@
+"""Flip each safety check once and show the test suite catching it (``make mutate``).
+
+Every mutation below switches off one check listed in ``docs/reliability.md``. The
+script copies ``src``, ``tests`` and ``pyproject.toml`` into a temporary directory,
+applies one mutation at a time there (the working tree is never touched), runs the
+tests that guard that check, and reports *caught* (a test failed) or *survived* (all
+passed: the suite would not notice the check going missing). Exit status 1 if any
+mutation survives or a mutation no longer applies (its code changed).
+
+    .venv/bin/python tests/mutate.py [--list] [NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = "src/hermes_gbrain"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    """Short name, as listed in docs/reliability.md."""
+    path: str
+    before: str
+    """Exact text that must occur once in ``path``."""
+    after: str
+    tests: tuple[str, ...]
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation(
+        "redirect refusal",
+        f"{PKG}/transport.py",
+        "if 300 <= status < 400:",
+        "if False:",
+        ("tests/unit/test_transport.py", "tests/unit/test_auth.py"),
+    ),
+    Mutation(
+        "byte cap (declared length)",
+        f"{PKG}/transport.py",
+        "if size > cap:",
+        "if False:",
+        ("tests/unit/test_transport.py",),
+    ),
+    Mutation(
+        "byte cap (body read)",
+        f"{PKG}/transport.py",
+        "if len(body) > cap:",
+        "if False:",
+        ("tests/unit/test_transport.py",),
+    ),
+    Mutation(
+        "request body cap",
+        f"{PKG}/transport.py",
+        "if len(content) > self._max_request_bytes:",
+        "if False:",
+        ("tests/unit/test_transport.py",),
+    ),
+    Mutation(
+        "request deadline (socket operations)",
+        f"{PKG}/transport.py",
+        'deadline: float | None = getattr(_deadline, "at", None)',
+        "deadline: float | None = None",
+        ("tests/unit/test_transport.py",),
+    ),
+    Mutation(
+        "call deadline (mint + retry share one)",
+        f"{PKG}/transport.py",
+        "if outer is not None and outer[0] < deadline:",
+        "if False:",
+        ("tests/integration/test_hardening.py",),
+    ),
+    Mutation(
+        "compressed-body refusal",
+        f"{PKG}/transport.py",
+        "if encoding not in _IDENTITY:",
+        "if False:",
+        ("tests/unit/test_transport.py",),
+    ),
+    Mutation(
+        "header-value check",
+        f"{PKG}/transport.py",
+        "if not _header_ok(value):",
+        "if False:",
+        ("tests/unit/test_hostile_inputs.py",),
+    ),
+    Mutation(
+        "session-id check",
+        f"{PKG}/mcp.py",
+        "if session and len(session) <= MAX_SESSION_ID and _visible_ascii(session):",
+        "if session:",
+        ("tests/unit/test_hostile_inputs.py", "tests/unit/test_mcp.py"),
+    ),
+    Mutation(
+        "strict JSON (no NaN/Infinity)",
+        f"{PKG}/jsontext.py",
+        "json.loads(data, parse_constant=_no_constant, parse_float=_finite)",
+        "json.loads(data)",
+        ("tests/unit/test_hostile_inputs.py",),
+    ),
+    Mutation(
+        "JSON depth bound",
+        f"{PKG}/jsontext.py",
+        "    except RecursionError:",
+        "    except ZeroDivisionError:",
+        ("tests/unit/test_hostile_inputs.py",),
+    ),
+    Mutation(
+        "typed errors at the MCP boundary",
+        f"{PKG}/mcp.py",
+        "    except Exception as exc:\n        raise ProtocolError(",
+        "    except ZeroDivisionError as exc:\n        raise ProtocolError(",
+        ("tests/unit/test_hostile_inputs.py", "tests/unit/test_discovery_hardening.py"),
+    ),
+    Mutation(
+        "catalog drops deep schemas",
+        f"{PKG}/mcp.py",
+        "if isinstance(schema, dict) and jsontext.depth_over(schema, MAX_SCHEMA_DEPTH):",
+        "if False:",
+        ("tests/unit/test_hostile_inputs.py", "tests/unit/test_discovery_hardening.py"),
+    ),
+    Mutation(
+        "single-flight tools/list",
+        f"{PKG}/mcp.py",
+        "lock = _fetch_lock(self._catalog_key)",
+        "lock = threading.Lock()",
+        ("tests/unit/test_hostile_inputs.py",),
+    ),
+    Mutation(
+        "non-finite scores dropped",
+        f"{PKG}/api.py",
+        "return number if math.isfinite(number) else None",
+        "return number",
+        ("tests/unit/test_hostile_inputs.py",),
+    ),
+    Mutation(
+        "429 back-off survives junk Retry-After",
+        f"{PKG}/auth.py",
+        "        if math.isfinite(number):\n            return max(number, 0.0)",
+        "        if True:\n            return max(number, 0.0)",
+        ("tests/unit/test_auth.py",),
+    ),
+    Mutation(
+        "token-cache key (secret)",
+        f"{PKG}/auth.py",
+        'keyed_hash("oauth", namespace, token_url, client_id, client_secret, scope or "")',
+        'keyed_hash("oauth", namespace, token_url, client_id, scope or "")',
+        ("tests/unit/test_auth.py",),
+    ),
+    Mutation(
+        "token-cache key (profile)",
+        f"{PKG}/connect.py",
+        "            namespace=settings.hermes_home,\n",
+        '            namespace="",\n',
+        ("tests/unit/test_isolation_keys.py",),
+    ),
+    Mutation(
+        "discovery-cache key (secret)",
+        f"{PKG}/toolbridge/discovery.py",
+        '        settings.client_secret or "",\n',
+        '        "",\n',
+        ("tests/unit/test_discovery_hardening.py", "tests/unit/test_toolbridge.py"),
+    ),
+    Mutation(
+        "discovery refresh never dies",
+        f"{PKG}/toolbridge/session.py",
+        "except Exception as exc:  # a background thread must never print a traceback",
+        "except ZeroDivisionError as exc:",
+        ("tests/unit/test_discovery_hardening.py",),
+    ),
+    Mutation(
+        "discovery cache never raises",
+        f"{PKG}/toolbridge/discovery.py",
+        "except Exception:  # a damaged or hostile file is a cache miss, never a crash",
+        "except ZeroDivisionError:",
+        ("tests/unit/test_discovery_hardening.py",),
+    ),
+    Mutation(
+        "credential must be visible ASCII",
+        f"{PKG}/settings.py",
+        "if value is not None and not _visible_ascii(value):",
+        "if False:",
+        ("tests/unit/test_settings.py", "tests/integration/test_hardening.py"),
+    ),
+    Mutation(
+        "injection screen",
+        f"{PKG}/recall/screen.py",
+        "return _SCREEN.search(screen_form(title)) is not None",
+        "return False",
+        ("tests/unit/test_screen.py",),
+    ),
+    Mutation(
+        "screen on normalised text",
+        f"{PKG}/recall/screen.py",
+        "return _SCREEN.search(screen_form(title)) is not None",
+        "return _SCREEN.search(title) is not None",
+        ("tests/unit/test_screen.py",),
+    ),
+    Mutation(
+        "invisible characters removed, not spaced",
+        f"{PKG}/text.py",
+        '        return ""  # format (zero-width, bidi), surrogate, private, unassigned: nothing',
+        '        return " "',
+        ("tests/unit/test_screen.py", "tests/unit/test_text.py"),
+    ),
+    Mutation(
+        "pointer title screen",
+        f"{PKG}/recall/pointers.py",
+        "if screen and looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):",
+        "if False:",
+        ("tests/unit/test_screen.py", "tests/unit/test_pointers_format.py"),
+    ),
+    Mutation(
+        "briefing title screen",
+        f"{PKG}/recall/briefing.py",
+        "    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):\n        return False",
+        "    if False:\n        return False",
+        ("tests/unit/test_screen.py", "tests/unit/test_briefing.py"),
+    ),
+    Mutation(
+        "digest title screen",
+        f"{PKG}/recall/digest.py",
+        "if not raw or looks_like_instructions(raw):",
+        "if not raw:",
+        ("tests/integration/test_hardening.py",),
+    ),
+    Mutation(
+        "hook fails open",
+        f"{PKG}/adapters/hook.py",
+        "        except Exception as exc:  # fail open; never message text in logs",
+        "        except ZeroDivisionError as exc:",
+        ("tests/unit/test_isolation_keys.py",),
+    ),
+    Mutation(
+        "CLI errors in one line",
+        f"{PKG}/commands/main.py",
+        "    except Exception as exc:\n        if args.debug:",
+        "    except GBrainError as exc:\n        if args.debug:",
+        ("tests/integration/test_hardening.py",),
+    ),
+)
+
+
+def _copy_tree(target: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+    shutil.copytree(ROOT / "src", target / "src", ignore=ignore)
+    shutil.copytree(ROOT / "tests", target / "tests", ignore=ignore)
+    shutil.copy2(ROOT / "pyproject.toml", target / "pyproject.toml")
+
+
+def _env(tree: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree / "src"), env.get("PYTHONPATH")]))
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _pytest(tree: Path, tests: tuple[str, ...]) -> int:
+    command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests]
+    done = subprocess.run(  # noqa: PLW1510 - the return code is the answer
+        command, cwd=tree, env=_env(tree), capture_output=True, text=True
+    )
+    return done.returncode
+
+
+def run(selected: list[Mutation]) -> int:
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="hermes-gbrain-mutate-") as tmp:
+        tree = Path(tmp)
+        _copy_tree(tree)
+        probe = subprocess.run(
+            [sys.executable, "-c", "import hermes_gbrain; print(hermes_gbrain.__file__)"],
+            env=_env(tree),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        if not probe.stdout.strip().startswith(str(tree)):
+            print("the mutated copy is not the one imported; refusing to report")
+            return 2
+        print(f"{'check':<44} {'result':<9} {'time':>6}  tests")
+        for mutation in selected:
+            path = tree / mutation.path
+            original = path.read_text(encoding="utf-8")
+            if original.count(mutation.before) != 1:
+                print(f"{mutation.name:<44} {'STALE':<9} {'':>6}  (code changed; update me)")
+                failures += 1
+                continue
+            path.write_text(original.replace(mutation.before, mutation.after), encoding="utf-8")
+            started = time.monotonic()
+            try:
+                code = _pytest(tree, mutation.tests)
+            finally:
+                path.write_text(original, encoding="utf-8")
+            took = time.monotonic() - started
+            result = {0: "SURVIVED", 1: "caught"}.get(code, f"error {code}")
+            failures += result != "caught"
+            print(f"{mutation.name:<44} {result:<9} {took:5.1f}s  {' '.join(mutation.tests)}")
+    caught = len(selected) - failures
+    print(f"\n{caught}/{len(selected)} mutations caught")
+    return 1 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="only mutations whose name contains one of these")
+    parser.add_argument("--list", action="store_true", help="list the mutations and exit")
+    args = parser.parse_args(argv)
+    if args.list:
+        for mutation in MUTATIONS:
+            print(f"{mutation.name:<44} {mutation.path}")
+        return 0
+    selected = [m for m in MUTATIONS if not args.names or any(n in m.name for n in args.names)]
+    return run(selected)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
