@@ -81,6 +81,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_hardening.py",),
     ),
     Mutation(
+        "call deadline (catalog + search share one)",
+        f"{PKG}/api.py",
+        "from .transport import call_deadline\n",
+        "from contextlib import nullcontext as call_deadline\n",
+        ("tests/integration/test_hardening.py",),
+    ),
+    Mutation(
         "compressed-body refusal",
         f"{PKG}/transport.py",
         "if encoding not in _IDENTITY:",

@@ -17,6 +17,7 @@ from typing import Any
 from .errors import GBrainError, ProtocolError
 from .mcp import MCPClient, ToolCatalog, ToolResult
 from .text import safe_slug
+from .transport import call_deadline
 
 __all__ = [
     "LIST_PAGE_SIZE",
@@ -187,7 +188,9 @@ class GBrain:
         return args
 
     def _call(self, tool: str, required: Mapping[str, Any], **optional: Any) -> ToolResult:
-        return self.mcp.call_tool(tool, self._declared(tool, required, optional))
+        # A cold catalog fetch and the call itself share one deadline.
+        with call_deadline(self.mcp.deadline_s):
+            return self.mcp.call_tool(tool, self._declared(tool, required, optional))
 
     # -- reads ------------------------------------------------------------------------
 
@@ -207,27 +210,28 @@ class GBrain:
         set, we use whichever declares it (``query`` without LLM expansion), and raise
         ``UnsupportedError`` when neither does.
         """
-        catalog = self.catalog()
-        tool = "search"
-        extra: dict[str, Any] = {}
-        if not catalog.has("search") and catalog.has("query"):
-            tool = "query"  # a surface without search: the same rows, no LLM expansion
-            extra["expand"] = False
-        if source_id is not None and not catalog.declares("search", "source_id"):
-            if not catalog.declares("query", "source_id"):
-                raise UnsupportedError("the server cannot filter searches by source")
-            tool = "query"
-            extra["expand"] = False
-        result = self._call(
-            tool,
-            {"query": query},
-            limit=limit,
-            snippet_chars=snippet_chars,
-            source_id=source_id,
-            types=types,
-            fields="lean" if lean else None,
-            **extra,
-        )
+        with call_deadline(self.mcp.deadline_s):
+            catalog = self.catalog()
+            tool = "search"
+            extra: dict[str, Any] = {}
+            if not catalog.has("search") and catalog.has("query"):
+                tool = "query"  # a surface without search: the same rows, no LLM expansion
+                extra["expand"] = False
+            if source_id is not None and not catalog.declares("search", "source_id"):
+                if not catalog.declares("query", "source_id"):
+                    raise UnsupportedError("the server cannot filter searches by source")
+                tool = "query"
+                extra["expand"] = False
+            result = self._call(
+                tool,
+                {"query": query},
+                limit=limit,
+                snippet_chars=snippet_chars,
+                source_id=source_id,
+                types=types,
+                fields="lean" if lean else None,
+                **extra,
+            )
         return SearchResult(
             rows=parse_search_rows(result.data),
             tool=tool,

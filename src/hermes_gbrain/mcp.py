@@ -316,6 +316,11 @@ class MCPClient:
     def url(self) -> str:
         return self._url
 
+    @property
+    def deadline_s(self) -> float:
+        """The wall-clock bound of one call, everything it needs included."""
+        return self._deadline_s
+
     # -- requests ---------------------------------------------------------------------
 
     def request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:

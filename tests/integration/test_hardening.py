@@ -39,6 +39,17 @@ def test_deadline_bounds_mint_send_remint_and_retry(emu: Emulator, tmp_path: Pat
         brain.search("maya")
 
 
+def test_a_cold_catalog_and_the_search_share_one_deadline(emu: Emulator, tmp_path: Path) -> None:
+    """tools/list (0.4 s) then search (0.4 s) no longer fit a 0.6 s search."""
+    env = emu.client_env("cold-catalog")
+    brain = open_brain(
+        load_settings(env.get, hermes_home=tmp_path), transport=Transport(), deadline_s=0.6
+    )
+    emu.knobs.latency_s = 0.4
+    with pytest.raises(DeadlineError):
+        brain.search("maya")
+
+
 def test_a_hung_token_endpoint_is_cut_at_the_call_deadline(emu: Emulator, tmp_path: Path) -> None:
     env = emu.client_env("hung-token")
     brain = open_brain(
