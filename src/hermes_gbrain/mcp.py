@@ -3,7 +3,9 @@
 GBrain is stateless (no session id, ``initialize`` optional), answers requests with
 ``text/event-stream`` and transport or auth errors with ``application/json``. We stay
 tolerant of stateful servers: a returned ``Mcp-Session-Id`` is sent back, and a
-404/400 on a request that carried one re-initializes once.
+404/400 on a request that carried one re-initializes once. A session id that is not
+visible ASCII (MCP allows nothing else) is dropped, never sent; a 400/404 after that
+re-initializes too. Only ``GBrainError`` subclasses leave this module.
 """
 
 from __future__ import annotations
