@@ -88,6 +88,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_hardening.py",),
     ),
     Mutation(
+        "call deadline (tool-call retry shares it)",
+        f"{PKG}/toolbridge/bridge.py",
+        "from ..transport import call_deadline\n",
+        "from contextlib import nullcontext as call_deadline\n",
+        ("tests/unit/test_hostile_inputs.py",),
+    ),
+    Mutation(
         "compressed-body refusal",
         f"{PKG}/transport.py",
         "if encoding not in _IDENTITY:",

@@ -251,3 +251,38 @@ def test_an_unexpected_error_below_the_client_api_is_still_typed() -> None:
     assert "secret-ish" not in str(info.value) and "RuntimeError" in str(info.value)
     with pytest.raises(ProtocolError):
         client.notify("notifications/initialized")
+
+
+def test_the_bridge_retry_shares_the_call_deadline(tmp_path: Any) -> None:
+    """A read retried after a connection failure gets only what is left of the deadline."""
+    from hermes_gbrain.settings import Settings
+    from hermes_gbrain.toolbridge.bridge import ToolBridge
+    from hermes_gbrain.toolbridge.session import write_gate
+
+    fake = FakeMCP(tools=[tool_spec("get_brain_identity")])
+    attempts: list[int] = []
+
+    def slow_then_fail(message: dict[str, Any], sent: object) -> httpx.Response:
+        attempts.append(1)
+        threading.Event().wait(0.4)  # the server's latency, as the emulator's knob does it
+        if len(attempts) == 1:
+            raise httpx.ReadError("connection reset")
+        return sse_response({"jsonrpc": "2.0", "id": message["id"], "result": tool_result({})})
+
+    fake.on_rpc["tools/call"] = slow_then_fail
+    transport = fake.transport()
+    client = MCPClient(
+        url=MCP_URL, credential=StaticToken("t"), transport=transport, deadline_s=0.6
+    )
+    brain = GBrain(client)
+    brain.catalog()
+    bridge = ToolBridge(
+        settings=Settings(hermes_home=str(tmp_path), access_token="t"),
+        gate=write_gate("read", None, None),
+        brain=lambda write: brain,
+    )
+    answer = json.loads(
+        bridge.handle("gbrain_call", {"tool": "get_brain_identity", "arguments": {}})
+    )
+    assert len(attempts) == 2
+    assert "deadline" in answer.get("error", ""), answer

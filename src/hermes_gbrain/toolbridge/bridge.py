@@ -22,6 +22,7 @@ from ..errors import GBrainError, ToolError, TransportError
 from ..mcp import ToolCatalog, ToolResult
 from ..settings import Settings
 from ..text import one_line, safe_slug
+from ..transport import call_deadline
 from . import schemas
 from .deletes import DeleteTokens, Refusal, Revision
 from .discovery import Discovery
@@ -167,12 +168,13 @@ class ToolBridge:
 
     def _result(self, tool: str, args: Mapping[str, Any], *, write: bool = False) -> ToolResult:
         brain = self.brain(write)
-        try:
-            return brain.mcp.call_tool(tool, args)
-        except TransportError:
-            if write:
-                raise
-            return self.brain(write).mcp.call_tool(tool, args)  # once, on a fresh connection
+        with call_deadline(brain.mcp.deadline_s):  # the retry shares the call's deadline
+            try:
+                return brain.mcp.call_tool(tool, args)
+            except TransportError:
+                if write:
+                    raise
+                return self.brain(write).mcp.call_tool(tool, args)  # once, on a fresh connection
 
     def catalog(self) -> ToolCatalog:
         """This credential's tools: live (cached per process), else the disk cache."""
