@@ -15,11 +15,12 @@ it costs (characters / 4 as tokens, as ``bench/tool_schemas.py`` does):
 Target: the digest reaches every session in the provider and hook setups; the
 Mnemosyne figure is reported, not targeted (Mnemosyne offers no every-turn memory).
 
-    MNEMOSYNE_NO_EMBEDDINGS=1 .venv-mnemosyne/bin/python bench/digest_reach.py
+    MNEMOSYNE_NO_EMBEDDINGS=1 .venv-mnemosyne/bin/python bench/digest_reach.py [--check]
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -38,6 +39,7 @@ from hermes_gbrain.recall.digest import (
 )
 from hermes_gbrain.settings import load_settings
 from relevance import QUERIES
+from targets import Targets, add_check_flag
 
 
 def _tokens(text: str) -> int:
@@ -113,7 +115,11 @@ def _hook_and_provider(env: dict[str, str], digest: Digest) -> tuple[int, int, i
     return provider, first, later
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_check_flag(parser)
+    args = parser.parse_args(argv)
+    targets = Targets()
     with Emulator() as emu:
         env = emu.client_env("bench-digest", scopes="read")
         settings = load_settings(env.get, hermes_home="bench-home")
@@ -128,16 +134,18 @@ def main() -> int:
     print(f"{'gbrain provider':<30} {f'{provider}/{n}':>17}  system prompt, every request")
     print(f"{'hook mode (gbrain-hook)':<30} {f'{hook}/{n}':>17}  first user message only", end="")
     print(f" (later turns: {repeats}/{n})")
+    targets.record("provider sessions reached", f"{provider}/{n}", f"{n}/{n}", provider == n)
+    targets.record("hook sessions reached", f"{hook}/{n}", f"{n}/{n}", hook == n)
     found = _mnemosyne(digest.line)
     if found is None:
         print("Mnemosyne entry: skipped (mnemosyne-hermes not installed; make test-mnemosyne)")
-        return 0
+        return targets.finish(args.check)
     fresh, aged, before = found
     where = "recalled when the message shares its words"
     print(f"{'Mnemosyne entry, fresh':<30} {f'{fresh}/{n}':>17}  {where}")
     print(f"{'Mnemosyne entry, 30 days old':<30} {f'{aged}/{n}':>17}  {where}")
     print(f"{'  same, importance 0.6 (before)':<30} {f'{before}/{n}':>17}  {where}")
-    return 0
+    return targets.finish(args.check)
 
 
 if __name__ == "__main__":
