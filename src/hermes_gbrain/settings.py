@@ -43,7 +43,7 @@ MAX_DOTENV_BYTES = 1_048_576
 LEGACY_JSON = "gbrain_memory.json"
 """Older plugin config in the profile home: ``url``, ``api_token``, ``timeout``."""
 MAX_LEGACY_JSON_BYTES = 65_536
-TOOL_MODES = ("read", "write", "off")
+TOOL_MODES = ("read", "write", "admin", "off")
 TOOL_EXPOSURES = ("compact", "all")
 
 Lookup = Callable[[str], str | None]

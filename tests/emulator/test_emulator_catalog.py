@@ -119,12 +119,12 @@ def test_unimplemented_tool_checks_parameters(writer: Mcp, admin: Mcp) -> None:
 
 
 def test_unimplemented_tool_unknown_argument_warn_and_reject(mcp: Mcp, http: httpx.Client) -> None:
-    warned = _envelope(mcp.call("get_versions", {"slug": "concepts/crdt", "bogus": 1}))
+    warned = _envelope(mcp.call("get_timeline", {"slug": "concepts/crdt", "bogus": 1}))
     assert warned["error"] == "unavailable"
     with Emulator(strict_params="reject") as emu:
         strict = Mcp(emu, http, mint(emu))
-        rejected = _envelope(strict.call("get_versions", {"slug": "concepts/crdt", "bogus": 1}))
+        rejected = _envelope(strict.call("get_timeline", {"slug": "concepts/crdt", "bogus": 1}))
         assert rejected["error"] == "invalid_params"
-        assert rejected["message"] == 'Unknown parameter "bogus" for get_versions'
+        assert rejected["message"] == 'Unknown parameter "bogus" for get_timeline'
         schemas = strict.rpc("tools/list")["result"]["tools"]
         assert all(t["inputSchema"]["additionalProperties"] is False for t in schemas)

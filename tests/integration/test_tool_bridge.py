@@ -11,8 +11,10 @@ import pytest
 
 from hermes_gbrain.adapters.provider import GBrainMemoryProvider
 from hermes_gbrain.commands.install import install
+from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.faults import RecordedRequest
+from hermes_gbrain.errors import DeadlineError, TransportError
 from hermes_gbrain.files import data_dir
 from hermes_gbrain.toolbridge.bridge import MAX_CALL_CHARS, MAX_PAGE_CHARS
 from hermes_gbrain.toolbridge.deletes import DeleteTokens
@@ -105,18 +107,48 @@ def test_schemas_are_offered_before_initialize_without_network(
     assert set(s.manager._tool_to_provider) == set(READ_NAMES)
 
 
-def test_write_mode_without_cache_offers_write_tools_then_scope_decides(
+def test_write_mode_without_cache_learns_the_scopes_at_initialize(
     hermes_home: HermesHome, emu: Emulator, session_factory: Any
 ) -> None:
     _profile(hermes_home, emu, scopes="read")  # GBRAIN_TOOLS=write, but a read-only client
-    first = session_factory()
-    assert first.names() == READ_NAMES + WRITE_NAMES  # nothing cached yet: built-in set
-    out = first.call("gbrain_put_page", slug="notes/x", content="# X\n")
+    first = session_factory(initialize=False)
+    assert first.names() == READ_NAMES + WRITE_NAMES  # nothing cached: the routing set
+    first.manager.initialize_all(session_id="s1", **PRIMARY_INIT_KWARGS)
+    # initialize asked the server (tools/list, whoami): the model is offered no write tool.
+    assert {"tools/list"} <= {r.rpc_method for r in emu.requests}
+    assert "whoami" in tools_sent(emu)
+    assert first.names() == READ_NAMES
+    out = first.call("gbrain_put_page", slug="notes/x", content="# X\n")  # still routed
     assert "read-only" in out["error"]
     assert "put_page" not in tools_sent(emu)
-    # The refresh cached this credential's discovery: the next session offers no writes.
-    second = session_factory(initialize=False)
+    second = session_factory(initialize=False)  # the discovery is cached now
     assert second.names() == READ_NAMES
+
+
+def test_write_tools_only_where_writes_can_succeed(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    _profile(hermes_home, emu)  # a read+write client
+    assert session_factory().names() == READ_NAMES + WRITE_NAMES
+    for context in ({"agent_context": "subagent"}, {"platform": "cron"}):
+        s = session_factory(initialize=False)
+        assert s.names() == READ_NAMES + WRITE_NAMES  # routed before initialize ...
+        s.manager.initialize_all(session_id="s2", **{**PRIMARY_INIT_KWARGS, **context})
+        assert s.names() == READ_NAMES  # ... but not offered to the model
+
+
+def test_write_tools_are_not_offered_while_the_scopes_are_unknown(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    _profile(hermes_home, emu)
+    emu.knobs.status = 503  # GBrain is down when the session starts: scopes unknown
+    s = session_factory()
+    assert s.names() == READ_NAMES
+    emu.knobs.status = None  # back, but this session never learned the scopes
+    emu.clear_requests()
+    out = s.call("gbrain_call", tool="add_tag", arguments={"slug": "a/b", "tag": "x"})
+    assert "not known yet" in out["error"]
+    assert "add_tag" not in tools_sent(emu)
 
 
 def test_tools_off_offers_nothing(
@@ -204,7 +236,9 @@ def test_every_tool_routes_through_the_manager(
     assert emu.store.get("notes/bridge-test", ["default"]) is not None
 
     preview = s.call("gbrain_delete_page", slug="notes/bridge-test")
-    assert preview["preview"]["title"] == "Bridge"
+    assert (
+        preview["preview"]["title"] == "Bridge Test"
+    )  # GBrain titles from the slug, not the heading
     done = s.call("gbrain_delete_page", slug="notes/bridge-test", confirm=preview["confirm"])
     assert done["deleted"] is True
     assert emu.store.get("notes/bridge-test", ["default"]) is None
@@ -229,7 +263,7 @@ def test_argument_validation_errors_send_nothing(
     s = session_factory()
     emu.clear_requests()
     out = s.call("gbrain_search", limit=3)
-    assert out["error"] == "invalid arguments for gbrain_search"
+    assert out["error"] == "invalid arguments for gbrain_search; nothing was sent"
     assert "missing required argument 'query'" in out["problems"]
     bad = s.call("gbrain_call", tool="list_pages", arguments={"limit": "5"})
     assert bad["problems"] == ["limit must be number"]
@@ -343,88 +377,95 @@ def _puts(emu: Emulator, slug: str) -> list[RecordedRequest]:
     ]
 
 
-def test_crash_after_the_server_applied_the_write_replays_exactly_once(
-    hermes_home: HermesHome, emu: Emulator, session_factory: Any
-) -> None:
-    _profile(hermes_home, emu)
-    s = session_factory()
-    bridge = s.tools.session.bridge
-    bridge.worker.stop()  # take over the worker with one that dies after sending
-    clock = [1000.0]
-    path = data_dir(hermes_home.path) / DB_NAME
-    first = Outbox(path, clock=lambda: clock[0], lease_s=60.0)
+def _crash_once(s: Session, crash: str, emu: Emulator) -> dict[str, Any]:
+    """Queue a write and kill its worker at ``crash``; returns the queued reply."""
+    session = s.tools.session
+    bridge = session.bridge
+    bridge.worker.stop()
+    settings = bridge.settings
     died = threading.Event()
-    real_send = s.tools.session._send
 
-    def send_then_die(entry: Entry) -> None:
-        real_send(bridge.settings, entry)
+    def send(entry: Entry) -> None:
+        if crash == "before_send":
+            died.set()
+            raise _Crash
+        if crash == "after_send_before_reply":
+            # The server applies the write but is slow to answer; the process dies waiting.
+            emu.knobs.drip_interval_s = 0.3
+            slow = open_brain(settings, scope="read write", deadline_s=0.2)
+            with pytest.raises((DeadlineError, TransportError)):
+                slow.put_page(entry.slug, entry.content)
+            emu.knobs.drip_interval_s = 0.0
+            died.set()
+            raise _Crash
+        session._send(settings, entry)  # answered; the process dies before marking the row
         died.set()
         raise _Crash
 
-    worker = OutboxWorker(first, bridge.settings.mcp_url, send_then_die)
-    bridge.outbox, bridge.worker = first, worker
+    worker = OutboxWorker(
+        bridge.outbox, settings.mcp_url, send, observe=lambda e: session._observe(settings, e)
+    )
+    bridge.worker = worker
     threading.excepthook, saved = (lambda args: None), threading.excepthook
     try:
-        out = s.call("gbrain_put_page", slug="notes/crash-after", content="# Crash\n\nonce\n")
+        out = s.call("gbrain_put_page", slug=SLUG, content=CONTENT)
         worker.start()
         assert died.wait(WAIT)
         worker._thread.join(WAIT)  # type: ignore[union-attr]
     finally:
         threading.excepthook = saved
-    assert first.get(out["id"]).state == "inflight"  # the ack was never recorded
-    assert len(_puts(emu, "notes/crash-after")) == 1
-
-    # "Restart": a new process opens the same file once the lease has run out.
-    clock[0] += 61.0
-    second = Outbox(path, clock=lambda: clock[0], lease_s=60.0)
-    assert second.get(out["id"]).maybe_sent is True
-    session = s.tools.session
-    replay = OutboxWorker(
-        second,
-        bridge.settings.mcp_url,
-        lambda e: session._send(bridge.settings, e),
-        probe=lambda e: session._landed(bridge.settings, e),
-    )
-    replay.start()
-    assert replay.wait_idle(WAIT)
-    replay.stop()
-    assert second.get(out["id"]).state == "delivered"
-    assert len(_puts(emu, "notes/crash-after")) == 1  # the probe saw it landed: no resend
+    assert bridge.outbox.get(out["id"]).state == "inflight"  # no bookkeeping after the crash
+    return out
 
 
-def test_crash_before_the_write_reached_the_server_delivers_once_after_restart(
-    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+def _restart(hermes_home: HermesHome, session_factory: Any) -> Session:
+    """A new Hermes start once the dead worker's lease has run out: it replays the row."""
+    path = data_dir(hermes_home.path) / DB_NAME
+    Outbox(path, lease_s=0.0).close()  # its recovery, as if the dead worker's lease ran out
+    again: Session = session_factory()
+    assert again.tools.session.bridge.worker.wait_idle(WAIT)
+    return again
+
+
+SLUG = "notes/crash-probe"
+CONTENT = "---\ntype: note\ntags: [probe]\n---\n# Crash probe\n\nWritten once.\n"
+CRASH_POINTS = ["before_send", "after_send_before_reply", "after_reply_before_update"]
+
+
+@pytest.mark.parametrize("crash", CRASH_POINTS)
+def test_a_write_is_delivered_exactly_once_whatever_the_crash_point(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any, crash: str
 ) -> None:
     _profile(hermes_home, emu)
-    s = session_factory()
-    bridge = s.tools.session.bridge
-    bridge.worker.stop()
-    path = data_dir(hermes_home.path) / DB_NAME
-    clock = [1000.0]
-    first = Outbox(path, clock=lambda: clock[0], lease_s=60.0)
-
-    def die(entry: Entry) -> None:
-        raise _Crash
-
-    worker = OutboxWorker(first, bridge.settings.mcp_url, die)
-    bridge.outbox, bridge.worker = first, worker
-    threading.excepthook, saved = (lambda args: None), threading.excepthook
-    try:
-        out = s.call("gbrain_put_page", slug="notes/crash-before", content="# Before\n")
-        worker.start()
-        worker._thread.join(WAIT)  # type: ignore[union-attr]
-    finally:
-        threading.excepthook = saved
-    assert _puts(emu, "notes/crash-before") == []
-    s.close()
-
-    clock[0] += 61.0
-    Outbox(path, clock=lambda: clock[0], lease_s=60.0).close()  # the restart's recovery
-    # A fresh session (a new Hermes start) replays it with its own worker.
-    again = session_factory()
-    assert again.tools.session.bridge.worker.wait_idle(WAIT)
-    assert len(_puts(emu, "notes/crash-before")) == 1
+    emu.store.put_page(SLUG, "# Crash probe\n\nThe version before our write.\n")
+    out = _crash_once(session_factory(), crash, emu)
+    applied = 0 if crash == "before_send" else 1
+    assert len(_puts(emu, SLUG)) == applied
+    again = _restart(hermes_home, session_factory)
+    assert len(_puts(emu, SLUG)) == 1  # sent exactly once in all
     assert again.tools.session.bridge.outbox.get(out["id"]).state == "delivered"
+    page = emu.store.get(SLUG, ["default"])
+    assert page is not None and page.compiled_truth.endswith("Written once.")
+
+
+@pytest.mark.parametrize("crash", CRASH_POINTS)
+def test_an_edit_after_our_first_send_is_kept_and_the_write_reported_superseded(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any, crash: str
+) -> None:
+    _profile(hermes_home, emu)
+    out = _crash_once(session_factory(), crash, emu)  # the page did not exist: a state too
+    emu.store.put_page(SLUG, "# Crash probe\n\nSomeone else's newer text.\n")
+    puts = len(_puts(emu, SLUG))
+    again = _restart(hermes_home, session_factory)
+    assert len(_puts(emu, SLUG)) == puts  # nothing resent over the edit
+    page = emu.store.get(SLUG, ["default"])
+    assert page is not None and "newer text" in page.compiled_truth
+    assert again.tools.session.bridge.outbox.get(out["id"]).state == "superseded"
+    told = again.call("gbrain_search", query="Kestrel")["outbox_superseded"]
+    assert [(t["id"], t["slug"]) for t in told] == [(out["id"], SLUG)]
+    assert "outbox_superseded" not in again.call("gbrain_search", query="Kestrel")  # once
+    status = again.tools.session.bridge.outbox.status()
+    assert status.superseded == 1 and status.recent_superseded[0][0] == out["id"]
 
 
 def test_failures_are_reported_on_the_next_call_and_shutdown_drains(
@@ -460,8 +501,8 @@ def test_a_deduplicated_and_superseded_queue(
     arrived = threading.Event()
 
     def on_request(rec: RecordedRequest) -> None:
-        if rec.tool == "put_page":
-            arrived.set()
+        if (rec.arguments or {}).get("slug") == "notes/first":
+            arrived.set()  # the worker's look at the page, before its put
 
     emu.knobs.on_request, emu.knobs.gate = on_request, gate
     s.call("gbrain_put_page", slug="notes/first", content="# hold the worker\n")
@@ -475,7 +516,7 @@ def test_a_deduplicated_and_superseded_queue(
     sent = _puts(emu, "notes/dup")
     assert [r.arguments["content"] for r in sent] == ["# v2\n"]  # type: ignore[index]
     outbox = s.tools.session.bridge.outbox
-    assert outbox.get(a["id"]).state == "superseded"
+    assert outbox.get(a["id"]).state == "replaced"
     assert outbox.get(c["id"]).state == "delivered"
 
 
@@ -486,7 +527,7 @@ def test_setup_schema_has_the_tools_mode_and_the_pointer_preset_has_no_tools(
 
     _profile(hermes_home, emu)
     fields = {f["key"]: f for f in GBrainMemoryProvider().get_config_schema()}
-    assert fields["tools"]["choices"] == ["read", "write", "off"]
+    assert fields["tools"]["choices"] == ["read", "write", "admin", "off"]
     assert fields["tools"]["env_var"] == "GBRAIN_TOOLS" and fields["tools"]["default"] == "read"
     pointer = GBrainPointerProvider()
     assert pointer.get_tool_schemas() == []

@@ -20,7 +20,15 @@ from hermes_gbrain.toolbridge.discovery import (
     load_discovery,
     save_discovery,
 )
-from hermes_gbrain.toolbridge.outbox import Entry, Outbox, OutboxWorker, classify
+from hermes_gbrain.toolbridge.outbox import (
+    ABSENT,
+    Entry,
+    Observed,
+    Outbox,
+    OutboxWorker,
+    PageState,
+    classify,
+)
 from hermes_gbrain.toolbridge.schemas import (
     COMPACT,
     WRITE_COMPACT,
@@ -261,7 +269,7 @@ def test_outbox_dedupes_supersedes_and_backs_off(tmp_path: Path) -> None:
     b, new_b = box.enqueue("u", "x/y", "one")
     assert new_a and not new_b and a.op_id == b.op_id
     c, _ = box.enqueue("u", "x/y", "two")
-    assert box.get(a.op_id).state == "superseded"  # type: ignore[union-attr]
+    assert box.get(a.op_id).state == "replaced"  # type: ignore[union-attr]
     assert [e.op_id for e in box.due("u")] == [c.op_id]
     assert box.claim(c.op_id) and not box.claim(c.op_id)  # atomic
     delay = box.retry_later(c.op_id, 1, "boom")
@@ -314,7 +322,7 @@ def test_worker_drain_is_bounded_and_leaves_the_rest(tmp_path: Path) -> None:
         sent.append(entry.slug)
         release.wait(2.0)
 
-    worker = OutboxWorker(box, "u", send)
+    worker = OutboxWorker(box, "u", send, observe=lambda e: Observed(ABSENT))
     box.enqueue("u", "a/one", "1")
     box.enqueue("u", "a/two", "2")
     worker.start()
@@ -322,3 +330,137 @@ def test_worker_drain_is_bounded_and_leaves_the_rest(tmp_path: Path) -> None:
     assert sent == ["a/one"]
     assert status.pending + status.inflight == 2
     release.set()
+
+
+class _Server:
+    """One page as a fake server holds it: the worker's view of GBrain for one layer's test."""
+
+    def __init__(self) -> None:
+        self.page: tuple[str, str] | None = None  # (text, updated_at)
+        self.puts = 0
+        self.clock = 0
+
+    def write(self, text: str) -> None:
+        self.clock += 1
+        self.page = (text, f"t{self.clock}")
+
+    def observe(self, entry: Entry) -> Observed:
+        if self.page is None:
+            return Observed(ABSENT)
+        text, stamp = self.page
+        return Observed(PageState(True, stamp, f"h-{stamp}"), compiled_truth=text.strip())
+
+    def send(self, entry: Entry) -> None:
+        self.puts += 1
+        self.write(entry.content)
+
+
+def _replayed(path: Path, server: _Server, clock: list[float]) -> Outbox:
+    clock[0] += 61.0  # the first owner's lease runs out: a restart re-queues its row
+    box = Outbox(path, clock=lambda: clock[0], lease_s=60.0)
+    worker = OutboxWorker(box, "u", server.send, observe=server.observe)
+    worker._one(box.due("u", now=float("inf"))[0])
+    return box
+
+
+@pytest.mark.parametrize("crash", ["before_send", "after_send", "after_reply"])
+def test_worker_replay_sends_once_whatever_the_crash_point(tmp_path: Path, crash: str) -> None:
+    clock = [0.0]
+    path = tmp_path / "o.sqlite3"
+    box = Outbox(path, clock=lambda: clock[0], lease_s=60.0)
+    server = _Server()
+    server.write("old text")
+
+    def send(entry: Entry) -> None:
+        if crash == "before_send":
+            raise _Killed
+        server.send(entry)
+        if crash == "after_send":
+            raise _Killed
+
+    entry, _ = box.enqueue("u", "a/b", "new text")
+    worker = OutboxWorker(box, "u", send, observe=server.observe)
+    if crash == "after_reply":  # sent and answered, killed before the row was marked
+        worker = OutboxWorker(box, "u", server.send, observe=server.observe)
+        box.delivered = lambda op_id: None  # type: ignore[method-assign]
+    with pytest.raises(_Killed) if crash != "after_reply" else _no_error():
+        worker._one(entry)
+    before = box.get(entry.op_id)
+    assert before is not None and before.before == PageState(True, "t1", "h-t1")
+    replay = _replayed(path, server, clock)
+    assert server.puts == 1 and server.page is not None and server.page[0] == "new text"
+    assert replay.get(entry.op_id).state == "delivered"  # type: ignore[union-attr]
+
+
+def test_worker_replay_keeps_a_newer_edit_and_reports_superseded(tmp_path: Path) -> None:
+    clock = [0.0]
+    path = tmp_path / "o.sqlite3"
+    box = Outbox(path, clock=lambda: clock[0], lease_s=60.0)
+    server = _Server()  # no page yet: a missing page is a state too
+
+    def send_and_die(entry: Entry) -> None:
+        server.send(entry)
+        raise _Killed
+
+    entry, _ = box.enqueue("u", "a/b", "ours")
+    with pytest.raises(_Killed):
+        OutboxWorker(box, "u", send_and_die, observe=server.observe)._one(entry)
+    assert box.get(entry.op_id).before == ABSENT  # type: ignore[union-attr]
+    server.write("someone else's edit")
+    replay = _replayed(path, server, clock)
+    assert server.puts == 1 and server.page is not None
+    assert server.page[0] == "someone else's edit"
+    got = replay.get(entry.op_id)
+    assert got is not None and got.state == "superseded"
+    assert [e.op_id for e in replay.take_failures()] == [entry.op_id]
+    assert replay.status().superseded == 1
+
+
+def test_worker_resends_when_the_page_is_as_it_was(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "o.sqlite3")
+    server = _Server()
+    failures = [TransportError("ReadTimeout")]
+
+    def send(entry: Entry) -> None:
+        if failures:
+            raise failures.pop()
+        server.send(entry)
+
+    entry, _ = box.enqueue("u", "a/b", "text")
+    worker = OutboxWorker(box, "u", send, observe=server.observe)
+    worker._one(entry)
+    assert box.get(entry.op_id).state == "pending"  # type: ignore[union-attr]
+    worker._one(box.due("u", now=float("inf"))[0])
+    assert server.puts == 1
+    assert box.get(entry.op_id).state == "delivered"  # type: ignore[union-attr]
+
+
+def test_outbox_file_is_private_and_closes(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    old = os.umask(0o002)
+    try:
+        box = Outbox(tmp_path / "gbrain" / "o.sqlite3")
+        box.enqueue("u", "a/b", "text")
+    finally:
+        os.umask(old)
+    files = sorted(p.name for p in (tmp_path / "gbrain").iterdir())
+    assert files == ["o.sqlite3", "o.sqlite3-shm", "o.sqlite3-wal"]
+    for name in files:
+        assert stat.S_IMODE((tmp_path / "gbrain" / name).stat().st_mode) == 0o600, name
+    assert stat.S_IMODE((tmp_path / "gbrain").stat().st_mode) == 0o700
+    box.close()
+    box.close()  # idempotent
+
+
+class _Killed(BaseException):
+    """Ends a step the way a killed process would: no bookkeeping after it."""
+
+
+class _no_error:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return False

@@ -1,7 +1,8 @@
 """Everything this package takes from Hermes, feature-detected once at import.
 
 hermes-agent 0.19.0 is the tested floor; newer Hermes adds ``is_trivial_prompt``,
-``RecallStatus`` and ``spawn_context_thread``. Each name falls back to a local
+``RecallStatus`` and ``spawn_context_thread``. ``ask_user`` reaches the interactive
+approval prompt that 0.19.0 already has (see there). Each name falls back to a local
 equivalent, and the fallbacks are public (``fallback_*``) so tests exercise them on
 any Hermes. Never branch on version strings.
 """
@@ -21,6 +22,7 @@ from ..recall.trivial import is_trivial as fallback_is_trivial_prompt
 from ..settings import Lookup, read_dotenv
 
 __all__ = [
+    "HAS_APPROVAL_PROMPT",
     "HAS_RECALL_STATUS",
     "HAS_SECRET_SCOPE",
     "HAS_SPAWN_CONTEXT_THREAD",
@@ -28,6 +30,7 @@ __all__ = [
     "MemoryProvider",
     "RecallStatus",
     "UnscopedSecretError",
+    "ask_user",
     "current_hermes_home",
     "fallback_get_secret",
     "fallback_is_trivial_prompt",
@@ -104,6 +107,43 @@ def spawn_thread(target: Callable[[], None], name: str) -> threading.Thread:
         if isinstance(thread, threading.Thread):
             return thread
     return fallback_spawn_context_thread(target, name)
+
+
+# -- asking the user --------------------------------------------------------------------
+
+# hermes-agent 0.19.0 keeps the interactive CLI's approval prompt (the one it shows before a
+# dangerous shell command, and before a memory write when write_approval is on) as a
+# per-thread callback in ``tools.terminal_tool``: the CLI sets it on the thread that runs
+# the conversation, which is where Hermes calls a memory provider's tools. Gateways, the API
+# server and scripts set none (they approve through their own queues), so there it is None.
+# The callback takes ``(command, description, allow_permanent=...)`` and answers "once",
+# "session", "always" or "deny" (``tools/write_approval.py`` calls it the same way).
+try:
+    from tools.terminal_tool import _get_approval_callback as _hermes_approval  # type: ignore[import-untyped]
+
+    HAS_APPROVAL_PROMPT = True
+except ImportError:
+    _hermes_approval = None
+    HAS_APPROVAL_PROMPT = False
+
+_APPROVED = frozenset({"once", "session", "always"})
+
+
+def ask_user(what: str, why: str) -> bool | None:
+    """Ask the person at the terminal: True (approved), False (refused), None (nobody to ask).
+
+    Only on the calling thread's own prompt; never falls back to ``input()``.
+    """
+    if _hermes_approval is None:
+        return None
+    try:
+        callback = _hermes_approval()
+    except Exception:
+        return None
+    if callback is None:
+        return None
+    choice = callback(what, why, allow_permanent=False)
+    return isinstance(choice, str) and choice.strip().lower() in _APPROVED
 
 
 # -- secrets and the profile home --------------------------------------------------------

@@ -7,7 +7,10 @@
 cached discovery read is this profile's. Settings are read the same way; if the
 secret scope is unbound the built-in compact read set is offered (no network either
 way). ``initialize`` then re-reads settings with the ``hermes_home`` kwarg and the
-``agent_context``/``platform`` that decide whether this session may write.
+``agent_context``/``platform`` that decide whether this session may write; Hermes asks
+for the schemas once more after ``initialize`` (to inject them), and that answer leaves
+out the write tools this session cannot use. The confirm step of a destructive call asks
+the user through ``compat.ask_user`` where Hermes has a prompt on the calling thread.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ class ProviderTools:
 
     def __init__(self, *, enabled: bool = True) -> None:
         self.enabled = enabled
-        self.session = ToolSession(spawn=compat.spawn_thread)
+        self.session = ToolSession(spawn=compat.spawn_thread, approve=compat.ask_user)
 
     def __repr__(self) -> str:
         return f"ProviderTools(enabled={self.enabled})"
@@ -86,10 +89,11 @@ def tools_schema() -> list[dict[str, Any]]:
         {
             "key": "tools",
             "description": "Brain tools for the model: read (search, pages, every read tool),"
-            " write (also queued page writes and two-step deletes), or off",
+            " write (also queued page writes and two-step deletes), admin (also GBrain's"
+            " administrative tools; see the README's risks), or off",
             "env_var": "GBRAIN_TOOLS",
             "default": "read",
-            "choices": ["read", "write", "off"],
+            "choices": ["read", "write", "admin", "off"],
         },
         {
             "key": "tools_expose",

@@ -1,11 +1,27 @@
-"""Page markdown: YAML-ish frontmatter, timeline split, wiki links, chunks.
+"""Page markdown: YAML-ish frontmatter, timeline split, wiki links, chunks, content hash.
 
 GBrain stores a page as columns (title, type, tags) plus the body split into "compiled truth" and a
-timeline; this module does that split for the emulator without a YAML dependency.
+timeline; this module does that split for the emulator without a YAML dependency, following
+GBrain's ``parseMarkdown`` (``src/core/markdown.ts``) as ``put_page`` calls it
+(``importFromContent`` in ``src/core/import-file.ts`` passes ``slug + ".md"`` as the file path):
+
+* the body is split only at a timeline sentinel (``<!-- timeline -->``, ``--- timeline ---``, or a
+  ``---`` line whose next non-empty line is a ``## Timeline``/``## History`` heading); a bare
+  ``---`` is a horizontal rule (``splitBody``, ``findTimelineSplitIndex``);
+* the title is the frontmatter ``title`` or, failing that, the file name with dashes and
+  underscores as spaces and each word capitalised (``inferTitle``), never the first heading;
+* ``type``, ``title``, ``tags`` and ``slug`` leave the frontmatter; tags keep their order and
+  duplicates (``extractTags``); both body parts are trimmed.
+
+``content_hash`` is GBrain's ``contentHash`` (``src/core/utils.ts``): sha256 of
+``JSON.stringify({title, type, compiled_truth, timeline, frontmatter, tags})`` in that key order,
+with the hash-ephemeral frontmatter keys removed and the tags sorted. Recording 101 pins it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,9 +52,23 @@ PREFIX_TYPES: tuple[tuple[str, str], ...] = (
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)*$")
 WIKI_LINK_RE = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
-_TIMELINE_RE = re.compile(r"^##\s+Timeline\s*$", re.MULTILINE)
-_H1_RE = re.compile(r"^#\s+(.+?)\s*$", re.MULTILINE)
+_TIMELINE_HEADING_RE = re.compile(r"^##\s+(timeline|history)\b", re.IGNORECASE)
+_DECORATED_RE = re.compile(r"^---\s+timeline\s+---$", re.IGNORECASE)
+_DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 CHUNK_CHARS = 1200
+
+# GBrain's HASH_EPHEMERAL_FRONTMATTER_KEYS (src/core/utils.ts): stamped per write or re-derived by
+# its gates, so left out of the hash.
+HASH_EPHEMERAL_KEYS = (
+    "captured_at",
+    "ingested_at",
+    "quarantine",
+    "content_flag",
+    "embed_skip",
+    "atoms_scan_hash",
+)
+# Markers a remote put_page may not plant (import-file.ts strips them when ``remote``).
+REMOTE_STRIPPED_KEYS = ("quarantine", "content_flag", "embed_skip")
 
 
 @dataclass
@@ -52,6 +82,7 @@ class ParsedPage:
     compiled_truth: str
     timeline: str
     links: list[str] = field(default_factory=list)
+    content_hash: str = ""
 
 
 def infer_type(slug: str) -> str:
@@ -76,6 +107,8 @@ def _scalar(raw: str) -> Any:
         return None
     if re.fullmatch(r"-?\d+", text):
         return int(text)
+    if _DATE_RE.fullmatch(text):  # js-yaml reads a bare date as a Date; stored as its ISO form
+        return text + "T00:00:00.000Z"
     return text
 
 
@@ -110,38 +143,109 @@ def split_frontmatter(content: str) -> tuple[dict[str, Any], str]:
     return data, rest
 
 
-def parse_page(slug: str, content: str) -> ParsedPage:
-    """Parse markdown with frontmatter into the columns GBrain keeps."""
+def split_body(body: str) -> tuple[str, str]:
+    """GBrain's ``splitBody``: compiled truth and timeline, split at the first sentinel line."""
+    lines = body.split("\n")
+    for index, line in enumerate(lines):
+        trimmed = line.strip()
+        sentinel = trimmed in ("<!-- timeline -->", "<!--timeline-->") or bool(
+            _DECORATED_RE.match(trimmed)
+        )
+        if not sentinel and trimmed == "---" and "\n".join(lines[:index]).strip():
+            following = next((n.strip() for n in lines[index + 1 :] if n.strip()), "")
+            sentinel = bool(_TIMELINE_HEADING_RE.match(following))
+        if sentinel:
+            return "\n".join(lines[:index]), "\n".join(lines[index + 1 :])
+    return body, ""
+
+
+def infer_title(slug: str) -> str:
+    """GBrain's ``inferTitle`` for ``<slug>.md``: ``notes/my-idea`` -> ``My Idea``."""
+    name = slug.rsplit("/", 1)[-1] or "Untitled"
+    words = re.sub(r"[-_]", " ", name)
+    return re.sub(r"\b\w", lambda m: m.group(0).upper(), words, flags=re.ASCII)
+
+
+def _string(value: Any) -> str:
+    """``coerceFrontmatterString``: ``None`` is empty, everything else its text."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _tags(raw: Any) -> list[str]:
+    """GBrain's ``extractTags``: a list as strings, or a comma-separated string."""
+    if isinstance(raw, list):
+        return [_string(t) if t is not None else "null" for t in raw]
+    if isinstance(raw, str) and raw:
+        return [t.strip() for t in raw.split(",") if t.strip()]
+    return []
+
+
+def _js(value: Any) -> Any:
+    """Whole floats as ints, as ``JSON.stringify`` prints them."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _js(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_js(v) for v in value]
+    return value
+
+
+def content_hash(
+    *,
+    title: str,
+    kind: str,
+    compiled_truth: str,
+    timeline: str,
+    frontmatter: dict[str, Any],
+    tags: list[str],
+) -> str:
+    """GBrain's ``contentHash`` (``src/core/utils.ts``); field order is part of the hash."""
+    meta = {k: v for k, v in frontmatter.items() if k not in HASH_EPHEMERAL_KEYS and k != "tags"}
+    shape = {
+        "title": title,
+        "type": kind,
+        "compiled_truth": compiled_truth,
+        "timeline": timeline or "",
+        "frontmatter": _js(meta),
+        "tags": sorted(str(t) for t in tags),
+    }
+    text = json.dumps(shape, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def parse_page(slug: str, content: str, *, remote: bool = True) -> ParsedPage:
+    """Parse markdown with frontmatter into the columns GBrain keeps, and its content hash."""
     meta, body = split_frontmatter(content)
-    body = body.strip("\n")
-    match = _TIMELINE_RE.search(body)
-    if match:
-        compiled, timeline = body[: match.start()].rstrip(), body[match.start() :].strip()
-    else:
-        compiled, timeline = body.rstrip(), ""
-    title_raw = meta.pop("title", None)
-    h1 = _H1_RE.search(compiled)
-    if isinstance(title_raw, str) and title_raw.strip():
-        title = title_raw.strip()
-    elif h1:
-        title = h1.group(1)
-    else:
-        title = slug.rsplit("/", 1)[-1].replace("-", " ").title()
-    type_raw = meta.pop("type", None)
-    kind = type_raw.strip() if isinstance(type_raw, str) and type_raw.strip() else infer_type(slug)
-    tags_raw = meta.pop("tags", None)
-    if isinstance(tags_raw, list):
-        tags = sorted({str(t).strip() for t in tags_raw if str(t).strip()})
-    elif isinstance(tags_raw, str) and tags_raw.strip():
-        tags = sorted({t.strip() for t in tags_raw.split(",") if t.strip()})
-    else:
-        tags = []
+    compiled, timeline = split_body(body)
+    compiled, timeline = compiled.strip(), timeline.strip()
+    kind = _string(meta.get("type")) or infer_type(slug)
+    title = _string(meta.get("title")).strip() or infer_title(slug)
+    tags = _tags(meta.get("tags"))
+    for key in ("type", "title", "tags", "slug"):
+        meta.pop(key, None)
+    if remote:
+        for key in REMOTE_STRIPPED_KEYS:
+            meta.pop(key, None)
     links: list[str] = []
     for m in WIKI_LINK_RE.finditer(compiled + "\n" + timeline):
         target = m.group(1).strip().lower()
         if target and target != slug and target not in links:
             links.append(target)
-    return ParsedPage(title, kind, tags, meta, compiled, timeline, links)
+    digest = content_hash(
+        title=title,
+        kind=kind,
+        compiled_truth=compiled,
+        timeline=timeline,
+        frontmatter=meta,
+        tags=tags,
+    )
+    stored_tags = sorted(set(tags))  # one row per tag in GBrain's tags table, listed sorted
+    return ParsedPage(title, kind, stored_tags, meta, compiled, timeline, links, digest)
 
 
 def _fm_value(value: Any) -> str:
@@ -169,10 +273,10 @@ def serialize(
         lines.append(f"tags: {_fm_value(tags)}")
     lines.extend(f"{k}: {_fm_value(v)}" for k, v in frontmatter.items())
     lines.append("---")
-    text = "\n".join(lines) + "\n\n" + compiled + "\n"
-    if timeline:
-        text += "\n" + timeline + "\n"
-    return text
+    body = compiled
+    if timeline:  # GBrain's serializeMarkdown marks the split with its preferred sentinel
+        body += "\n\n<!-- timeline -->\n\n" + timeline
+    return "\n".join(lines) + "\n\n" + body + "\n"
 
 
 def chunk_body(compiled: str, timeline: str) -> list[tuple[str, str]]:

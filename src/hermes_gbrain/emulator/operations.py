@@ -850,6 +850,20 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
             "invalid_params", "Refusing to write an empty page", "Pass allow_empty: true to do so"
         )
     put = ctx.store.put_page(slug, content, source_id=_write_source(ctx, None))
+    if put.skipped:  # the parsed page hashes as stored: recording 102
+        return Outcome(
+            {
+                "slug": put.page.slug,
+                "status": "skipped",
+                "chunks": 0,
+                "chunk_skip_reason": "write_skipped",
+                "auto_links": {"skipped": "remote"},
+                "auto_timeline": {"skipped": "remote"},
+                "facts_backstop": {"skipped": f"kind:{put.page.type}"},
+                "chronicle_backstop": {"skipped": "not_imported"},
+                "write_through": {"written": False, "skipped": "no_repo_configured"},
+            }
+        )
     return Outcome(
         {
             "slug": put.page.slug,
@@ -862,6 +876,12 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
             "write_through": {"written": False, "skipped": "no_repo_configured"},
         }
     )
+
+
+def op_get_versions(ctx: Context, args: dict[str, Any]) -> Outcome:
+    """Earlier versions of a page, newest first (recording 105)."""
+    page = _find(ctx, args["slug"], args.get("source_id"), deleted=False)
+    return Outcome(ctx.store.versions(page.id))
 
 
 def op_delete_page(ctx: Context, args: dict[str, Any]) -> Outcome:

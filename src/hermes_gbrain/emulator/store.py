@@ -33,6 +33,11 @@ CREATE TABLE IF NOT EXISTS pages (
   effective_date TEXT NOT NULL, effective_date_source TEXT NOT NULL,
   UNIQUE (source_id, slug)
 );
+CREATE TABLE IF NOT EXISTS page_versions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  page_id INTEGER NOT NULL, compiled_truth TEXT NOT NULL, frontmatter TEXT NOT NULL,
+  snapshot_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   page_id INTEGER NOT NULL, chunk_index INTEGER NOT NULL, chunk_source TEXT NOT NULL,
@@ -143,6 +148,8 @@ class Page:
 class PutResult:
     page: Page
     created: bool
+    skipped: bool = False
+    """The parsed page hashed the same as the stored one: nothing was written (recording 102)."""
 
 
 def _row_to_page(row: sqlite3.Row) -> Page:
@@ -209,9 +216,20 @@ class PageStore:
         self.add_source(source_id)
         with self.db.lock:
             existing = self.db.execute(
-                "SELECT id, created_at FROM pages WHERE source_id = ? AND slug = ?",
+                "SELECT id, created_at, content_hash, deleted_at, compiled_truth, frontmatter"
+                " FROM pages WHERE source_id = ? AND slug = ?",
                 (source_id, slug),
             )
+            if (
+                existing
+                and existing[0]["content_hash"] == parsed.content_hash
+                and existing[0]["deleted_at"] is None
+            ):
+                # GBrain's importer compares the new hash with the stored one and skips an
+                # identical page: no write, no new updated_at (recordings 102 and 104).
+                same = self.get(slug, [source_id])
+                if same is not None:
+                    return PutResult(same, created=False, skipped=True)
             values = (
                 parsed.type,
                 parsed.title,
@@ -220,13 +238,20 @@ class PageStore:
                 json.dumps(parsed.frontmatter),
                 json.dumps(parsed.tags),
                 json.dumps(parsed.links),
-                sha256_hex(content),
+                parsed.content_hash,
                 stamp,
                 effective,
                 effective_source,
             )
             if existing:
                 page_id = int(existing[0]["id"])
+                # The version before this write is kept (recording 105: get_versions lists the
+                # earlier compiled truth, its snapshot stamped with the new write's time).
+                self.db.execute(
+                    "INSERT INTO page_versions (page_id, compiled_truth, frontmatter, snapshot_at)"
+                    " VALUES (?,?,?,?)",
+                    (page_id, existing[0]["compiled_truth"], existing[0]["frontmatter"], stamp),
+                )
                 self.db.execute(
                     "UPDATE pages SET type=?, title=?, compiled_truth=?, timeline=?, frontmatter=?,"
                     " tags=?, links=?, content_hash=?, updated_at=?, effective_date=?,"
@@ -256,6 +281,24 @@ class PageStore:
         if page is None:
             raise RuntimeError(f"page {slug} vanished while being written")
         return PutResult(page, created=not existing)
+
+    def versions(self, page_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        """Earlier versions of a page, newest first, shaped like ``get_versions`` rows."""
+        rows = self.db.execute(
+            "SELECT id, page_id, compiled_truth, frontmatter, snapshot_at FROM page_versions"
+            " WHERE page_id = ? ORDER BY id DESC LIMIT ?",
+            (page_id, limit),
+        )
+        return [
+            {
+                "id": r["id"],
+                "page_id": r["page_id"],
+                "compiled_truth": r["compiled_truth"],
+                "frontmatter": json.loads(r["frontmatter"]),
+                "snapshot_at": r["snapshot_at"],
+            }
+            for r in rows
+        ]
 
     def soft_delete(self, slug: str, source_id: str, now: str | None = None) -> Page | None:
         with self.db.lock:

@@ -25,6 +25,7 @@ Handler = Callable[[Context, dict[str, Any]], Outcome]
 HANDLERS: dict[str, Handler] = {
     "entity": ops.op_entity,
     "get_page": ops.op_get_page,
+    "get_versions": ops.op_get_versions,
     "put_page": ops.op_put_page,
     "delete_page": ops.op_delete_page,
     "list_pages": ops.op_list_pages,

@@ -4,7 +4,13 @@ Every outcome is a JSON object string: data on success, ``{"error": …}`` other
 Nothing raises into Hermes. Outputs are bounded (rows, characters, list lengths) and
 server text is reduced to single lines or capped blocks: it is untrusted. Reads are
 retried once after a transport error (a fresh connection); writes are never retried
-here: ``put_page`` goes through the durable outbox, deletes take two steps.
+here: ``put_page`` goes through the durable outbox, destructive tools take two steps
+(``deletes``), and the user is asked at the second step where Hermes can ask.
+
+Arguments are strict: an argument a compact tool does not declare, or one the server
+tool behind ``gbrain_call`` does not declare, is refused with its name and nothing is
+sent. What the server says beside its answer (``_meta.warnings``, extra text blocks)
+comes back to the model as ``server_notes``.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from ..settings import Settings
 from ..text import one_line, safe_slug
 from ..transport import call_deadline
 from . import schemas
-from .deletes import DeleteTokens, Refusal, Revision
+from .deletes import ConfirmTokens, Refusal, Revision
 from .discovery import Discovery
 from .outbox import Outbox, OutboxWorker
 from .validate import validate
@@ -48,7 +54,13 @@ MAX_PAGE_CHARS = 16_000
 MAX_CALL_CHARS = 12_000
 MAX_TOOLS_CHARS = 14_000
 MAX_LINKS = 10
+MAX_NOTES = 5
 _WRITES_OFF = "writes are disabled for this profile (GBRAIN_TOOLS=read); nothing was written"
+_WRITE_MODES = ("write", "admin")
+
+Approver = Callable[[str, str], "bool | None"]
+"""Asks the user ``(what, why)``: True to go ahead, False to refuse, None when nobody can
+be asked on this thread (the model's confirmation then stands alone)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +96,8 @@ class ToolBridge:
     discovery: Discovery | None = None
     outbox: Outbox | None = None
     worker: OutboxWorker | None = None
-    deletes: DeleteTokens = field(default_factory=DeleteTokens)
+    deletes: ConfirmTokens = field(default_factory=ConfirmTokens)
+    approve: Approver | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __repr__(self) -> str:
@@ -134,7 +147,7 @@ class ToolBridge:
         if schema is not None:
             problems = validate(schema["parameters"], args)
             if problems:
-                return _error(f"invalid arguments for {name}", problems=problems)
+                return _error(f"invalid arguments for {name}; nothing was sent", problems=problems)
         return handler(args)
 
     def _with_failures(self, out: dict[str, Any]) -> dict[str, Any]:
@@ -145,9 +158,21 @@ class ToolBridge:
             failures = self.outbox.take_failures()
         except Exception:
             return out
-        if failures:
+        failed = [e for e in failures if e.state == "failed"]
+        kept = [e for e in failures if e.state == "superseded"]
+        if failed:
             out["outbox_failures"] = [
-                {"id": e.op_id, "slug": e.slug, "error": e.last_error or "failed"} for e in failures
+                {"id": e.op_id, "slug": e.slug, "error": e.last_error or "failed"} for e in failed
+            ]
+        if kept:
+            out["outbox_superseded"] = [
+                {
+                    "id": e.op_id,
+                    "slug": e.slug,
+                    "note": "not written: the page was changed by someone else after this"
+                    " write was queued; read it again before writing",
+                }
+                for e in kept
             ]
         return out
 
@@ -190,14 +215,19 @@ class ToolBridge:
 
     @property
     def _writes_on(self) -> bool:
-        return self.settings.tools == "write" and self.gate.allowed
+        return self.settings.tools in _WRITE_MODES and self.gate.allowed
 
     def _write_refusal(self) -> dict[str, Any] | None:
-        if self.settings.tools != "write":
+        if self.settings.tools not in _WRITE_MODES:
             return _error(_WRITES_OFF)
         if not self.gate.allowed:
             return _error(self.gate.reason or "writes are not allowed in this session")
-        if self.discovery is not None and not self.discovery.can_write:
+        if self.discovery is None:
+            return _error(
+                "this GBrain credential's scopes are not known yet (GBrain did not answer"
+                " when the session started); nothing was written, try again later"
+            )
+        if not self.discovery.can_write:
             return _error(
                 "this GBrain credential is read-only (scope: "
                 f"{' '.join(self.discovery.scopes) or 'none'}); nothing was written"
@@ -299,13 +329,19 @@ class ToolBridge:
         listed: list[dict[str, Any]] = []
         size = 0
         shown_all = True
+        admin = self.settings.tools == "admin"
         for spec in sorted(catalog.tools.values(), key=lambda s: s.name):
+            kind = schemas.tool_class(spec.name)
+            if kind == "admin" and not admin:
+                continue  # GBRAIN_TOOLS=admin only
             line = schemas.purpose(spec.description or "", 80)
             if needle and needle not in spec.name.lower() and needle not in line.lower():
                 continue
             item: dict[str, Any] = {"name": spec.name, "purpose": line}
-            if spec.name not in schemas.KNOWN_READ_TOOLS:
+            if kind != "read":
                 item["writes"] = True
+            if schemas.is_destructive(spec.name):
+                item["two_step"] = True
             size += len(spec.name) + len(line) + 30
             if size > MAX_TOOLS_CHARS:
                 shown_all = False
@@ -319,7 +355,7 @@ class ToolBridge:
         }
         if not self._writes_on:
             out["note"] = "tools marked writes are refused: " + (
-                self.gate.reason if self.settings.tools == "write" else "GBRAIN_TOOLS=read"
+                self.gate.reason if self.settings.tools in _WRITE_MODES else "GBRAIN_TOOLS=read"
             )
         if not shown_all:
             out["truncated"] = True
@@ -334,10 +370,18 @@ class ToolBridge:
         arguments = {} if arguments is None else arguments
         if not isinstance(arguments, dict):
             return _error("arguments must be a JSON object")
+        confirm = args.get("confirm")
         if tool == "put_page":
+            if confirm:
+                return _error("put_page takes no confirm token; nothing was queued")
             return self._checked("gbrain_put_page", arguments, self._put_page)
-        if tool == "delete_page":
-            return _error("deletes take two steps: use gbrain_delete_page {slug}, then confirm")
+        kind = schemas.tool_class(tool)
+        if kind == "admin" and self.settings.tools != "admin":
+            return _error(
+                f"{tool!r} is an administrative tool: it is reachable only with "
+                "GBRAIN_TOOLS=admin; nothing was sent",
+                code="admin_only",
+            )
         catalog = self.catalog()
         spec = catalog.tools.get(tool)
         if spec is None:
@@ -346,20 +390,106 @@ class ToolBridge:
                 f"no tool {tool!r} is offered to this credential; see gbrain_tools",
                 did_you_mean=close,
             )
-        write = tool not in schemas.KNOWN_READ_TOOLS
+        write = kind != "read"
         if write:
             refusal = self._write_refusal()
             if refusal is not None:
                 return refusal
-        problems = validate(spec.input_schema, arguments)
+        strict = dict(spec.input_schema)
+        strict["additionalProperties"] = False  # the server would ignore it, with a warning
+        problems = validate(strict, arguments)
         if problems:
             return _error(
-                f"invalid arguments for {tool}",
+                f"invalid arguments for {tool}; nothing was sent",
                 problems=problems,
                 parameters=_param_summary(spec.input_schema),
             )
+        if schemas.is_destructive(tool):
+            return self._two_step(tool, arguments, confirm)
+        if confirm:
+            return _error(f"{tool} takes no confirm token; nothing was sent")
         result = self._result(tool, arguments, write=write)
         return _bounded(tool, result)
+
+    # -- two-step destructive calls -------------------------------------------------------
+
+    def _state(self, slug: str, source_id: Any = None) -> Revision | None:
+        """The page's revision now, or ``None`` when there is no such (live) page."""
+        call: dict[str, Any] = {"slug": slug}
+        if isinstance(source_id, str) and source_id:
+            call["source_id"] = source_id
+        try:
+            result = self._result("get_page", call)
+        except ToolError as exc:
+            if exc.code == "page_not_found":
+                return None
+            raise
+        data = result.data if isinstance(result.data, dict) else {}
+        return self._revision(data)
+
+    def _two_step(self, tool: str, arguments: dict[str, Any], confirm: Any) -> dict[str, Any]:
+        """Preview and token first; the call itself only with that token (see ``deletes``)."""
+        raw_slug = arguments.get("slug")
+        slug = safe_slug(raw_slug) if isinstance(raw_slug, str) else None
+        if isinstance(raw_slug, str) and slug is None:
+            return _error("slug must be lower-case '/'-separated segments; nothing was sent")
+        source = arguments.get("source_id")
+        current = self._state(slug, source) if slug else None
+        if confirm:
+            try:
+                self.deletes.redeem(
+                    str(confirm).strip(), slug or "", current, tool=tool, arguments=arguments
+                )
+            except Refusal as refusal:
+                return _error(str(refusal), code=refusal.code, done=False)
+            declined = self._ask_user(tool, arguments, slug)
+            if declined is not None:
+                return declined
+            result = self._result(tool, arguments, write=True)
+            out = _bounded(tool, result)
+            out["confirmed"] = True
+            return out
+        token = self.deletes.issue(
+            slug or "", current, tool=tool, arguments=arguments, bound=slug is not None
+        )
+        preview: dict[str, Any] = {"tool": tool, "arguments": _clip_arguments(arguments)}
+        if slug:
+            preview["page"] = (
+                {"slug": slug, "exists": False}
+                if current is None
+                else {"slug": slug, "exists": True, "updated_at": current.updated_at or None}
+            )
+        return {
+            "preview": preview,
+            "confirm": token,
+            "expires_in_s": int(self.deletes.ttl_s),
+            "next": "to go ahead, call gbrain_call again with the same tool and arguments "
+            "and confirm=<token>; nothing has been done yet",
+        }
+
+    def _ask_user(
+        self, tool: str, arguments: Mapping[str, Any], slug: str | None
+    ) -> dict[str, Any] | None:
+        """``None`` to go ahead; an error when the user (or a failed prompt) said no."""
+        if self.approve is None:
+            return None
+        target = f" {slug}" if slug else ""
+        what = one_line(f"gbrain {tool}{target}", 200)
+        why = one_line(
+            f"The assistant asks to run GBrain's {tool} on{target or ' the brain'} "
+            f"with {json.dumps(_clip_arguments(arguments), ensure_ascii=False)[:300]}",
+            400,
+        )
+        try:
+            verdict = self.approve(what, why)
+        except Exception as exc:
+            log.warning("asking the user failed (%s); nothing done", type(exc).__name__)
+            verdict = False
+        if verdict is False:
+            return _error(
+                "the user did not approve this call; nothing was done", code="declined", done=False
+            )
+        return None
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -422,13 +552,9 @@ class ToolBridge:
         return {
             "preview": preview,
             "confirm": confirm,
-            "expires_in_s": int(self.deletes_ttl),
+            "expires_in_s": int(self.deletes.ttl_s),
             "next": "to delete, call gbrain_delete_page again with this slug and confirm=<token>",
         }
-
-    @property
-    def deletes_ttl(self) -> float:
-        return float(getattr(self.deletes, "_ttl", 0.0))
 
     def _link_list(self, tool: str, slug: str) -> dict[str, Any]:
         try:
@@ -457,9 +583,13 @@ class ToolBridge:
             revision = self.deletes.redeem(token.strip(), slug, current)
         except Refusal as refusal:
             return _error(str(refusal), code=refusal.code, deleted=False)
+        declined = self._ask_user("delete_page", {"slug": slug}, slug)
+        if declined is not None:
+            declined["deleted"] = False
+            return declined
         catalog = self.catalog()
         call: dict[str, Any] = {"slug": slug}
-        if catalog.declares("delete_page", "source_id"):
+        if revision is not None and catalog.declares("delete_page", "source_id"):
             call["source_id"] = revision.source_id
         result = self._result("delete_page", call, write=True)
         data = result.data if isinstance(result.data, dict) else {}
@@ -485,15 +615,49 @@ def _param_summary(schema: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+def _clip_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Arguments as the preview shows them: long strings cut, so a preview stays small."""
+    out: dict[str, Any] = {}
+    for key, value in list(arguments.items())[:20]:
+        out[str(key)[:64]] = (
+            value[:200] + "…" if isinstance(value, str) and len(value) > 200 else value
+        )
+    return out
+
+
+def server_notes(result: ToolResult) -> list[str]:
+    """What the server said beside its answer: ``_meta.warnings`` and extra text blocks.
+
+    Untrusted text, so one line each, capped, at most ``MAX_NOTES``.
+    """
+    notes: list[str] = []
+    for warning in result.warnings:
+        parts = [
+            f"{k}={one_line(str(v), 80)}"
+            for k, v in list(warning.items())[:4]
+            if isinstance(v, str | int | float | bool)
+        ]
+        if parts:
+            notes.append(one_line("warning: " + ", ".join(parts), 200))
+    for note in result.notes:
+        line = one_line(note, 200)
+        if line and line not in notes:
+            notes.append(line)
+    return notes[:MAX_NOTES]
+
+
 def _bounded(tool: str, result: ToolResult) -> dict[str, Any]:
     """The tool's data when it fits ``MAX_CALL_CHARS``, else its start as text, marked."""
     text = json.dumps(result.data, ensure_ascii=False, separators=(",", ":"), default=str)
+    notes = server_notes(result)
+    extra: dict[str, Any] = {"server_notes": notes} if notes else {}
     if len(text) <= MAX_CALL_CHARS:
-        return {"tool": tool, "result": result.data}
+        return {"tool": tool, "result": result.data, **extra}
     return {
         "tool": tool,
         "result_text": text[:MAX_CALL_CHARS],
         "truncated": True,
         "note": f"result cut to {MAX_CALL_CHARS} of {len(text)} characters; "
         "narrow the call (limit, filters) for the rest",
+        **extra,
     }

@@ -24,7 +24,7 @@ from typing import Any
 from .. import jsontext
 from ..api import GBrain
 from ..errors import GBrainError
-from ..files import data_dir, write_atomic
+from ..files import data_dir, private_dir, write_atomic
 from ..mcp import ToolCatalog, ToolSpec
 from ..settings import Settings
 
@@ -55,7 +55,7 @@ def _salt(hermes_home: str | os.PathLike[str]) -> bytes:
         pass
     data = secrets.token_bytes(32)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

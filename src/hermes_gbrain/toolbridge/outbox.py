@@ -5,29 +5,40 @@ quote); a worker thread sends rows in order with retries and exponential backoff
 rows survive a crash or restart and are replayed; ``drain`` bounds shutdown and
 leaves whatever did not go out queued for the next start.
 
-Delivery and de-duplication (why a page lands once):
+Delivered once, and never over someone else's edit. GBrain has no conditional write
+(no expected-version argument to ``put_page``) and its ``content_hash`` is a hash of
+the page *as it parsed it*, which a client cannot reproduce, so the outbox never
+compares hashes with its own text. Instead it remembers what the page looked like
+before our write:
 
+* Just before the first send of a row, the worker reads the page (``get_page``) and
+  commits its ``updated_at`` and ``content_hash`` as the row's *before* state (a
+  missing page is a state too). Only then is ``put_page`` sent.
+* Any later attempt at that row (a retry after an error, or a replay after a crash
+  at any point: after the send, before the reply, before the row was marked) reads
+  the page again. If it still looks exactly like *before*, our write did not land
+  and is sent again. If it changed, the row is never sent again: when the page now
+  holds the text we sent (its compiled truth and timeline appear verbatim in our
+  content) the row is *delivered*; otherwise someone else wrote the page since, and
+  the row is marked *superseded* — their edit is kept, and the model and ``doctor``
+  are told. That containment check only chooses between those two labels; neither
+  resends.
 * Rows are claimed atomically (``pending`` → ``inflight``, with the claiming
   process's token), so two Hermes processes sharing a profile never send one row
-  twice concurrently.
-* A row is marked ``delivered`` only after GBrain acknowledged it. A crash between
-  the server applying the write and that mark leaves the row ``inflight``; on the
-  next start such rows (their owner is dead, or their lease ran out) are
-  re-queued as *maybe sent*. Before re-sending one, the worker asks the server for
-  the page and compares its ``content_hash`` with the SHA-256 of our content: a
-  match means the earlier attempt landed, and the row is marked delivered without a
-  second write. If the server hashes differently (or the probe fails) the row is
-  sent again, which is still safe: GBrain's ``put_page`` is idempotent for
-  identical content (same slug, same text → the same page; the emulator keeps the
-  same ``content_hash``), so a duplicate delivery changes nothing but ``updated_at``.
-* Enqueueing the same slug and content while an identical row is still pending
-  returns that row's id; a newer write to a slug supersedes older pending rows for
-  it (last write wins, without sending stale versions first).
+  twice concurrently. Rows left ``inflight`` by a dead process (or past their lease)
+  are re-queued on the next start.
+* Enqueueing the same slug and text while an identical row is still pending returns
+  that row's id; a newer write to a slug *replaces* older pending rows for it (last
+  write wins, without sending stale versions first).
+
+The database and its ``-wal``/``-shm`` files are created 0600 in a 0700 folder
+(``files.private_file``); ``close`` releases the connection (and its file handles).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import secrets
@@ -41,13 +52,16 @@ from typing import Any
 
 from ..api import UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
+from ..files import private_file
 
 __all__ = [
+    "ABSENT",
     "Entry",
     "Outbox",
     "OutboxStatus",
     "OutboxWorker",
-    "content_hash",
+    "PageState",
+    "text_digest",
 ]
 
 DB_NAME = "outbox.sqlite3"
@@ -70,7 +84,7 @@ PERMANENT_CODES = frozenset(
 
 _SELECT = (
     "SELECT op_id, endpoint, slug, content, content_hash, state, attempts, maybe_sent,"
-    " last_error FROM outbox WHERE "
+    " last_error, before_state FROM outbox WHERE "
 )
 
 _SCHEMA = """
@@ -80,7 +94,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     endpoint TEXT NOT NULL,
     slug TEXT NOT NULL,
     content TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
+    content_hash TEXT NOT NULL,  -- text_digest of our own text (never GBrain's hash)
     state TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     maybe_sent INTEGER NOT NULL DEFAULT 0,
@@ -90,16 +104,74 @@ CREATE TABLE IF NOT EXISTS outbox (
     claimed_at REAL,
     owner TEXT,
     last_error TEXT,
-    reported INTEGER NOT NULL DEFAULT 0
+    reported INTEGER NOT NULL DEFAULT 0,
+    before_state TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(state, next_at);
 CREATE INDEX IF NOT EXISTS outbox_slug ON outbox(endpoint, slug, state);
 """
 
 
-def content_hash(content: str) -> str:
-    """SHA-256 of the page text as sent (what GBrain reports as ``content_hash``)."""
+def text_digest(content: str) -> str:
+    """SHA-256 of our own text, to spot a duplicate in our own queue.
+
+    Never compared with GBrain's ``content_hash``, which hashes the parsed page.
+    """
     return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class PageState:
+    """What a page looked like at one moment: enough to tell whether anyone wrote it since."""
+
+    exists: bool
+    updated_at: str = ""
+    content_hash: str = ""
+
+    def encode(self) -> str:
+        return json.dumps(
+            {"exists": self.exists, "updated_at": self.updated_at, "hash": self.content_hash},
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def decode(cls, text: str | None) -> PageState | None:
+        if not text:
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        return cls(
+            exists=bool(data.get("exists")),
+            updated_at=str(data.get("updated_at") or ""),
+            content_hash=str(data.get("hash") or ""),
+        )
+
+
+ABSENT = PageState(False)
+"""No such page (or only a soft-deleted one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """A page read back by the worker: its state, and its text to recognise our own write."""
+
+    state: PageState
+    compiled_truth: str = ""
+    timeline: str = ""
+
+    def holds(self, content: str) -> bool:
+        """Whether the page's text is ours: both stored parts appear verbatim in ``content``.
+
+        Not a reproduction of GBrain's parser: it only labels a row that will not be
+        sent again as delivered rather than superseded.
+        """
+        body = self.compiled_truth.strip()
+        timeline = self.timeline.strip()
+        return self.state.exists and bool(body) and body in content and timeline in content
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +187,12 @@ class Entry:
     attempts: int
     maybe_sent: bool
     last_error: str | None = None
+    before: PageState | None = None
+    """The page before our first send (``None`` until the worker looked)."""
+
+    @property
+    def digest(self) -> str:
+        return self.content_hash
 
     def __repr__(self) -> str:  # never the page text
         return f"Entry(op_id={self.op_id!r}, slug={self.slug!r}, state={self.state!r})"
@@ -129,6 +207,9 @@ class OutboxStatus:
     delivered: int
     failed: int
     recent_failures: tuple[tuple[str, str, str], ...] = ()
+    superseded: int = 0
+    """Writes not sent because the page changed after our first look (an edit kept)."""
+    recent_superseded: tuple[tuple[str, str, str], ...] = ()
 
 
 def _owner_pid(owner: str | None) -> int | None:
@@ -162,7 +243,7 @@ class Outbox:
         lease_s: float = LEASE_S,
     ) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)  # 0600 before SQLite derives its sidecars' mode from it
         self.clock = clock
         self.max_attempts = max_attempts
         self._base = base_backoff_s
@@ -173,18 +254,34 @@ class Outbox:
         self._db = sqlite3.connect(
             os.fspath(self.path), timeout=5.0, check_same_thread=False, isolation_level=None
         )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
-        self.recover()
-        self._prune()
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+            self._migrate()
+            self.recover()
+            self._prune()
+        except BaseException:
+            self._db.close()
+            raise
+        self._closed = False
+
+    def _migrate(self) -> None:
+        """Files from before the *before* state: add it; their ``superseded`` meant replaced."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(outbox)")}
+        if "before_state" not in columns:
+            self._db.execute("ALTER TABLE outbox ADD COLUMN before_state TEXT")
+            self._db.execute("UPDATE outbox SET state='replaced' WHERE state='superseded'")
 
     def __repr__(self) -> str:
         return f"Outbox({self.path.name!r})"
 
     def close(self) -> None:
+        """Release the connection (idempotent); the queue stays on disk."""
         with self._lock:
-            self._db.close()
+            if not self._closed:
+                self._closed = True
+                self._db.close()
 
     def _tx(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         return self._db.execute(sql, args)
@@ -201,6 +298,7 @@ class Outbox:
             attempts=int(row[6]),
             maybe_sent=bool(row[7]),
             last_error=row[8],
+            before=PageState.decode(row[9]),
         )
 
     # -- producer side --------------------------------------------------------------------
@@ -209,7 +307,7 @@ class Outbox:
         """Queue a write; returns the row and whether it is new (``False`` = de-duplicated)."""
         if len(content.encode("utf-8", "surrogatepass")) > MAX_CONTENT_BYTES:
             raise ConfigError(f"page content is over {MAX_CONTENT_BYTES} bytes")
-        digest = content_hash(content)
+        digest = text_digest(content)
         now = self.clock()
         with self._lock:
             self._tx("BEGIN IMMEDIATE")
@@ -223,7 +321,7 @@ class Outbox:
                     self._tx("COMMIT")
                     return self._entry(same), False
                 self._tx(
-                    "UPDATE outbox SET state='superseded', updated_at=? "
+                    "UPDATE outbox SET state='replaced', updated_at=? "
                     "WHERE endpoint=? AND slug=? AND state='pending'",
                     (now, endpoint, slug),
                 )
@@ -301,8 +399,22 @@ class Outbox:
                 (state, error, next_at, now, op_id, self.owner),
             )
 
+    def record_before(self, op_id: str, state: PageState) -> bool:
+        """Commit what the page looked like before our first send (only while we hold it)."""
+        with self._lock:
+            cur = self._tx(
+                "UPDATE outbox SET before_state=? WHERE op_id=? AND state='inflight' AND owner=?"
+                " AND before_state IS NULL",
+                (state.encode(), op_id, self.owner),
+            )
+        return cur.rowcount == 1
+
     def delivered(self, op_id: str) -> None:
         self._finish(op_id, "delivered", None, self.clock())
+
+    def superseded(self, op_id: str, reason: str) -> None:
+        """Not sent (again): the page changed since our first look; the other edit stays."""
+        self._finish(op_id, "superseded", reason, self.clock())
 
     def failed(self, op_id: str, error: str) -> None:
         self._finish(op_id, "failed", error, self.clock())
@@ -320,10 +432,10 @@ class Outbox:
     # -- reporting ------------------------------------------------------------------------
 
     def take_failures(self, limit: int = 5) -> list[Entry]:
-        """Failures not yet reported to the model; each is handed out once."""
+        """Failed and superseded writes not yet reported to the model; each handed out once."""
         with self._lock:
             rows = self._tx(
-                _SELECT + "state='failed' AND reported=0 ORDER BY id LIMIT ?",
+                _SELECT + "state IN ('failed','superseded') AND reported=0 ORDER BY id LIMIT ?",
                 (limit,),
             ).fetchall()
             for row in rows:
@@ -342,24 +454,31 @@ class Outbox:
                 "SELECT op_id, slug, last_error FROM outbox WHERE state='failed' "
                 "ORDER BY id DESC LIMIT 5"
             ).fetchall()
+            kept = self._tx(
+                "SELECT op_id, slug, last_error FROM outbox WHERE state='superseded' "
+                "ORDER BY id DESC LIMIT 5"
+            ).fetchall()
         return OutboxStatus(
             pending=int(counts.get("pending", 0)),
             inflight=int(counts.get("inflight", 0)),
             delivered=int(counts.get("delivered", 0)),
             failed=int(counts.get("failed", 0)),
             recent_failures=tuple((a, b, c or "") for a, b, c in fails),
+            superseded=int(counts.get("superseded", 0)),
+            recent_superseded=tuple((a, b, c or "") for a, b, c in kept),
         )
 
     def _prune(self) -> None:
         cutoff = self.clock() - KEEP_DONE_S
         with self._lock:
             self._tx(
-                "DELETE FROM outbox WHERE state IN ('delivered','superseded') AND updated_at<?",
+                "DELETE FROM outbox WHERE state IN ('delivered','replaced') AND updated_at<?",
                 (cutoff,),
             )
             self._tx(
-                "DELETE FROM outbox WHERE state='failed' AND reported=1 AND id NOT IN "
-                "(SELECT id FROM outbox WHERE state='failed' ORDER BY id DESC LIMIT 200)"
+                "DELETE FROM outbox WHERE state IN ('failed','superseded') AND reported=1"
+                " AND id NOT IN (SELECT id FROM outbox WHERE state IN ('failed','superseded')"
+                " ORDER BY id DESC LIMIT 200)"
             )
 
 
@@ -380,8 +499,8 @@ def classify(exc: BaseException) -> tuple[bool, str]:
 
 Sender = Callable[[Entry], None]
 """Sends one row (raises on failure)."""
-Probe = Callable[[Entry], bool]
-"""True when the server already holds exactly this row's content."""
+Observer = Callable[[Entry], Observed]
+"""Reads the row's page from the server as it is now (raises on failure)."""
 
 
 class OutboxWorker:
@@ -393,14 +512,14 @@ class OutboxWorker:
         endpoint: str,
         send: Sender,
         *,
-        probe: Probe | None = None,
+        observe: Observer,
         spawn: Callable[[Callable[[], None], str], threading.Thread] | None = None,
         max_wait_s: float = 30.0,
     ) -> None:
         self.outbox = outbox
         self.endpoint = endpoint
         self._send = send
-        self._probe = probe
+        self._observe = observe
         self._spawn = spawn or (
             lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
         )
@@ -411,6 +530,7 @@ class OutboxWorker:
         self._idle = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._close_after = False
 
     def start(self) -> None:
         with self._lock:
@@ -451,7 +571,25 @@ class OutboxWorker:
         self._stop.set()
         self._wake.set()
 
+    def close_when_done(self) -> None:
+        """Stop, and close the outbox once the thread is out of it (now, if it already is)."""
+        with self._lock:
+            self._close_after = True
+        self.stop()
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            self.outbox.close()
+
     def _run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            with self._lock:
+                close = self._close_after
+            if close:
+                self.outbox.close()
+
+    def _loop(self) -> None:
         tried_in_drain: set[str] = set()
         while not self._stop.is_set():
             draining = self._draining.is_set()
@@ -480,8 +618,21 @@ class OutboxWorker:
             return
         attempts = entry.attempts + 1
         try:
-            if entry.maybe_sent and self._probe is not None and self._safe_probe(entry):
-                self.outbox.delivered(entry.op_id)
+            now = self._observe(entry)
+            if entry.before is None:
+                if not self.outbox.record_before(entry.op_id, now.state):
+                    return  # lost the row (lease taken over): its new owner sends it
+            elif now.state != entry.before:
+                # An earlier attempt may have landed, or someone else wrote the page:
+                # either way it is not sent again.
+                if now.holds(entry.content):
+                    self.outbox.delivered(entry.op_id)
+                else:
+                    self.outbox.superseded(
+                        entry.op_id,
+                        "the page changed after this write was queued; the newer version "
+                        "was kept and this write was not sent",
+                    )
                 return
             self._send(entry)
         except Exception as exc:  # every failure is recorded, none escapes the worker
@@ -492,9 +643,3 @@ class OutboxWorker:
                 self.outbox.retry_later(entry.op_id, attempts, reason)
             return
         self.outbox.delivered(entry.op_id)
-
-    def _safe_probe(self, entry: Entry) -> bool:
-        try:
-            return self._probe is not None and self._probe(entry)
-        except Exception:
-            return False

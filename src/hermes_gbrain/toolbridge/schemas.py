@@ -5,6 +5,14 @@ tokens of schemas. The compact set is six short schemas; ``gbrain_tools`` lists 
 rest by name and ``gbrain_call`` reaches any of them, so nothing becomes unreachable.
 Which schemas are offered depends on the tools mode, the exposure and, when a
 discovery is cached, on what the server offers this credential (its scope).
+
+Every compact schema declares ``additionalProperties: false`` and the bridge refuses an
+argument it does not declare (naming it), so a call meant for another tool fails
+loudly instead of being half-understood. Server tools fall in three classes: *read*
+(GBrain 0.46.28's read set), *admin* (its ``admin``/``sources_admin`` tools, reachable
+only with ``GBRAIN_TOOLS=admin``) and *write* (everything else, newer tools included).
+*Destructive* tools (``DESTRUCTIVE_TOOLS``, or a name that says so) always take two
+steps, whatever their class.
 """
 
 from __future__ import annotations
@@ -16,16 +24,21 @@ from typing import Any
 from ..mcp import ToolSpec
 
 __all__ = [
+    "ADMIN_TOOLS",
     "COMPACT",
     "CORE_TOOL_FOR",
+    "DESTRUCTIVE_TOOLS",
     "KNOWN_READ_TOOLS",
+    "KNOWN_WRITE_TOOLS",
     "PREFIX",
     "WRITE_COMPACT",
     "compact_schemas",
     "exposed_name",
     "function_schema",
+    "is_destructive",
     "offered_schemas",
     "purpose",
+    "tool_class",
 ]
 
 PREFIX = "gbrain_"
@@ -107,6 +120,105 @@ KNOWN_READ_TOOLS = frozenset(
     }
 )
 
+# GBrain 0.46.28 tools that need the ``write`` scope (its read+write ``tools/list``, 89 tools,
+# minus the read set).
+KNOWN_WRITE_TOOLS = frozenset(
+    {
+        "add_link",
+        "add_tag",
+        "add_timeline_entry",
+        "capture",
+        "delete_page",
+        "extract_entities",
+        "extract_facts",
+        "forget",
+        "forget_fact",
+        "log_ingest",
+        "ontology_propose",
+        "put_page",
+        "put_raw_data",
+        "remember",
+        "remove_link",
+        "remove_tag",
+        "restore_page",
+        "revert_version",
+        "takes_add",
+        "takes_resolve",
+        "takes_supersede",
+        "takes_update",
+    }
+)
+
+# GBrain 0.46.28 tools that need ``admin`` (or ``sources_admin``): offered and callable only
+# with GBRAIN_TOOLS=admin.
+ADMIN_TOOLS = frozenset(
+    {
+        "cache_stats",
+        "cancel_job",
+        "get_health",
+        "get_job",
+        "get_job_progress",
+        "get_job_stats",
+        "get_stats",
+        "get_status_snapshot",
+        "get_usage",
+        "list_jobs",
+        "pause_job",
+        "quarantine_list",
+        "reload_schema_pack",
+        "replay_job",
+        "resume_job",
+        "retry_job",
+        "run_doctor",
+        "run_onboard",
+        "run_skillopt",
+        "schema_apply_mutations",
+        "search_stats",
+        "search_tune",
+        "send_job_message",
+        "sources_add",
+        "sources_remove",
+        "submit_job",
+    }
+)
+
+# Tools that remove, roll back, hide or replace what is stored (GBrain 0.46.28). Each takes a
+# preview and a confirmation, through gbrain_delete_page or gbrain_call alike.
+DESTRUCTIVE_TOOLS = frozenset(
+    {
+        "cancel_job",
+        "delete_page",
+        "forget",
+        "forget_fact",
+        "remove_link",
+        "remove_tag",
+        "restore_page",
+        "revert_version",
+        "schema_apply_mutations",
+        "sources_remove",
+        "takes_supersede",
+    }
+)
+_DESTRUCTIVE_WORDS = re.compile(
+    r"(^|_)(delete|remove|forget|revert|restore|purge|drop|prune|wipe|reset|supersede|cancel"
+    r"|destroy|erase|truncate|unlink|rollback)",
+)
+
+
+def is_destructive(tool: str) -> bool:
+    """A listed destructive tool, or a newer one whose name says it removes or rolls back."""
+    return tool in DESTRUCTIVE_TOOLS or bool(_DESTRUCTIVE_WORDS.search(tool))
+
+
+def tool_class(tool: str) -> str:
+    """``read``, ``write`` or ``admin``: which ``GBRAIN_TOOLS`` mode may call ``tool``."""
+    if tool in KNOWN_READ_TOOLS:
+        return "read"
+    if tool in ADMIN_TOOLS:
+        return "admin"
+    return "write"
+
+
 _STR = {"type": "string"}
 
 COMPACT: tuple[dict[str, Any], ...] = (
@@ -116,6 +228,7 @@ COMPACT: tuple[dict[str, Any], ...] = (
         " score, short snippet.",
         "parameters": {
             "type": "object",
+            "additionalProperties": False,
             "properties": {
                 "query": {**_STR, "description": "Names or exact words work best."},
                 "limit": {"type": "integer", "description": "Rows, 1-20 (default 5)."},
@@ -130,6 +243,7 @@ COMPACT: tuple[dict[str, Any], ...] = (
         "description": "Read one brain page by slug. Text is bounded; a note says when cut.",
         "parameters": {
             "type": "object",
+            "additionalProperties": False,
             "properties": {
                 "slug": {**_STR, "description": "e.g. people/jane-doe"},
                 "max_chars": {"type": "integer", "description": "Default 4000, max 16000."},
@@ -142,18 +256,26 @@ COMPACT: tuple[dict[str, Any], ...] = (
         "description": "List every other brain tool (name and purpose); call one with gbrain_call.",
         "parameters": {
             "type": "object",
+            "additionalProperties": False,
             "properties": {"filter": {**_STR, "description": "Words in the name or purpose."}},
         },
     },
     {
         "name": "gbrain_call",
         "description": "Call any brain tool listed by gbrain_tools. Arguments are checked against"
-        " its schema; errors say what to fix.",
+        " its schema; errors say what to fix. Destructive tools answer with a preview and a"
+        " confirm token first.",
         "parameters": {
             "type": "object",
+            "additionalProperties": False,
             "properties": {
                 "tool": {**_STR, "description": "Tool name from gbrain_tools."},
                 "arguments": {"type": "object", "description": "The tool's arguments."},
+                "confirm": {
+                    **_STR,
+                    "description": "Only for tools that delete or roll back: the token"
+                    " from their preview, with the same arguments.",
+                },
             },
             "required": ["tool"],
         },
@@ -167,6 +289,7 @@ WRITE_COMPACT: tuple[dict[str, Any], ...] = (
         " Queued and sent in the background; returns an id at once.",
         "parameters": {
             "type": "object",
+            "additionalProperties": False,
             "properties": {
                 "slug": {**_STR, "description": "Lower-case, / separated, e.g. notes/idea"},
                 "content": {**_STR, "description": "The whole page."},
@@ -180,6 +303,7 @@ WRITE_COMPACT: tuple[dict[str, Any], ...] = (
         " a token; call again with confirm=token to delete.",
         "parameters": {
             "type": "object",
+            "additionalProperties": False,
             "properties": {
                 "slug": _STR,
                 "confirm": {**_STR, "description": "Token from the preview."},
@@ -291,15 +415,16 @@ def offered_schemas(
 ) -> list[dict[str, Any]]:
     """The schemas to offer this session.
 
-    ``mode`` is ``read``/``write``/``off``; ``tools`` is the cached discovery for this
-    credential (``None`` when nothing is cached: the built-in compact set). A compact
+    ``mode`` is ``read``/``write``/``admin``/``off``; ``tools`` is the cached discovery for
+    this credential (``None`` when nothing is cached: the built-in compact set). A compact
     tool whose server tool the credential cannot call is left out, which is how a
     read-only token gets no write tools. With ``expose == "all"`` every discovered tool
-    also gets its own ``gbrain_<name>`` schema (writes only in write mode).
+    the mode may call also gets its own ``gbrain_<name>`` schema, except destructive
+    tools and ``put_page``, reachable only through the queued and two-step paths.
     """
     if mode == "off":
         return []
-    writes = mode == "write" and writes_allowed
+    writes = mode in ("write", "admin") and writes_allowed
     schemas = compact_schemas(writes=writes)
     if tools is None:
         return schemas
@@ -312,10 +437,13 @@ def offered_schemas(
     if expose == "all":
         taken = {s["name"] for s in schemas}
         for spec in specs.values():
-            if spec.name not in KNOWN_READ_TOOLS and not writes:
+            kind = tool_class(spec.name)
+            if kind != "read" and not writes:
                 continue
-            if spec.name in ("put_page", "delete_page"):
-                continue  # reachable only through the queued and two-step compact tools
+            if kind == "admin" and mode != "admin":
+                continue
+            if spec.name == "put_page" or is_destructive(spec.name):
+                continue  # reachable only through the queued and two-step paths
             schema = function_schema(spec)
             if schema["name"] not in taken:
                 taken.add(schema["name"])

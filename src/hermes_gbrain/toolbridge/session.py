@@ -4,12 +4,19 @@ Three phases, matching when Hermes calls what:
 
 1. ``schemas(settings)`` — inside ``add_provider``, before ``initialize`` and with no
    network: from the discovery cached under ``$HERMES_HOME/gbrain/`` for this
-   credential, else the built-in compact set. Computed once and kept, because
-   Hermes builds its routing table from it and never asks again.
+   credential, else the built-in compact set. This first answer is Hermes' routing
+   table: a tool missing from it can never be called, so it is computed once and
+   later answers only ever *remove* tools from it.
 2. ``start(settings, gate)`` — from ``initialize``: the bridge, the outbox worker
    (only when this session may write; it also replays writes a crash left behind)
-   and one background refresh of the discovery cache.
-3. ``shutdown(timeout)`` — drains the outbox within the bound.
+   and one refresh of the discovery cache. When writes are wanted and nothing is
+   cached, ``initialize`` waits up to ``SCOPE_WAIT_S`` for that refresh (one
+   ``tools/list`` and one ``whoami``) to learn the credential's scopes. From then on
+   ``schemas`` leaves out every write tool unless this session may write *and* the
+   scopes are known to allow it: Hermes 0.19.0 asks again after ``initialize`` to
+   inject the schemas into the model's tool list (``inject_memory_provider_tools``),
+   so a tool dropped then is simply not offered.
+3. ``shutdown(timeout)`` — drains the outbox within the bound, then closes it.
 """
 
 from __future__ import annotations
@@ -22,29 +29,34 @@ from typing import Any
 
 from ..api import GBrain
 from ..connect import open_brain
-from ..errors import GBrainError
+from ..errors import GBrainError, ToolError
 from ..files import data_dir
 from ..settings import Settings
-from .bridge import ToolBridge, WriteGate
+from . import schemas as schema_sets
+from .bridge import Approver, ToolBridge, WriteGate
 from .discovery import Discovery, credential_key, discover, load_discovery, save_discovery
-from .outbox import DB_NAME, Entry, Outbox, OutboxStatus, OutboxWorker
+from .outbox import ABSENT, DB_NAME, Entry, Observed, Outbox, OutboxStatus, OutboxWorker, PageState
 from .schemas import offered_schemas
 
-__all__ = ["DRAIN_TIMEOUT_S", "ToolSession", "write_gate"]
+__all__ = ["DRAIN_TIMEOUT_S", "SCOPE_WAIT_S", "ToolSession", "write_gate"]
 
 log = logging.getLogger(__name__)
 
 DRAIN_TIMEOUT_S = 3.0
 """Shutdown's bound for sending queued writes (Hermes gives all providers ~5 s)."""
+SCOPE_WAIT_S = 2.0
+"""How long ``initialize`` waits to learn a credential's scopes when nothing is cached."""
 
 Spawn = Callable[[Callable[[], None], str], threading.Thread]
 _NO_WRITE_CONTEXTS = {"subagent", "cron", "flush"}
 _NO_WRITE_PLATFORMS = {"cron"}
+_WRITE_MODES = ("write", "admin")
+_COMPACT_WRITES = frozenset(s["name"] for s in schema_sets.WRITE_COMPACT)
 
 
 def write_gate(mode: str, agent_context: str | None, platform: str | None) -> WriteGate:
     """Writes only from a primary agent, never from cron, subagent or flush contexts."""
-    if mode != "write":
+    if mode not in _WRITE_MODES:
         return WriteGate(False, "writes are disabled for this profile (GBRAIN_TOOLS=read)")
     context = (agent_context or "primary").strip().lower()
     if context != "primary" or context in _NO_WRITE_CONTEXTS:
@@ -54,15 +66,27 @@ def write_gate(mode: str, agent_context: str | None, platform: str | None) -> Wr
     return WriteGate(True)
 
 
+def _writes_schema(schema: dict[str, Any]) -> bool:
+    """Whether an offered schema can change the brain (``gbrain_call`` checks per call)."""
+    name = str(schema.get("name", ""))
+    if name in _COMPACT_WRITES:
+        return True
+    if name in {s["name"] for s in schema_sets.COMPACT}:
+        return False
+    return schema_sets.tool_class(name[len(schema_sets.PREFIX) :]) != "read"
+
+
 class ToolSession:
     """Owns the schemas, bridge, outbox and refresh for one provider instance."""
 
-    def __init__(self, *, spawn: Spawn | None = None) -> None:
+    def __init__(self, *, spawn: Spawn | None = None, approve: Approver | None = None) -> None:
         self._spawn: Spawn = spawn or (
             lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
         )
+        self._approve = approve
         self._schemas: list[dict[str, Any]] | None = None
         self._bridge: ToolBridge | None = None
+        self._started = False
         self._brains: dict[bool, GBrain] = {}
         self._lock = threading.Lock()
         self.refreshed = threading.Event()
@@ -75,11 +99,25 @@ class ToolSession:
     # -- phase 1: schemas, no network ------------------------------------------------------
 
     def schemas(self, settings: Settings | None) -> list[dict[str, Any]]:
-        """The same list on every call (Hermes routes by the first answer)."""
+        """The routing set on the first call; after ``start``, only what can succeed."""
         with self._lock:
             if self._schemas is None:
                 self._schemas = self._compute(settings)
-            return [dict(s) for s in self._schemas]
+            routed = [dict(s) for s in self._schemas]
+        if not self._started:
+            return routed
+        if self.writes_usable:
+            return routed
+        return [s for s in routed if not _writes_schema(s)]
+
+    @property
+    def writes_usable(self) -> bool:
+        """This session may write and the credential is known to be able to."""
+        bridge = self._bridge
+        if bridge is None or not bridge.gate.allowed:
+            return False
+        discovery = bridge.discovery
+        return discovery is not None and discovery.can_write
 
     @staticmethod
     def _compute(settings: Settings | None) -> list[dict[str, Any]]:
@@ -104,22 +142,34 @@ class ToolSession:
         with self._lock:
             brain = self._brains.get(write)
         if brain is None:
-            brain = open_brain(settings, scope="read write" if write else "read")
+            scope: str | None = "read"
+            if write:
+                # admin mode: every scope the client has (no narrowing); write: read write.
+                scope = None if settings.tools == "admin" else "read write"
+            brain = open_brain(settings, scope=scope)
             with self._lock:
                 brain = self._brains.setdefault(write, brain)
         return brain
 
-    def start(self, settings: Settings, gate: WriteGate, *, refresh: bool = True) -> None:
+    def start(
+        self,
+        settings: Settings,
+        gate: WriteGate,
+        *,
+        refresh: bool = True,
+        scope_wait_s: float = SCOPE_WAIT_S,
+    ) -> None:
         """Build the bridge; start the outbox worker and a cache refresh in the background."""
         if settings.tools == "off" or settings.problem() is not None:
             self._bridge = None
+            self._started = True
             self.refreshed.set()  # nothing to refresh
             return
         key = credential_key(settings)
         discovery = load_discovery(settings.hermes_home, key)
         outbox: Outbox | None = None
         worker: OutboxWorker | None = None
-        if settings.tools == "write" and gate.allowed:
+        if settings.tools in _WRITE_MODES and gate.allowed:
             try:
                 outbox = Outbox(data_dir(settings.hermes_home) / DB_NAME)
             except Exception as exc:  # sqlite3.Error, OSError
@@ -130,7 +180,7 @@ class ToolSession:
                     outbox,
                     settings.mcp_url,
                     lambda entry: self._send(settings, entry),
-                    probe=lambda entry: self._landed(settings, entry),
+                    observe=lambda entry: self._observe(settings, entry),
                     spawn=self._spawn,
                 )
                 worker.start()
@@ -141,11 +191,17 @@ class ToolSession:
             discovery=discovery,
             outbox=outbox,
             worker=worker,
+            approve=self._approve,
         )
         if refresh:
             self._spawn(lambda: self._refresh_quietly(settings), "gbrain-discovery").start()
+            if discovery is None and settings.tools in _WRITE_MODES and gate.allowed:
+                # Scopes unknown: learn them now, within a bound, so that write tools are
+                # offered only to a credential that can write.
+                self.refreshed.wait(max(0.0, scope_wait_s))
         else:
             self.refreshed.set()
+        self._started = True
 
     def _refresh_quietly(self, settings: Settings) -> None:
         try:
@@ -157,16 +213,31 @@ class ToolSession:
     def _send(self, settings: Settings, entry: Entry) -> None:
         self._brain(settings, True).put_page(entry.slug, entry.content)
 
-    def _landed(self, settings: Settings, entry: Entry) -> bool:
-        page = self._brain(settings, False).get_page(entry.slug)
-        return page.raw.get("content_hash") == entry.content_hash
+    def _observe(self, settings: Settings, entry: Entry) -> Observed:
+        """The page as the server holds it now (the outbox never hashes our own text)."""
+        try:
+            page = self._brain(settings, True).get_page(entry.slug)
+        except ToolError as exc:
+            if exc.code == "page_not_found":
+                return Observed(ABSENT)
+            raise
+        raw = page.raw
+        return Observed(
+            PageState(
+                exists=True,
+                updated_at=str(raw.get("updated_at") or ""),
+                content_hash=str(raw.get("content_hash") or ""),
+            ),
+            compiled_truth=page.compiled_truth,
+            timeline=page.timeline,
+        )
 
     def refresh(self, settings: Settings) -> Discovery | None:
         """Ask the server what this credential may call, and cache it (never raises)."""
         if self._closed:
             return None
         try:
-            write = settings.tools == "write"
+            write = settings.tools in _WRITE_MODES
             found = discover(self._brain(settings, write), settings)
             save_discovery(settings.hermes_home, found)
         except (GBrainError, OSError) as exc:
@@ -195,9 +266,18 @@ class ToolSession:
         return bridge.handle(name, args)
 
     def shutdown(self, timeout: float = DRAIN_TIMEOUT_S) -> OutboxStatus | None:
-        """Send what is queued within ``timeout``; the rest stays queued for next time."""
+        """Send what is queued within ``timeout`` (the rest stays queued), then close the file."""
         self._closed = True
         bridge = self._bridge
-        if bridge is None or bridge.worker is None:
+        if bridge is None or bridge.outbox is None:
             return None
-        return bridge.worker.drain(timeout)
+        status: OutboxStatus | None = None
+        try:
+            if bridge.worker is not None:
+                status = bridge.worker.drain(timeout)
+        finally:
+            if bridge.worker is None or not bridge.worker.alive:
+                bridge.outbox.close()
+            else:  # still sending past the bound: the worker closes it when it stops
+                bridge.worker.close_when_done()
+        return status
