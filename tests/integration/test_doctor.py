@@ -41,13 +41,17 @@ def test_doctor_fails_on_write_mode_with_a_read_token_and_shows_outbox_failures(
     assert outbox.claim(entry.op_id)
     outbox.failed(entry.op_id, "server refused the write (insufficient_scope)")
     outbox.enqueue(emu.mcp_url, "notes/y", "# Y\n")
+    kept, _ = outbox.enqueue(emu.mcp_url, "notes/z", "# Z\n")
+    assert outbox.claim(kept.op_id)
+    outbox.superseded(kept.op_id, "the page changed after this write was queued")
     outbox.close()
     assert main(["doctor", "--hermes-home", str(hermes_home.path)]) == 1
     out = capsys.readouterr().out
     assert "FAIL  scopes" in out
-    assert "1 queued, 0 in flight, 0 delivered, 1 failed" in out
+    assert "1 queued, 0 in flight, 0 delivered, 1 failed, 1 superseded" in out
     assert f"failed {entry.op_id} notes/x" in out
-    assert "# X" not in out
+    assert f"superseded {kept.op_id} notes/z" in out
+    assert "# X" not in out and "# Z" not in out
 
 
 def test_doctor_fails_without_config_or_connection(

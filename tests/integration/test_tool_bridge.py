@@ -533,3 +533,243 @@ def test_setup_schema_has_the_tools_mode_and_the_pointer_preset_has_no_tools(
     assert pointer.get_tool_schemas() == []
     assert "tools" not in {f["key"] for f in pointer.get_config_schema()}
     assert "error" in json.loads(pointer.handle_tool_call("gbrain_search", {"query": "x"}))
+
+
+# -- destructive tools: two steps, the user asked where Hermes can ask ----------------------
+
+
+def _dummy(schema: dict[str, Any], name: str) -> Any:
+    """A value of the declared type, enough for our own argument checks to pass."""
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "array":
+        return [_dummy(schema.get("items") or {"type": "string"}, name)]
+    if kind == "object":
+        return {}
+    if kind in {"number", "integer"}:
+        return 1
+    if kind == "boolean":
+        return False
+    return "notes/two-step" if name == "slug" else "x"
+
+
+def _arguments_for(spec: Any) -> dict[str, Any]:
+    schema = spec.schema(False)["inputSchema"]
+    props = schema.get("properties", {})
+    return {n: _dummy(props[n], n) for n in schema.get("required", [])}
+
+
+def test_every_destructive_tool_reaches_the_server_only_after_a_confirm(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    from hermes_gbrain.emulator.catalog import tool_specs
+    from hermes_gbrain.toolbridge.schemas import DESTRUCTIVE_TOOLS, is_destructive
+
+    _profile(hermes_home, emu, scopes="read write admin", GBRAIN_TOOLS="admin")
+    s = session_factory()
+    catalog = tool_specs(lean=False)
+    destructive = [spec for spec in catalog if is_destructive(spec.name)]
+    hinted = {spec.name for spec in catalog if (spec.annotations or {}).get("destructiveHint")}
+    assert hinted <= {spec.name for spec in destructive}
+    assert {spec.name for spec in catalog} >= DESTRUCTIVE_TOOLS
+    assert len(destructive) >= 11
+    for spec in destructive:
+        arguments = _arguments_for(spec)
+        emu.clear_requests()
+        preview = s.call("gbrain_call", tool=spec.name, arguments=arguments)
+        assert preview["preview"]["tool"] == spec.name, (spec.name, preview)
+        assert spec.name not in tools_sent(emu), spec.name
+        forged = s.call("gbrain_call", tool=spec.name, arguments=arguments, confirm="cfm_forged")
+        assert forged["code"] == "unknown_token" and spec.name not in tools_sent(emu)
+        if arguments:  # other arguments than previewed: refused, and the token survives
+            key = next(k for k in arguments if k != "slug") if len(arguments) > 1 else None
+            if key is not None and isinstance(arguments[key], str | int):
+                value = arguments[key]
+                changed = {**arguments, key: value + 1 if isinstance(value, int) else value + "y"}
+                other = s.call(
+                    "gbrain_call", tool=spec.name, arguments=changed, confirm=preview["confirm"]
+                )
+                assert other["code"] == "arguments_changed", (spec.name, other)
+                assert spec.name not in tools_sent(emu), spec.name
+        done = s.call(
+            "gbrain_call", tool=spec.name, arguments=arguments, confirm=preview["confirm"]
+        )
+        assert tools_sent(emu).count(spec.name) == 1, (spec.name, done)
+        again = s.call(
+            "gbrain_call", tool=spec.name, arguments=arguments, confirm=preview["confirm"]
+        )
+        assert again["code"] == "unknown_token" and tools_sent(emu).count(spec.name) == 1
+
+
+def test_delete_through_gbrain_call_is_bound_to_the_page_revision(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    _profile(hermes_home, emu)
+    s = session_factory()
+    emu.store.put_page("notes/bound", "# Bound\n\nfirst\n")
+    args = {"slug": "notes/bound"}
+    preview = s.call("gbrain_call", tool="delete_page", arguments=args)
+    assert preview["preview"]["page"]["exists"] is True
+    emu.store.put_page("notes/bound", "# Bound\n\nchanged since the preview\n")
+    stale = s.call("gbrain_call", tool="delete_page", arguments=args, confirm=preview["confirm"])
+    assert stale["code"] == "page_changed" and "delete_page" not in tools_sent(emu)
+    preview = s.call("gbrain_call", tool="delete_page", arguments=args)
+    done = s.call("gbrain_call", tool="delete_page", arguments=args, confirm=preview["confirm"])
+    assert done["confirmed"] is True and done["result"]["status"] == "soft_deleted"
+    # restore_page is bound to the page being absent, as previewed.
+    preview = s.call("gbrain_call", tool="restore_page", arguments=args)
+    assert preview["preview"]["page"]["exists"] is False
+    back = s.call("gbrain_call", tool="restore_page", arguments=args, confirm=preview["confirm"])
+    assert back["result"]["status"] == "restored"
+
+
+@pytest.mark.parametrize(("answer", "sent"), [("deny", 0), ("once", 1)])
+def test_the_confirm_step_asks_the_user_through_hermes_approval_prompt(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any, answer: str, sent: int
+) -> None:
+    from tools.terminal_tool import set_approval_callback
+
+    from hermes_gbrain.adapters import compat
+
+    assert compat.HAS_APPROVAL_PROMPT  # hermes-agent 0.19.0 has it
+    _profile(hermes_home, emu)
+    s = session_factory()
+    emu.store.put_page("notes/asked", "# Asked\n")
+    asked: list[tuple[str, str]] = []
+
+    def prompt(command: str, description: str, allow_permanent: bool = True) -> str:
+        asked.append((command, description))
+        assert allow_permanent is False
+        return answer
+
+    preview = s.call("gbrain_delete_page", slug="notes/asked")
+    set_approval_callback(prompt)  # what Hermes' interactive CLI does on its agent thread
+    try:
+        out = s.call("gbrain_delete_page", slug="notes/asked", confirm=preview["confirm"])
+    finally:
+        set_approval_callback(None)
+    assert len(asked) == 1 and "notes/asked" in asked[0][0]
+    assert tools_sent(emu).count("delete_page") == sent
+    assert out["deleted"] is bool(sent)
+    if not sent:
+        assert out["code"] == "declined"
+
+
+def test_admin_tools_need_admin_mode(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    _profile(hermes_home, emu, scopes="read write admin")  # an admin client, GBRAIN_TOOLS=write
+    s = session_factory()
+    emu.clear_requests()
+    out = s.call("gbrain_call", tool="get_stats", arguments={})
+    assert out["code"] == "admin_only" and tools_sent(emu) == []
+    listed = {t["name"] for t in s.call("gbrain_tools")["tools"]}
+    assert "get_stats" not in listed and "put_page" in listed
+
+
+def test_admin_mode_reaches_admin_tools(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    _profile(hermes_home, emu, scopes="read write admin", GBRAIN_TOOLS="admin")
+    s = session_factory()
+    assert s.names() == READ_NAMES + WRITE_NAMES
+    out = s.call("gbrain_call", tool="get_stats", arguments={})
+    assert out["tool"] == "get_stats" and "page_count" in json.dumps(out["result"])
+    listed = {t["name"]: t for t in s.call("gbrain_tools", filter="source")["tools"]}
+    assert listed["sources_remove"].get("two_step") is True
+
+
+# -- strict arguments and server notes -----------------------------------------------------
+
+VALID = {
+    "gbrain_search": {"query": "Kestrel"},
+    "gbrain_get_page": {"slug": "people/maya-okafor"},
+    "gbrain_tools": {},
+    "gbrain_call": {"tool": "list_pages", "arguments": {"limit": 1}},
+    "gbrain_put_page": {"slug": "notes/strict", "content": "# Strict\n"},
+    "gbrain_delete_page": {"slug": "notes/strict"},
+}
+
+
+def test_an_unknown_argument_to_each_compact_tool_is_refused(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    _profile(hermes_home, emu)
+    s = session_factory()
+    schemas = {x["name"]: x for x in s.manager.get_all_tool_schemas()}
+    assert set(schemas) == set(VALID)
+    emu.clear_requests()
+    for name, args in VALID.items():
+        assert schemas[name]["parameters"]["additionalProperties"] is False
+        out = s.call(name, **args, content_extra="stray")
+        assert out["error"] == f"invalid arguments for {name}; nothing was sent", name
+        assert any("'content_extra'" in p for p in out["problems"]), name
+    # the case from the field: a put meant for gbrain_put_page, auto-repaired to get_page
+    out = s.call("gbrain_get_page", slug="notes/x", content="# X\n")
+    assert "unknown argument 'content'" in out["problems"][0]
+    nested = s.call("gbrain_call", tool="search", arguments={"query": "x", "fields": "lean"})
+    assert "unknown argument 'fields'" in nested["problems"][0]
+    assert tools_sent(emu) == []
+
+
+def test_server_notes_reach_the_model(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    _profile(hermes_home, emu, GBRAIN_TOOLS="read")
+    s = session_factory()
+    emu.knobs.extra_content_blocks = True
+    out = s.call("gbrain_call", tool="list_pages", arguments={"limit": 1})
+    assert out["server_notes"] == ["note: an extra block from the emulator"]
+
+
+# -- files: owner-only, whatever the umask; connections closed -----------------------------
+
+
+def test_every_file_under_the_data_folder_is_owner_only(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import stat
+
+    from hermes_gbrain.recall.digest import Digest, write_digest
+
+    _profile(hermes_home, emu)
+    monkeypatch.setenv("HERMES_HOME_MODE", "0701")  # Hermes' documented option
+    os.chmod(hermes_home.path, 0o701)
+    folder = data_dir(hermes_home.path)
+    folder.mkdir(mode=0o755)
+    (folder / DB_NAME).write_bytes(b"")  # left world-readable by an older version
+    os.chmod(folder / DB_NAME, 0o644)
+    old = os.umask(0o000)  # the most permissive umask
+    try:
+        s = session_factory()
+        s.call("gbrain_put_page", slug="notes/private", content="# Private\n\nqueued text\n")
+        assert s.tools.session.bridge.worker.wait_idle(WAIT)
+        write_digest(hermes_home.path, Digest("GBrain digest: 1 page.", "t", {}, {}))
+        while_open = {p.name: stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*")}
+        s.close()
+    finally:
+        os.umask(old)
+    found = {p.name: stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*")}
+    expected = {".salt", "discovery.json", "digest.json", DB_NAME}
+    assert expected | {f"{DB_NAME}-wal", f"{DB_NAME}-shm"} <= set(while_open), while_open
+    assert expected <= set(found), found
+    assert {n: m for n, m in {**while_open, **found}.items() if m != 0o600} == {}
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(hermes_home.path.stat().st_mode) == 0o701  # the profile's, untouched
+
+
+def test_write_mode_sessions_leave_no_open_files(hermes_home: HermesHome, emu: Emulator) -> None:
+    import os
+
+    _profile(hermes_home, emu)
+    Session().close()  # first session: caches, shared transport and pools warmed up
+
+    def open_fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    before = open_fds()
+    for _ in range(20):
+        Session().close()
+    assert open_fds() - before < 5  # was 2 per session (the outbox database and its WAL)

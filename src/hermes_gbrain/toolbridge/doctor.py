@@ -84,11 +84,19 @@ def _outbox(settings: Settings, report: Report) -> None:
         outbox.close()
     line = (
         f"{status.pending} queued, {status.inflight} in flight, "
-        f"{status.delivered} delivered, {status.failed} failed"
+        f"{status.delivered} delivered, {status.failed} failed, "
+        f"{status.superseded} superseded"
     )
-    report.add("outbox", "warn" if status.failed else "ok", line)
+    report.add("outbox", "warn" if status.failed or status.superseded else "ok", line)
     for op_id, slug, error in status.recent_failures:
         report.add("outbox", "warn", f"failed {op_id} {slug}: {error}")
+    for op_id, slug, _ in status.recent_superseded:
+        report.add(
+            "outbox",
+            "warn",
+            f"superseded {op_id} {slug}: not written, the page changed after it was queued "
+            "(the newer version was kept)",
+        )
 
 
 def _degradation(brain: GBrain, report: Report) -> None:
