@@ -13,12 +13,14 @@ of that mode is driven the way a model would (its own ``gbrain_<name>`` schema i
 offered, else ``gbrain_call``) with minimal arguments built from the tool's schema,
 against a recording fake server; the tool counts when the bridge sent its
 ``tools/call`` or answered that the arguments need fixing (it would send once they
-are valid). ``put_page`` and ``delete_page`` count when their queued and two-step
-compact tools are offered. Writes refused by the mode are unreachable by design.
+are valid). A destructive tool is previewed, then confirmed with the token the preview
+returned, as a model would. ``put_page`` and ``delete_page`` count when their queued
+and two-step compact tools are offered. Tools the mode refuses are unreachable by
+design: writes in ``read`` mode, administrative tools outside ``admin`` mode.
 
 Run: ``python bench/tool_schemas.py [--tools-list FILE] [--check]``. Targets: compact
-(write) <= 1,000 tokens; every tool the mode allows reachable (read mode: the read
-tools; write modes: all).
+(write) <= 1,000 tokens; every tool the mode allows reachable (read: the read tools;
+write: read and write tools; admin: all).
 """
 
 from __future__ import annotations
@@ -40,7 +42,12 @@ from hermes_gbrain.mcp import MCPClient, ToolCatalog, ToolSpec, clear_catalog_ca
 from hermes_gbrain.settings import Settings
 from hermes_gbrain.toolbridge.bridge import ToolBridge
 from hermes_gbrain.toolbridge.discovery import Discovery
-from hermes_gbrain.toolbridge.schemas import KNOWN_READ_TOOLS, exposed_name, offered_schemas
+from hermes_gbrain.toolbridge.schemas import (
+    KNOWN_READ_TOOLS,
+    exposed_name,
+    offered_schemas,
+    tool_class,
+)
 from hermes_gbrain.toolbridge.session import write_gate
 from hermes_gbrain.transport import Transport
 from targets import Targets, add_check_flag
@@ -162,7 +169,11 @@ def reachable(specs: list[ToolSpec], mode: str, expose: str, home: str) -> int:
         if exposed_name(spec.name) in offered:
             answer = bridge.handle(exposed_name(spec.name), args)
         elif "gbrain_call" in offered:
-            answer = bridge.handle("gbrain_call", {"tool": spec.name, "arguments": args})
+            call = {"tool": spec.name, "arguments": args}
+            answer = bridge.handle("gbrain_call", call)
+            token = json.loads(answer).get("confirm")
+            if isinstance(token, str):  # a destructive tool's preview: confirm it
+                answer = bridge.handle("gbrain_call", {**call, "confirm": token})
         else:
             continue
         fixable = f"invalid arguments for {spec.name}" in answer
@@ -178,11 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     label, specs = recorded_specs(args.tools_list) if args.tools_list else emulator_specs()
     total = len(specs)
     reads = sum(1 for s in specs if s.name in KNOWN_READ_TOOLS)
+    writes = reads + sum(1 for s in specs if tool_class(s.name) == "write")
     full = tokens(direct(specs))
     rows = [
         ("compact, read", "read", "compact", reads),
-        ("compact, write", "write", "compact", total),
-        ("EXPOSE=all, write", "write", "all", total),
+        ("compact, write", "write", "compact", writes),
+        ("compact, admin", "admin", "compact", total),
+        ("EXPOSE=all, write", "write", "all", writes),
     ]
     targets = Targets()
     print(f"server: {label}, {total} tools ({reads} read); tokens ~ chars/{CHARS_PER_TOKEN}")

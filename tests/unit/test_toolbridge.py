@@ -464,3 +464,22 @@ class _no_error:
 
     def __exit__(self, *exc: object) -> bool:
         return False
+
+
+def test_server_notes_carry_warnings_and_extra_blocks_as_single_lines() -> None:
+    from hermes_gbrain.mcp import ToolResult
+    from hermes_gbrain.toolbridge.bridge import MAX_NOTES, server_notes
+
+    # The shape of recording 31: an unknown parameter is ignored with a warning twice over.
+    result = ToolResult(
+        data=[],
+        notes=('warning: unknown parameter "fields" ignored; it is not declared by this tool.',),
+        meta={"warnings": [{"code": "unknown_param", "param": "fields"}]},
+    )
+    assert server_notes(result) == [
+        "warning: code=unknown_param, param=fields",
+        'warning: unknown parameter "fields" ignored; it is not declared by this tool.',
+    ]
+    noisy = ToolResult(data=None, notes=tuple(f"line {i}\nwith\x1bnoise" for i in range(9)))
+    notes = server_notes(noisy)
+    assert len(notes) == MAX_NOTES and all("\n" not in n and "\x1b" not in n for n in notes)

@@ -417,6 +417,8 @@ class ToolBridge:
         """The page's revision now, or ``None`` when there is no such (live) page."""
         call: dict[str, Any] = {"slug": slug}
         if isinstance(source_id, str) and source_id:
+            if not self.catalog().declares("get_page", "source_id"):
+                raise ToolError("get_page", "unsupported", "cannot read a page by source")
             call["source_id"] = source_id
         try:
             result = self._result("get_page", call)

@@ -24,7 +24,7 @@ from typing import Any
 from .. import jsontext
 from ..api import GBrain
 from ..errors import GBrainError
-from ..files import data_dir, private_dir, write_atomic
+from ..files import data_dir, private_dir, private_file, write_atomic
 from ..mcp import ToolCatalog, ToolSpec
 from ..settings import Settings
 
@@ -50,6 +50,7 @@ def _salt(hermes_home: str | os.PathLike[str]) -> bytes:
     try:
         data = path.read_bytes()
         if len(data) == 32:
+            private_file(path)  # narrow a key an older version left readable
             return data
     except OSError:
         pass
