@@ -774,3 +774,23 @@ def test_write_mode_sessions_leave_no_open_files(hermes_home: HermesHome, emu: E
     for _ in range(20):
         Session().close()
     assert open_fds() - before < 5  # was 2 per session (the outbox database and its WAL)
+
+
+@pytest.mark.parametrize(("scopes", "offered"), [("read", False), ("read write", True)])
+def test_a_real_agent_offers_write_tools_only_to_a_credential_that_can_write(
+    hermes_home: HermesHome, emu: Emulator, stub_model: Any, scopes: str, offered: bool
+) -> None:
+    from support.hermes_driver import build_agent
+
+    _profile(hermes_home, emu, scopes=scopes)  # GBRAIN_TOOLS=write, nothing cached yet
+    agent = build_agent(stub_model)
+    try:
+        agent.run_conversation("hello there", conversation_history=[])
+        assert agent._memory_manager.has_tool("gbrain_put_page")  # routed since add_provider
+    finally:
+        agent.shutdown_memory_provider([])
+        agent.close()
+    sent = {t["function"]["name"] for t in stub_model.requests[-1].get("tools", [])}
+    assert {"gbrain_search", "gbrain_call"} <= sent
+    assert ("gbrain_put_page" in sent) is offered
+    assert ("gbrain_delete_page" in sent) is offered

@@ -483,3 +483,21 @@ def test_server_notes_carry_warnings_and_extra_blocks_as_single_lines() -> None:
     noisy = ToolResult(data=None, notes=tuple(f"line {i}\nwith\x1bnoise" for i in range(9)))
     notes = server_notes(noisy)
     assert len(notes) == MAX_NOTES and all("\n" not in n and "\x1b" not in n for n in notes)
+
+
+def test_tool_classes_and_destructive_names() -> None:
+    from hermes_gbrain.toolbridge.schemas import is_destructive, tool_class
+
+    assert [tool_class(t) for t in ("search", "put_page", "get_stats", "sources_remove")] == [
+        "read",
+        "write",
+        "admin",
+        "admin",
+    ]
+    assert tool_class("a_tool_from_newer_gbrain") == "write"  # unknown: never read
+    for name in ("delete_page", "revert_version", "forget", "remove_tag", "restore_page"):
+        assert is_destructive(name), name
+    for name in ("purge_pages", "drop_source", "bulk_delete"):  # newer names that say so
+        assert is_destructive(name), name
+    for name in ("put_page", "add_tag", "get_versions", "search", "takes_update"):
+        assert not is_destructive(name), name

@@ -64,12 +64,14 @@ class ProviderTools:
             return
         settings = read_settings(home)
         if settings is None:
+            self.session.start_unavailable()
             return
         gate = write_gate(settings.tools, kwargs.get("agent_context"), kwargs.get("platform"))
         try:
             self.session.start(settings, gate)
         except Exception as exc:
             log.warning("gbrain tools did not start (%s)", type(exc).__name__)
+            self.session.start_unavailable()
 
     def handle(self, tool_name: str, args: Any) -> str:
         if not self.enabled:

@@ -206,8 +206,11 @@ _DESTRUCTIVE_WORDS = re.compile(
 
 
 def is_destructive(tool: str) -> bool:
-    """A listed destructive tool, or a newer one whose name says it removes or rolls back."""
-    return tool in DESTRUCTIVE_TOOLS or bool(_DESTRUCTIVE_WORDS.search(tool))
+    """A listed destructive tool, or a newer non-read one whose name says it removes or rolls
+    back (``purge_pages``, ``drop_source``)."""
+    if tool in DESTRUCTIVE_TOOLS:
+        return True
+    return tool not in KNOWN_READ_TOOLS and bool(_DESTRUCTIVE_WORDS.search(tool))
 
 
 def tool_class(tool: str) -> str:

@@ -203,6 +203,12 @@ class ToolSession:
             self.refreshed.set()
         self._started = True
 
+    def start_unavailable(self) -> None:
+        """``initialize`` could not read this profile's settings: offer no write tool."""
+        self._bridge = None
+        self._started = True
+        self.refreshed.set()
+
     def _refresh_quietly(self, settings: Settings) -> None:
         try:
             self.refresh(settings)
