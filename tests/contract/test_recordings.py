@@ -883,3 +883,46 @@ def test_recordings_parse_consistently() -> None:
             assert rec.content_type == "text/event-stream", rec.name
         if rec.request.path == "/mcp" and rec.status >= 400 and rec.request.method == "POST":
             assert rec.content_type == "application/json", rec.name
+
+
+# The bundled emulator against the write recordings: it parses and hashes like GBrain.
+
+
+@pytest.mark.skipif(not RECORDINGS, reason="no recordings beside the repository")
+@pytest.mark.parametrize(("put", "got"), [("100", "101"), ("103", "104")])
+def test_emulator_parses_and_hashes_the_recorded_puts_like_gbrain(put: str, got: str) -> None:
+    from hermes_gbrain.emulator import markdown
+
+    [sent] = [r for n, r in RECORDINGS.items() if n.startswith(f"{put}-")]
+    [read] = [r for n, r in RECORDINGS.items() if n.startswith(f"{got}-")]
+    args = recorded_args(sent)
+    stored = json.loads(recorded_result(read)["content"][0]["text"])
+    page = markdown.parse_page(args["slug"], args["content"])
+    fields = ("title", "type", "compiled_truth", "timeline", "frontmatter", "tags")
+    assert {f: getattr(page, f) for f in fields} == {f: stored[f] for f in fields}
+    assert page.content_hash == stored["content_hash"]
+
+
+@pytest.mark.skipif(not RECORDINGS, reason="no recordings beside the repository")
+def test_emulator_answers_a_repeated_put_like_gbrain() -> None:
+    from hermes_gbrain.emulator import Emulator
+
+    first = RECORDINGS["100-put-page-new.http"]
+    again = RECORDINGS["102-put-page-identical.http"]
+    recorded = json.loads(recorded_result(again)["content"][0]["text"])
+    with Emulator() as emu:
+        cid, secret = emu.register_client("contract-writer", scopes="read write")
+        server = GBrain(
+            MCPClient(
+                url=emu.mcp_url,
+                credential=StaticToken(emu.mint_token(cid, secret)),
+                transport=Transport(),
+            )
+        )
+        args = recorded_args(first)
+        assert server.put_page(args["slug"], args["content"])["status"] == "created_or_updated"
+        repeated = server.put_page(args["slug"], args["content"])
+    assert list(repeated) == list(recorded)
+    assert {k: repeated[k] for k in ("status", "chunks", "chunk_skip_reason")} == {
+        k: recorded[k] for k in ("status", "chunks", "chunk_skip_reason")
+    }
