@@ -117,7 +117,8 @@ def spawn_thread(target: Callable[[], None], name: str) -> threading.Thread:
 # the conversation, which is where Hermes calls a memory provider's tools. Gateways, the API
 # server and scripts set none (they approve through their own queues), so there it is None.
 # The callback takes ``(command, description, allow_permanent=...)`` and answers "once",
-# "session", "always" or "deny" (``tools/write_approval.py`` calls it the same way).
+# "session", "always" or "deny" (``tools/write_approval.py`` calls it the same way). Same
+# names and shape in hermes-agent 0.13.0 through 0.19.0 (checked); detected, not assumed.
 try:
     from tools.terminal_tool import _get_approval_callback as _hermes_approval  # type: ignore[import-untyped]
 

@@ -169,9 +169,10 @@ class Observed:
         Not a reproduction of GBrain's parser: it only labels a row that will not be
         sent again as delivered rather than superseded.
         """
+        text = content.replace("\r\n", "\n")
         body = self.compiled_truth.strip()
         timeline = self.timeline.strip()
-        return self.state.exists and bool(body) and body in content and timeline in content
+        return self.state.exists and bool(body) and body in text and timeline in text
 
 
 @dataclass(frozen=True, slots=True)
