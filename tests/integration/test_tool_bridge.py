@@ -776,6 +776,27 @@ def test_write_mode_sessions_leave_no_open_files(hermes_home: HermesHome, emu: E
     assert open_fds() - before < 5  # was 2 per session (the outbox database and its WAL)
 
 
+def test_scopes_learned_after_initialize_leave_the_offer_unchanged(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_gbrain.toolbridge import session as session_module
+
+    monkeypatch.setattr(session_module, "SCOPE_WAIT_S", 0.2)
+    _profile(hermes_home, emu)
+    slow = threading.Event()
+    emu.knobs.gate = slow  # GBrain answers only after initialize gave up waiting
+    s = session_factory(initialize=False)
+    s.manager.initialize_all(session_id="s1", **PRIMARY_INIT_KWARGS)
+    assert s.names() == READ_NAMES
+    slow.set()
+    assert s.tools.session.refreshed.wait(WAIT)
+    assert s.tools.session.writes_usable  # learned now ...
+    assert s.names() == READ_NAMES  # ... but the model's tool list stays as it was
+    out = s.call("gbrain_call", tool="capture", arguments={"content": "a late note"})
+    assert out["result"]["status"] == "captured", out
+    assert session_factory(initialize=False).names() == READ_NAMES + WRITE_NAMES  # next time
+
+
 @pytest.mark.parametrize(("scopes", "offered"), [("read", False), ("read write", True)])
 def test_a_real_agent_offers_write_tools_only_to_a_credential_that_can_write(
     hermes_home: HermesHome, emu: Emulator, stub_model: Any, scopes: str, offered: bool

@@ -15,7 +15,9 @@ Three phases, matching when Hermes calls what:
    ``schemas`` leaves out every write tool unless this session may write *and* the
    scopes are known to allow it: Hermes 0.19.0 asks again after ``initialize`` to
    inject the schemas into the model's tool list (``inject_memory_provider_tools``),
-   so a tool dropped then is simply not offered.
+   so a tool dropped then is simply not offered. That answer is fixed for the session
+   (scopes learned later serve ``gbrain_call`` and the next session), so the tool list,
+   and the prompt prefix with it, never changes mid-session.
 3. ``shutdown(timeout)`` — drains the outbox within the bound, then closes it.
 """
 
@@ -85,8 +87,8 @@ class ToolSession:
         )
         self._approve = approve
         self._schemas: list[dict[str, Any]] | None = None
+        self._offered: list[dict[str, Any]] | None = None
         self._bridge: ToolBridge | None = None
-        self._started = False
         self._brains: dict[bool, GBrain] = {}
         self._lock = threading.Lock()
         self.refreshed = threading.Event()
@@ -103,12 +105,15 @@ class ToolSession:
         with self._lock:
             if self._schemas is None:
                 self._schemas = self._compute(settings)
-            routed = [dict(s) for s in self._schemas]
-        if not self._started:
-            return routed
-        if self.writes_usable:
-            return routed
-        return [s for s in routed if not _writes_schema(s)]
+            offered = self._offered if self._offered is not None else self._schemas
+            return [dict(s) for s in offered]
+
+    def _settle_offer(self) -> None:
+        """Fix what the model is offered for the rest of the session (a stable tool list)."""
+        with self._lock:
+            routed = self._schemas if self._schemas is not None else []
+            usable = self.writes_usable
+            self._offered = [s for s in routed if usable or not _writes_schema(s)]
 
     @property
     def writes_usable(self) -> bool:
@@ -157,13 +162,13 @@ class ToolSession:
         gate: WriteGate,
         *,
         refresh: bool = True,
-        scope_wait_s: float = SCOPE_WAIT_S,
+        scope_wait_s: float | None = None,
     ) -> None:
         """Build the bridge; start the outbox worker and a cache refresh in the background."""
         if settings.tools == "off" or settings.problem() is not None:
             self._bridge = None
-            self._started = True
             self.refreshed.set()  # nothing to refresh
+            self._settle_offer()
             return
         key = credential_key(settings)
         discovery = load_discovery(settings.hermes_home, key)
@@ -198,16 +203,17 @@ class ToolSession:
             if discovery is None and settings.tools in _WRITE_MODES and gate.allowed:
                 # Scopes unknown: learn them now, within a bound, so that write tools are
                 # offered only to a credential that can write.
-                self.refreshed.wait(max(0.0, scope_wait_s))
+                wait = SCOPE_WAIT_S if scope_wait_s is None else scope_wait_s
+                self.refreshed.wait(max(0.0, wait))
         else:
             self.refreshed.set()
-        self._started = True
+        self._settle_offer()
 
     def start_unavailable(self) -> None:
         """``initialize`` could not read this profile's settings: offer no write tool."""
         self._bridge = None
-        self._started = True
         self.refreshed.set()
+        self._settle_offer()
 
     def _refresh_quietly(self, settings: Settings) -> None:
         try:
