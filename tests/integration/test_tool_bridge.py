@@ -739,7 +739,7 @@ def test_every_file_under_the_data_folder_is_owner_only(
     os.chmod(hermes_home.path, 0o701)
     folder = data_dir(hermes_home.path)
     folder.mkdir(mode=0o755)
-    for name, data in ((DB_NAME, b""), (".salt", os.urandom(32))):
+    for name, data in ((DB_NAME, b""), (f"{DB_NAME}-wal", b""), (".salt", os.urandom(32))):
         (folder / name).write_bytes(data)  # left world-readable by an older version
         os.chmod(folder / name, 0o644)
     old = os.umask(0o000)  # the most permissive umask

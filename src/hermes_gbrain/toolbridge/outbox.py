@@ -245,6 +245,10 @@ class Outbox:
     ) -> None:
         self.path = Path(path)
         private_file(self.path)  # 0600 before SQLite derives its sidecars' mode from it
+        for suffix in ("-wal", "-shm"):  # sidecars an older version left readable
+            sidecar = self.path.with_name(self.path.name + suffix)
+            if sidecar.exists():
+                private_file(sidecar)
         self.clock = clock
         self.max_attempts = max_attempts
         self._base = base_backoff_s
