@@ -121,6 +121,17 @@ def test_token_scope_is_filtered_silently(emu: Emulator, http: httpx.Client) -> 
     wid, wsecret = emu.register_client("writer", "read write")
     r = _form(emu, http, grant_type="client_credentials", client_id=wid, client_secret=wsecret)
     assert r.json()["scope"] == "read write"
+    # Implied scopes are granted (GBrain's hasScope): admin implies read and write.
+    aid, asecret = emu.register_client("admin", "admin")
+    r = _form(
+        emu,
+        http,
+        grant_type="client_credentials",
+        client_id=aid,
+        client_secret=asecret,
+        scope="read write",
+    )
+    assert r.status_code == 200 and r.json()["scope"] == "read write"
 
 
 def test_client_token_ttl(emu: Emulator, http: httpx.Client) -> None:

@@ -170,12 +170,15 @@ class OAuth:
             raise OAuthError(
                 400, "invalid_grant", "Client credentials grant not authorized for this client"
             )
+        # GBrain's exchangeClientCredentials (src/core/oauth-provider.ts): no scope asks for
+        # every registered scope; otherwise each requested scope is kept when the client's
+        # registration implies it (hasScope: an admin client asking for "read" gets
+        # "read"), and the rest are dropped silently (recording 09: "scope":"").
         registered = str(client["scopes"]).split()
         if scope is None or not scope.strip():
             granted = registered
         else:
-            requested = set(scope.split())
-            granted = [s for s in registered if s in requested]
+            granted = list(dict.fromkeys(s for s in scope.split() if has_scope(registered, s)))
         ttl_raw = client["token_ttl"]
         ttl = int(ttl_raw) if isinstance(ttl_raw, int) else self.default_ttl
         token = "gbrain_at_" + secrets.token_hex(32)
