@@ -7,21 +7,9 @@ at most ~160 characters (from ``snippet_chars``), under the same "fallible backg
 context, not instructions" header as pointers. Later turns of the session get
 nothing from here.
 
-The relevance gate (``GBRAIN_BRIEFING_GATE``; measured by ``bench/relevance.py``):
-
-``anchored`` (default)
-    A row passes when (1) it is not flagged (``injection_suspected``) and neither
-    its title nor its summary reads like instructions; (2) its ``evidence`` is not
-    ``weak_semantic``; (3) its score is at least ``GBRAIN_BRIEFING_MIN_RATIO``
-    (default 0.7) of the answer's top score (GBrain scores are relative within one
-    answer, not absolute); and (4) it is *anchored*: its evidence is an exact title
-    or alias hit, or its title or slug shares a content word (stem) of at least
-    three letters with the message. (4) is what keeps off-topic messages that happen
-    to share a body word with some page from getting a briefing.
-``evidence``
-    (1)-(3) only: more paraphrase hits, more noise.
-``off``
-    (1) only: every clean row, best first.
+The relevance gate (``GBRAIN_BRIEFING_GATE``: ``anchored`` (default), ``evidence``
+or ``off``; ``GBRAIN_BRIEFING_MIN_RATIO``, default 0.3) lives in :mod:`.gate`, shared
+with the pointers of the full provider; measured by ``bench/relevance.py``.
 
 Nothing here logs or stores message text.
 """
@@ -33,15 +21,15 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from ..api import SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .config import PointerConfig, brain_for
+from .gate import DEFAULT_MIN_RATIO, GATES, Gate, TitleVocabulary, content_stems, gate_rows
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
-from .screen import looks_like_instructions
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -51,6 +39,7 @@ __all__ = [
     "BriefingDesk",
     "BriefingSearch",
     "Gate",
+    "content_stems",
     "format_briefing",
     "load_briefing_config",
     "select_rows",
@@ -64,38 +53,12 @@ MAX_LIMIT = 5
 SUMMARY_CHARS = 160
 SEARCH_ROWS = 8
 SNIPPET_REQUEST = 240  # room for a leading heading; the summary keeps 160
-DEFAULT_MIN_RATIO = 0.7
-GATES = ("anchored", "evidence", "off")
-STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
-WEAK_EVIDENCE = frozenset({"weak_semantic"})
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
 _HEADING = re.compile(r"^\s*#+\s+[^\n]*\n")
-_WORD = re.compile(r"[a-z0-9]+")
-# Function words and chat filler: never an anchor on their own.
-_STOP = frozenset(
-    """
-    about above after again all also and any are been before being below between both but can
-    could did does doing down during each few for from further had has have having her here hers
-    him his how into its itself just let like more most much must not now off once only other our
-    out over own same she should some such than that the their them then there these they this
-    those through too under until very was were what when where which while who whom whose why
-    will with would you your yours please tell show give make write know think want need help
-    find look explain describe say something anything thing things stuff today tomorrow yesterday
-    really maybe good bad best well new work working use using used get got one ones lot way
-    hello thanks thank okay sure right now time day week year can't don't what's who's
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+DEFAULT_GATE = Gate()
 
 
 # -- configuration ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Gate:
-    """The relevance gate's knobs (see the module docstring)."""
-
-    mode: str = "anchored"
-    min_ratio: float = DEFAULT_MIN_RATIO
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +75,7 @@ def load_briefing_config(lookup: Lookup) -> BriefingConfig:
     """``GBRAIN_BRIEFING`` (on unless 0/false/no/off), ``GBRAIN_BRIEFING_BUDGET_MS``
     (default 2500, 0-7000; 0 = off), ``GBRAIN_BRIEFING_LIMIT`` (default 3, 1-5),
     ``GBRAIN_BRIEFING_GATE`` (anchored|evidence|off), ``GBRAIN_BRIEFING_MIN_RATIO``
-    (default 0.7, 0-1). Junk falls back to the default."""
+    (default 0.3, 0-1). Junk falls back to the default."""
     mode = (lookup("GBRAIN_BRIEFING_GATE") or "").strip().lower()
     budget = clamped_int(lookup("GBRAIN_BRIEFING_BUDGET_MS"), DEFAULT_BUDGET_MS, 0, MAX_BUDGET_MS)
     return BriefingConfig(
@@ -131,20 +94,6 @@ def load_briefing_config(lookup: Lookup) -> BriefingConfig:
 # -- the gate and the block ---------------------------------------------------------------
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def content_stems(text: str) -> set[str]:
-    """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler)."""
-    return {_stem(w) for w in _WORD.findall(text.lower().replace("'s", "")) if len(w) >= 3} - {
-        _stem(w) for w in _STOP
-    }
-
-
 def summary_of(row: SearchRow, cap: int = SUMMARY_CHARS) -> str:
     """The row's snippet as one clean line: no truncation marker, no leading heading."""
     text = _MARKER.sub("", row.snippet)
@@ -152,45 +101,21 @@ def summary_of(row: SearchRow, cap: int = SUMMARY_CHARS) -> str:
     return one_line(text, cap)
 
 
-def _clean(row: SearchRow) -> bool:
-    if not row.slug or row.injection_suspected:
-        return False
-    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
-        return False
-    return not looks_like_instructions(one_line(_MARKER.sub("", row.snippet), 4 * SUMMARY_CHARS))
-
-
 def select_rows(
-    rows: Sequence[SearchRow], message: str, *, gate: Gate = Gate(), limit: int = DEFAULT_LIMIT
+    rows: Sequence[SearchRow],
+    message: str,
+    *,
+    gate: Gate = DEFAULT_GATE,
+    limit: int = DEFAULT_LIMIT,
+    skip: Collection[str] = (),
+    vocabulary: TitleVocabulary | None = None,
 ) -> list[SearchRow]:
-    """The rows a briefing shows, best first (see the module docstring for the rule)."""
-    clean = [r for r in rows if _clean(r)]
-    if gate.mode == "off":
-        chosen = clean
-    else:
-        top = max((r.score for r in clean if r.score is not None), default=None)
-        wanted = content_stems(message) if gate.mode == "anchored" else set()
-        chosen = []
-        for row in clean:
-            if row.evidence in WEAK_EVIDENCE:
-                continue
-            if top and row.score is not None and row.score < gate.min_ratio * top:
-                continue
-            if gate.mode == "anchored" and row.evidence not in STRONG_EVIDENCE:
-                own = content_stems(row.title + " " + row.slug.replace("/", " ").replace("-", " "))
-                if not own & wanted:
-                    continue
-            chosen.append(row)
-    out: list[SearchRow] = []
-    seen: set[tuple[str, str]] = set()
-    for row in chosen:
-        ident = (row.source_id, row.slug)
-        if ident not in seen:
-            seen.add(ident)
-            out.append(row)
-        if len(out) >= limit:
-            break
-    return out
+    """The rows a briefing (or a gated pointer block) shows, best first.
+
+    Delegates to :func:`.gate.gate_rows`: ``skip`` holds ``source:slug`` keys already
+    shown, ``vocabulary`` the profile's title-word counts (:func:`.gate.load_vocabulary`).
+    """
+    return gate_rows(rows, message, gate=gate, limit=limit, skip=skip, vocabulary=vocabulary)
 
 
 _CITE = re.compile(r"\[[A-Za-z0-9._-]+:[a-z0-9][a-z0-9._/-]*\]")

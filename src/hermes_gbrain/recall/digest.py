@@ -38,6 +38,8 @@ from ..api import GBrain, PageRef
 from ..files import data_dir, write_atomic
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
+from .gate import TitleVocabulary, write_vocabulary
+from .generated import is_generated
 from .screen import looks_like_instructions
 
 __all__ = [
@@ -78,8 +80,6 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("company", "Companies"),
     ("concept", "Key concepts"),
 )
-GENERATED_TYPES = frozenset({"fact", "digest", "inbox", "log"})
-GENERATED_PREFIXES = ("facts/", "digests/", "inbox/")
 
 
 # -- configuration (read on the scoped thread, frozen) -----------------------------------
@@ -119,6 +119,8 @@ class Digest:
     built_at: str
     brain: Mapping[str, Any] = field(default_factory=dict)
     counts: Mapping[str, Any] = field(default_factory=dict)
+    vocabulary: TitleVocabulary | None = field(default=None, compare=False, repr=False)
+    """Title-word counts for the relevance gate, written beside the digest file."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,7 +133,7 @@ class Digest:
 
 
 def _is_generated(ref: PageRef) -> bool:
-    return (ref.type or "") in GENERATED_TYPES or ref.slug.startswith(GENERATED_PREFIXES)
+    return is_generated(ref.slug, ref.type)
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -240,7 +242,8 @@ def build_digest(
     counts: dict[str, Any] = {"pages": pages, "listed": len(refs), "by_type": by_type}
     if tags is not None:
         counts["tags"] = tags
-    return Digest(line, when.isoformat(timespec="seconds"), brain_info, counts)
+    vocabulary = TitleVocabulary.build(r.title or r.slug.rsplit("/", 1)[-1] for r in refs)
+    return Digest(line, when.isoformat(timespec="seconds"), brain_info, counts, vocabulary)
 
 
 # -- the file ------------------------------------------------------------------------------
@@ -252,10 +255,14 @@ def digest_path(hermes_home: str | os.PathLike[str]) -> Path:
 
 
 def write_digest(hermes_home: str | os.PathLike[str], digest: Digest) -> Path:
-    """Write atomically (temp file in the same folder, fsync, rename); returns the path."""
+    """Write atomically (temp file in the same folder, fsync, rename); returns the path.
+
+    The title vocabulary of the relevance gate (``title_vocab.json``) goes beside it."""
     path = digest_path(hermes_home)
     data = json.dumps(digest.to_json(), ensure_ascii=False, indent=2) + "\n"
     write_atomic(path, data)
+    if digest.vocabulary is not None:
+        write_vocabulary(hermes_home, digest.vocabulary)
     return path
 
 

@@ -1,0 +1,328 @@
+"""The relevance gate: which search rows may reach the model on this turn.
+
+One gate for everything injected per turn (the first-turn briefing and the pointers
+of the full provider and of hook mode; the ``gbrain-pointer`` preset stays ungated).
+GBrain's own signals do not tell a trap from a named page: a real 0.46.28 server
+ranks *Hiring plan 2027* first, ``keyword_exact``, for "help me plan a hiking
+trip", and *Harbor Vale Capital* (score 2.16) for "what is the capital of
+Australia". So the gate reads the words themselves.
+
+Every row must first be *clean*: not auto-generated (facts, digests, inbox — the
+digest's rule, :mod:`.generated`), not flagged ``injection_suspected``, no title or
+summary that reads like instructions, not a page already shown (``skip``). Then, in
+the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
+
+0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``;
+1. **named in the message** — every content word of its title is in the message,
+   at least one of them *distinctive* (or the title has three or more);
+2. **a distinctive title word** — the message shares a distinctive word with the
+   title or slug (a surname, a product name);
+3. **content** — no title anchor, but at least two distinctive message words appear
+   in the row's title and summary (a paraphrase), and the row scores at least
+   ``min_ratio`` of the best such row.
+
+A word is *distinctive* when it is not filler, not a number, not on the short list
+of ordinary title words ("plan", "capital", "review", "update", "notes", …) and —
+when the profile has a title vocabulary (built with the digest, see
+:class:`TitleVocabulary`) — not common among the brain's titles. A single ordinary
+word therefore never anchors a row, however GBrain scores it. The rows of the
+strongest tiers win: once a row is named (tiers 0 and 1), tier-3 rows are left out.
+
+``evidence`` mode keeps the older rule (no ``weak_semantic`` rows, score at least
+``min_ratio`` of the top); ``off`` keeps every clean row. Nothing here logs or
+stores message text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import threading
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..api import SearchRow
+from ..files import data_dir, write_atomic
+from ..text import one_line
+from .generated import is_generated
+from .screen import looks_like_instructions
+
+__all__ = [
+    "DEFAULT_MIN_RATIO",
+    "GATES",
+    "ORDINARY_TITLE_WORDS",
+    "Gate",
+    "TitleVocabulary",
+    "content_stems",
+    "gate_rows",
+    "load_vocabulary",
+    "row_key",
+    "vocabulary_path",
+    "write_vocabulary",
+]
+
+GATES = ("anchored", "evidence", "off")
+DEFAULT_MIN_RATIO = 0.3
+STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
+WEAK_EVIDENCE = frozenset({"weak_semantic"})
+TITLE_CAP = 80
+SUMMARY_CAP = 160
+_MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
+_WORD = re.compile(r"[a-z0-9]+")
+
+# Function words and chat filler: never an anchor.
+_STOP = frozenset(
+    """
+    about above after again all also and any are been before being below between both but can
+    could did does doing down during each few for from further had has have having her here hers
+    him his how into its itself just let like more most much must not now off once only other our
+    out over own same she should some such than that the their them then there these they this
+    those through too under until very was were what when where which while who whom whose why
+    will with would you your yours please tell show give make write know think want need help
+    find look explain describe say something anything thing things stuff today tomorrow yesterday
+    really maybe good bad best well new work working use using used get got one ones lot way
+    hello thanks thank okay sure right now time day week year can't don't what's who's
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+ORDINARY_TITLE_WORDS = frozenset(
+    """
+    plan plans planning review reviews update updates note notes capital meeting meetings report
+    reports summary summaries weekly monthly daily quarterly annual notes draft drafts budget
+    budgets project projects team teams design designs roadmap strategy status goals goal
+    retro retrospective kickoff sync standup checklist guide overview ideas idea list lists
+    log logs journal agenda minutes call calls memo proposal proposals policy policies process
+    template templates playbook runbook decision decisions research notes question questions
+    trip travel party dinner event events launch board session sessions workshop offsite
+    planning schedule calendar tasks task todo inbox feedback
+    training recap recaps digest general misc personal home house health book books
+    reading learning course courses class lesson lessons recipe recipes garden budget finance
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Words common in page titles that never anchor a match on their own."""
+
+COMMON_SHARE = 0.01
+"""With a vocabulary, a word in more than this share of titles (and in 3 or more) is
+ordinary."""
+COMMON_MIN_TITLES = 3
+VOCABULARY_FILE = "title_vocab.json"
+VOCABULARY_SCHEMA = 1
+MAX_VOCABULARY = 20_000
+MAX_VOCABULARY_BYTES = 2 * 1024 * 1024
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+_STOP_STEMS = frozenset(_stem(w) for w in _STOP)
+_ORDINARY_STEMS = frozenset(_stem(w) for w in ORDINARY_TITLE_WORDS)
+
+
+def content_stems(text: str) -> set[str]:
+    """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler)."""
+    words = _WORD.findall(text.lower().replace("'s", "").replace("\u2019s", ""))
+    return {_stem(w) for w in words if len(w) >= 3} - _STOP_STEMS
+
+
+# -- the title vocabulary -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TitleVocabulary:
+    """How many of the brain's titles hold each word (stems seen in 2+ titles only).
+
+    Built from ``list_pages`` with the digest and kept in the profile's data folder:
+    counts of title words, no page text, no message text, no secret.
+    """
+
+    pages: int
+    df: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, titles: Iterable[str]) -> TitleVocabulary:
+        counts: Counter[str] = Counter()
+        pages = 0
+        for title in titles:
+            pages += 1
+            counts.update(content_stems(title))
+        kept = [(w, n) for w, n in counts.most_common(MAX_VOCABULARY) if n >= 2]
+        return cls(pages, dict(sorted(kept)))
+
+    def common(self, stem: str) -> bool:
+        """True when ``stem`` is in more than ``COMMON_SHARE`` of titles (3 or more)."""
+        n = self.df.get(stem, 0)
+        return n >= COMMON_MIN_TITLES and n > COMMON_SHARE * self.pages
+
+    def idf(self, stem: str) -> float:
+        """``log(pages / titles holding stem)``; high for rare words."""
+        return math.log((self.pages + 1) / (self.df.get(stem, 0) + 1))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": VOCABULARY_SCHEMA, "pages": self.pages, "df": dict(self.df)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> TitleVocabulary | None:
+        if not isinstance(data, dict) or data.get("schema") != VOCABULARY_SCHEMA:
+            return None
+        pages, df = data.get("pages"), data.get("df")
+        if not isinstance(pages, int) or pages < 0 or not isinstance(df, dict):
+            return None
+        clean = {
+            k: v
+            for k, v in df.items()
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+        }
+        return cls(pages, clean)
+
+
+def vocabulary_path(hermes_home: str | os.PathLike[str]) -> Path:
+    """``$HERMES_HOME/gbrain/title_vocab.json``."""
+    return data_dir(hermes_home) / VOCABULARY_FILE
+
+
+def write_vocabulary(hermes_home: str | os.PathLike[str], vocabulary: TitleVocabulary) -> Path:
+    """Replace the profile's vocabulary atomically."""
+    text = json.dumps(vocabulary.to_json(), ensure_ascii=False, separators=(",", ":"))
+    return write_atomic(vocabulary_path(hermes_home), text + "\n")
+
+
+_cache_lock = threading.Lock()
+_cache: dict[str, tuple[float, int, TitleVocabulary | None]] = {}
+
+
+def load_vocabulary(hermes_home: str | os.PathLike[str]) -> TitleVocabulary | None:
+    """The profile's vocabulary (re-read when the file changes), or None. Never raises."""
+    path = vocabulary_path(hermes_home)
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = str(path)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None and hit[0] == stat.st_mtime and hit[1] == stat.st_size:
+            return hit[2]
+    vocabulary: TitleVocabulary | None = None
+    if stat.st_size <= MAX_VOCABULARY_BYTES:
+        try:
+            vocabulary = TitleVocabulary.from_json(json.loads(path.read_bytes()))
+        except (OSError, ValueError):
+            vocabulary = None
+    with _cache_lock:
+        if len(_cache) > 64:
+            _cache.clear()
+        _cache[key] = (stat.st_mtime, stat.st_size, vocabulary)
+    return vocabulary
+
+
+# -- the gate -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """The relevance gate's knobs (see the module docstring)."""
+
+    mode: str = "anchored"
+    min_ratio: float = DEFAULT_MIN_RATIO
+
+
+def row_key(row: SearchRow) -> str:
+    """``source:slug``, the form pages are cited and skipped by."""
+    return f"{row.source_id}:{row.slug}"
+
+
+def _summary_text(row: SearchRow) -> str:
+    return one_line(_MARKER.sub("", row.snippet), 4 * SUMMARY_CAP)
+
+
+def _clean(row: SearchRow) -> bool:
+    if not row.slug or row.injection_suspected or is_generated(row.slug, row.type):
+        return False
+    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
+        return False
+    return not looks_like_instructions(_summary_text(row))
+
+
+def _distinctive(stem: str, vocabulary: TitleVocabulary | None) -> bool:
+    if stem.isdigit() or stem in _ORDINARY_STEMS or len(stem) < 3:
+        return False
+    return vocabulary is None or not vocabulary.common(stem)
+
+
+def _tier(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | None) -> int | None:
+    """0-3 as in the module docstring (lower is stronger); None when unanchored."""
+    if row.evidence in STRONG_EVIDENCE:
+        return 0
+    title = content_stems(row.title)
+    named = {s for s in title if not s.isdigit()}
+    distinctive_name = any(_distinctive(s, vocabulary) for s in named) or len(named) >= 3
+    if named and named <= wanted and distinctive_name:
+        return 1
+    tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
+    if any(_distinctive(s, vocabulary) for s in (title | content_stems(tail)) & wanted):
+        return 2
+    body = content_stems(row.title + " " + _summary_text(row))
+    if sum(1 for s in body & wanted if _distinctive(s, vocabulary)) >= 2:
+        return 3
+    return None
+
+
+def gate_rows(
+    rows: Sequence[SearchRow],
+    message: str,
+    *,
+    gate: Gate = Gate(),
+    limit: int = 3,
+    skip: Collection[str] = (),
+    vocabulary: TitleVocabulary | None = None,
+) -> list[SearchRow]:
+    """The rows that may reach the model, strongest first, at most ``limit``.
+
+    ``skip`` holds ``source:slug`` keys already shown (left out, the limit is filled
+    with other rows or left short); ``vocabulary`` weighs title words by how common
+    they are in this brain (optional).
+    """
+    seen: set[str] = set(skip)
+    clean: list[SearchRow] = []
+    for row in rows:
+        key = row_key(row)
+        if key in seen or not _clean(row):
+            continue
+        seen.add(key)
+        clean.append(row)
+    if gate.mode == "off":
+        return clean[:limit]
+    if gate.mode == "evidence":
+        top = max((r.score for r in clean if r.score is not None), default=None)
+        kept = [
+            r
+            for r in clean
+            if r.evidence not in WEAK_EVIDENCE
+            and not (top and r.score is not None and r.score < gate.min_ratio * top)
+        ]
+        return kept[:limit]
+    wanted = content_stems(message)
+    tiers: dict[int, list[SearchRow]] = {}
+    for row in clean:
+        tier = _tier(row, wanted, vocabulary)
+        if tier is not None:
+            tiers.setdefault(tier, []).append(row)
+    named = tiers.get(0, []) + tiers.get(1, [])
+    chosen = named + tiers.get(2, [])
+    if not named:
+        loose = tiers.get(3, [])
+        scores = [r.score for r in chosen + loose if r.score is not None]
+        top = max(scores, default=0.0)
+        chosen += [
+            r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top
+        ]
+    return chosen[:limit]
