@@ -239,6 +239,73 @@ class GBrain:
             notes=result.notes,
         )
 
+    def query(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        snippet_chars: int | None = None,
+        source_id: str | None = None,
+        types: list[str] | None = None,
+        expand: bool = False,
+    ) -> SearchResult:
+        """GBrain's ``query`` (hybrid; ``expand`` asks for LLM query expansion where the
+        server has an LLM). Rows have the shape of ``search`` rows."""
+        result = self._call(
+            "query",
+            {"query": query},
+            limit=limit,
+            snippet_chars=snippet_chars,
+            source_id=source_id,
+            types=types,
+            expand=expand,
+        )
+        return SearchResult(
+            rows=parse_search_rows(result.data),
+            tool="query",
+            degraded=_degraded(result),
+            notes=result.notes,
+        )
+
+    def volunteer_context(
+        self,
+        window: str,
+        *,
+        prior_context: str | None = None,
+        max_pages: int | None = None,
+        min_confidence: float | None = None,
+    ) -> SearchResult:
+        """GBrain's ``volunteer_context``: pages *named* in a conversation window
+        (``user:``/``assistant:`` lines), confidence-gated, no search.
+
+        Rows carry the page's synopsis as ``snippet``, its confidence as ``score`` and
+        an ``evidence`` of ``alias_hit`` / ``exact_title_match`` for alias and title
+        matches (``None`` for surname and slug matches)."""
+        result = self._call(
+            "volunteer_context",
+            {"window": window},
+            prior_context=prior_context,
+            max_pages=max_pages,
+            min_confidence=min_confidence,
+        )
+        data = result.data
+        pages = data.get("pages") if isinstance(data, dict) else None
+        if not isinstance(pages, list):
+            raise ProtocolError("volunteer_context returned no list of pages")
+        evidence = {"alias": "alias_hit", "title": "exact_title_match"}
+        rows = tuple(
+            SearchRow(
+                slug=slug,
+                title=_str(item.get("display")) or "",
+                source_id=_str(item.get("source_id")) or "default",
+                score=_number(item.get("confidence")),
+                evidence=evidence.get(_str(item.get("arm")) or ""),
+                snippet=(_str(item.get("synopsis")) or "")[:SNIPPET_KEEP],
+            )
+            for slug, item in _rows(pages, "volunteer_context")
+        )
+        return SearchResult(rows=rows, tool="volunteer_context", notes=result.notes)
+
     def list_pages(
         self,
         *,

@@ -118,8 +118,19 @@ def test_search_row_shape_and_meta(mcp: Mcp) -> None:
     assert top["title_match_boost"] == 1.25 and top["exact_lookup"] == "title"
     keys = list(top)
     assert keys.index("base_score") < keys.index("title_match_boost") < keys.index("evidence")
-    assert rows[-1]["evidence"] == "weak_semantic" and rows[-1]["create_safety"] == "unknown"
+    # Every page matches both words (strict AND): tails are solid keyword hits (recording 108).
+    assert {r["evidence"] for r in rows[1:]} == {"keyword_exact"}
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+
+
+def test_or_relaxed_tails_are_weak_and_scale_like_gbrain(mcp: Mcp) -> None:
+    # No page holds every word: both arms fall back to OR and vote at half weight, so the
+    # title hit scores 1 and chunk-only tails 30 / (60 + rank) (recording 106).
+    rows = mcp.data("search", {"query": "tell me about Samuel the head ranger"})
+    assert rows[0]["slug"] == "people/samuel-mwangi" and rows[0]["base_score"] == 1
+    assert rows[0]["evidence"] == "keyword_exact"
+    assert rows[-1]["evidence"] == "weak_semantic" and rows[-1]["create_safety"] == "unknown"
+    assert all(r["base_score"] < 0.5 for r in rows[1:])
 
 
 def test_snippet_marker(mcp: Mcp) -> None:

@@ -79,7 +79,8 @@ def test_cli_writes_atomically_and_a_failed_build_keeps_the_good_digest(
     out = capsys.readouterr().out
     good = read_digest(home)
     assert good is not None and good["line"] in out
-    assert sorted(p.name for p in digest_path(home).parent.iterdir()) == ["digest.json"]
+    names = sorted(p.name for p in digest_path(home).parent.iterdir())
+    assert names == ["digest.json", "title_vocab.json"]
     raw = digest_path(home).read_text(encoding="utf-8")
     assert profile.env["GBRAIN_MCP_CLIENT_SECRET"] not in raw and profile.emu.mcp_url not in raw
 
@@ -94,7 +95,8 @@ def test_cli_writes_atomically_and_a_failed_build_keeps_the_good_digest(
     assert main(["digest", "--hermes-home", home, "--quiet"]) == 1
     assert "hermes-gbrain digest:" in capsys.readouterr().err
     assert digest_path(home).read_text(encoding="utf-8") == raw
-    assert sorted(p.name for p in digest_path(home).parent.iterdir()) == ["digest.json"]
+    names = sorted(p.name for p in digest_path(home).parent.iterdir())
+    assert names == ["digest.json", "title_vocab.json"]
 
 
 def test_quiet_build_prints_nothing(profile: Profile, capsys: pytest.CaptureFixture[str]) -> None:

@@ -100,7 +100,7 @@ def test_lean_server_gets_fields_lean(hermes_home: HermesHome) -> None:
     with Emulator(lean=True) as lean:
         make_profile(hermes_home, lean)
         with MemoryManagerDriver(load_provider("gbrain")) as driver:
-            turn(driver, "sync vendor instructions")
+            turn(driver, "sync api key")
             second = turn(driver, "ok")
         (args,) = searches(lean)
         assert args["fields"] == "lean"
@@ -113,12 +113,12 @@ def test_lean_server_gets_fields_lean(hermes_home: HermesHome) -> None:
 
 def test_screen_on_by_default_and_can_be_turned_off(profile: Profile) -> None:
     with MemoryManagerDriver(load_provider("gbrain")) as driver:
-        turn(driver, "sync vendor instructions")
+        turn(driver, "sync api key")
         screened = turn(driver, "ok").prefetch
     assert "sync-vendor-instructions" not in screened and screened
     profile.set_env(GBRAIN_POINTER_SCREEN="0")
     with MemoryManagerDriver(load_provider("gbrain"), session_id="s9") as driver:
-        turn(driver, "sync vendor instructions")
+        turn(driver, "sync api key")
         unscreened = turn(driver, "ok").prefetch
     assert "[default:notes/sync-vendor-instructions]" in unscreened
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, get_args
 
-from hermes_gbrain.emulator import sample_brain
+from hermes_gbrain.emulator import large_brain, sample_brain
 from hermes_gbrain.emulator.faults import Knobs, RecordedRequest
 from hermes_gbrain.emulator.oauth import OAuth, OAuthError, RateLimiter
 from hermes_gbrain.emulator.operations import LEAN_SERVER_VERSION, SERVER_VERSION
@@ -18,13 +18,17 @@ from hermes_gbrain.emulator.tools import Dispatcher, StrictParams, build_catalog
 
 STOP_TIMEOUT_S = 5.0
 
+BRAINS = {"sample": sample_brain.seed, "large": large_brain.seed}
+"""Seeded brains: the 31-page sample (default) and the ~300-page relevance benchmark brain."""
+
 
 class Emulator:
     """A GBrain 0.46.28-compatible MCP HTTP server for tests, benchmarks and the demo.
 
-    ``data_dir=None`` keeps the brain in memory; a directory keeps ``brain.sqlite3`` there, so
-    pages, clients and tokens survive a restart. ``lean=True`` imitates newer GBrain (``search``
-    declares ``fields`` and rows carry ``injection_suspected``).
+        ``data_dir=None`` keeps the brain in memory; a directory keeps ``brain.sqlite3`` there, so
+        pages, clients and tokens survive a restart. ``lean=True`` imitates newer GBrain (``search``
+        declares ``fields`` and rows carry ``injection_suspected``). ``brain="large"`` seeds the
+    ~300-page benchmark brain instead of the 31-page sample.
     """
 
     def __init__(  # noqa: PLR0917 - the documented positional order
@@ -36,11 +40,14 @@ class Emulator:
         seed: bool = True,
         port: int = 0,
         host: str = "127.0.0.1",
+        brain: Literal["sample", "large"] = "sample",
     ) -> None:
         if strict_params not in get_args(StrictParams):
             raise ValueError(f"strict_params must be one of {get_args(StrictParams)}")
         if token_ttl < 1:
             raise ValueError("token_ttl must be at least 1 second")
+        if brain not in BRAINS:
+            raise ValueError(f"brain must be one of {tuple(BRAINS)}")
         self.lean = lean
         self.strict_params: StrictParams = strict_params
         self.host = host
@@ -58,7 +65,7 @@ class Emulator:
         self._base_url: str | None = None
         self.store.add_source("default", "default")
         if seed and not self.store.pages(include_deleted=True):
-            sample_brain.seed(self.store)
+            BRAINS[brain](self.store)
 
     # lifecycle ------------------------------------------------------------------------------
     def start(self) -> Emulator:

@@ -32,6 +32,12 @@ def _parser() -> argparse.ArgumentParser:
         help="what to do with undeclared tool arguments",
     )
     parser.add_argument("--no-seed", action="store_true", help="start with an empty brain")
+    parser.add_argument(
+        "--brain",
+        choices=("sample", "large"),
+        default="sample",
+        help="seeded brain: the 31-page sample (default) or the ~300-page benchmark brain",
+    )
     return parser
 
 
@@ -45,6 +51,7 @@ def run(argv: list[str] | None = None) -> int:
         seed=not args.no_seed,
         port=args.port,
         host=args.host,
+        brain=args.brain,
     )
     done = threading.Event()
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from hermes_gbrain.emulator import markdown, search
+from hermes_gbrain.emulator import markdown, search, volunteer
 from hermes_gbrain.emulator.oauth import Principal
 from hermes_gbrain.emulator.store import Page, PageStore, iso_now, iso_of
 
@@ -265,8 +265,9 @@ def _row(
         "keyword_hit": True,
         "base_score": hit.base_score,
     }
+    if hit.title_boost:
+        row["title_match_boost"] = hit.title_boost
     if hit.exact_lookup:
-        row["title_match_boost"] = search.TITLE_BOOST
         row["exact_lookup"] = hit.exact_lookup
     if hit.backlink_boost is not None:
         row["backlink_boost"] = hit.backlink_boost
@@ -909,6 +910,37 @@ def op_restore_page(ctx: Context, args: dict[str, Any]) -> Outcome:
             "Only pages removed with delete_page can be restored",
         )
     return Outcome({"status": "restored", "slug": page.slug, "source_id": page.source_id})
+
+
+def op_volunteer_context(ctx: Context, args: dict[str, Any]) -> Outcome:
+    if args.get("stats") is True:
+        return Outcome(
+            {
+                "days": 30,
+                "approximate": True,
+                "note": "approximate: used means read after it was offered",
+                "total_volunteered": 0,
+                "total_used": 0,
+                "by_arm": [],
+            }
+        )
+    window = args.get("window")
+    if not isinstance(window, str) or not window.strip():
+        raise ToolError(
+            "invalid_params",
+            "window is required unless stats: true",
+            "Pass the recent turns as a string, or use stats: true.",
+        )
+    prior = args.get("prior_context")
+    return Outcome(
+        volunteer.volunteer(
+            ctx.readable_pages(),
+            window,
+            prior_context=prior if isinstance(prior, str) else "",
+            max_pages=args.get("max_pages"),
+            min_confidence=args.get("min_confidence"),
+        )
+    )
 
 
 def op_capture(ctx: Context, args: dict[str, Any]) -> Outcome:

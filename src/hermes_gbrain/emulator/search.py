@@ -1,35 +1,64 @@
-"""Keyword scoring that behaves like GBrain's keyword-only arm (no embedding provider).
+"""Keyword ranking that behaves like GBrain 0.46.28's keyword-only search (no embedding provider).
 
-Deterministic: title and slug hits weigh more than body hits, rarer words weigh more than common
-ones, stopwords are ignored (so chit-chat finds nothing), and scores are relative to the best row.
+What a real server does, and where we read it (GBrain's ``src/core/search/``, recordings in the
+contract folder):
+
+* Two lexical arms (``hybrid/arms.ts`` ``runLexicalArms``): a chunk arm (``searchKeyword``:
+  ``websearch_to_tsquery('english', …)`` over chunk text, which includes the page's heading) and
+  a page-grain title arm (``searchTitles``, over page titles). Both are *strict* AND first
+  (``keyword-statement.ts``); when an arm finds nothing it retries with OR of the terms
+  (``keyword_relaxed`` rows). Stopwords are Postgres' English list,
+  so "help", "plan", "know" and "capital" are ordinary search terms.
+* Reciprocal rank fusion with k = 60 (``hybrid.ts`` ``RRF_K``), scaled so one top-ranked strict
+  list is worth 1: a page first in both strict arms scores 2 (recordings 107 and 108: 2.0 before
+  the backlink boost), strict tails score ``60 / (60 + rank)`` (108: 0.9836, 0.9677, 0.9524,
+  0.9375). OR-relaxed lists vote at half weight: in recording 106 ("help me plan a hiking
+  trip…", all rows relaxed) the page sharing "plan" is first in both arms and scores 1, and the
+  tails are ``30 / (60 + rank)`` (0.4918, 0.4839, 0.4762).
+* The title-phrase boost (``title-ranking.ts`` ``applyTitleBoost``, ``title-match.ts``): x1.25
+  when the query is a contiguous token run of the title with two content tokens, or equals it.
+* The backlink boost ``1 + 0.05 * ln(1 + backlinks)`` (``hybrid.ts`` ``applyBacklinkBoost``);
+  ``base_score`` is the score before it (108: base 2, score 2.2303, boost 1.1151).
+* ``evidence`` (``evidence.ts`` ``classifyEvidence``): ``exact_title_match`` when the title boost
+  fired, else ``keyword_exact`` for a lexical hit with ``base_score`` >= 0.6, else
+  ``weak_semantic``. So an ordinary word shared with a title comes back ``keyword_exact`` with the
+  top score, exactly as recordings 106 and 107 show.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hermes_gbrain.emulator.store import Chunk, Page
 
 TITLE_BOOST = 1.25
-STRONG_RATIO = 0.6
+STRONG_RATIO = 0.6  # evidence.ts SOLID_MATCH_FLOOR
+RRF_K = 60
+RELAXED_WEIGHT = 0.5
+TITLE_WEIGHT = 1.0  # ts_rank weight A
 
+# Postgres' English stopword list (the snowball list websearch_to_tsquery('english') drops).
 STOPWORDS = frozenset(
     """
-    a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing done down during each either else
-    ever every few for from further get gets got had has have having he her here hers herself him
-    himself his how i if in into is it its itself just let lets like me might more most much must
-    my myself no nor not now of off on once only or other our ours ourselves out over own please
-    same she should so some such than that the their theirs them themselves then there these they
-    this those through to too under until up upon us very via was we were what whats when where
-    which while who whom whose why will with would yes yet you your yours yourself yourselves
-    hi hello hey thanks thank ok okay today tonight tomorrow yesterday right now really maybe
-    tell show give make write know think want need help find look looking explain describe say
-    something anything thing things stuff one ones lot bit kind sort way new good bad best well
-    work works working use using used
+    i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+    she her hers herself it its itself they them their theirs themselves what which who whom
+    this that these those am is are was were be been being have has had having do does did
+    doing a an the and but if or because as until while of at by for with about against between
+    into through during before after above below to from up down in out on off over under again
+    further then once here there when where why how all any both each few more most other some
+    such no nor not only own same so than too very s t can will just don should now d ll m o re
+    ve y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn
+    weren won wouldn
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+# title-match.ts: the small stopword set of the title-phrase rule.
+TITLE_STOPWORDS = frozenset(
+    """
+    the a an of and or to in on for with at by from as is it this that my your
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -37,11 +66,11 @@ _WORD_RE = re.compile(r"[a-z0-9]+")
 
 
 def words(text: str) -> list[str]:
-    return _WORD_RE.findall(text.lower().replace("'s", ""))
+    return _WORD_RE.findall(text.lower())
 
 
 def stem(word: str) -> str:
-    """A tiny suffix stripper: enough that "robots" meets "robot" and "syncing" meets "sync"."""
+    """A tiny suffix stripper standing in for the English snowball stemmer."""
     for suffix in ("ing", "ies", "es", "ed", "ly", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             base = word[: -len(suffix)]
@@ -50,12 +79,14 @@ def stem(word: str) -> str:
 
 
 def query_terms(query: str) -> list[str]:
-    """Distinct non-stopword query words (single letters dropped)."""
+    """Distinct stemmed query terms, Postgres English stopwords dropped."""
     terms: list[str] = []
     for word in words(query):
-        if len(word) < 2 or word in STOPWORDS or word in terms:
+        if word in STOPWORDS:
             continue
-        terms.append(word)
+        term = stem(word)
+        if term not in terms:
+            terms.append(term)
     return terms
 
 
@@ -67,22 +98,36 @@ def _norm_phrase(text: str) -> str:
     return " ".join(words(text))
 
 
+def title_phrase_match(query: str, title: str) -> bool:
+    """title-match.ts ``isTitlePhraseMatch``: the query equals the title, or is a contiguous
+    token run of it with at least two content tokens."""
+    q, t = words(query), words(title)
+    if not q or not t:
+        return False
+    if q == t:
+        return True
+    if sum(1 for w in q if w not in TITLE_STOPWORDS) < 2 or len(q) > len(t):
+        return False
+    return any(t[i : i + len(q)] == q for i in range(len(t) - len(q) + 1))
+
+
 @dataclass
 class Hit:
     """One scored row: the page, its best chunk and the scoring facts the row reports."""
 
     page: Page
     chunk: Chunk
-    raw: float
+    raw: float = 0.0
     base_score: float = 0.0
     score: float = 0.0
-    all_exact: bool = False
     exact_lookup: str | None = None
+    title_boost: float | None = None
     backlink_boost: float | None = None
+    relaxed: bool = False
 
     @property
     def evidence(self) -> str:
-        if self.exact_lookup:
+        if self.title_boost:
             return "exact_title_match"
         if self.base_score >= STRONG_RATIO:
             return "keyword_exact"
@@ -98,91 +143,106 @@ class Hit:
 @dataclass
 class _Doc:
     page: Page
-    head_words: set[str]
-    head_stems: set[str]
-    chunk_words: list[tuple[Chunk, set[str], set[str]]]
+    title: Counter[str]
+    body: Counter[str]
+    chunks: list[tuple[Chunk, Counter[str]]]
+
+
+def _stems(text: str) -> Counter[str]:
+    return Counter(stem(w) for w in words(text) if w not in STOPWORDS)
 
 
 def _doc(page: Page) -> _Doc:
-    head = words(page.title) + words(page.slug.replace("/", " "))
-    chunks = []
-    for chunk in page.chunks or [Chunk(0, page.id, 0, "compiled_truth", page.compiled_truth)]:
-        body = words(chunk.text)
-        chunks.append((chunk, set(body), {stem(w) for w in body}))
-    return _Doc(page, set(head), {stem(w) for w in head}, chunks)
+    chunks = [
+        (chunk, _stems(chunk.text))
+        for chunk in page.chunks or [Chunk(0, page.id, 0, "compiled_truth", page.compiled_truth)]
+    ]
+    body: Counter[str] = Counter()
+    for _, counts in chunks:
+        body.update(counts)
+    return _Doc(page, _stems(page.title), body, chunks)
 
 
-def _match(term: str, exact: set[str], stems: set[str]) -> float:
-    if term in exact:
-        return 1.0
-    st = stem(term)
-    if st in stems:
-        return 0.8
-    if len(st) >= 4 and any(s.startswith(st) for s in stems):
-        return 0.5
-    return 0.0
+def _ts_rank(counts: Counter[str], terms: Sequence[str], weight: float = 1.0) -> float:
+    return sum(weight * math.log1p(counts[t]) for t in terms if counts[t])
+
+
+def _chunk_arm(docs: Sequence[_Doc], terms: Sequence[str]) -> tuple[list[tuple[_Doc, Chunk]], bool]:
+    """searchKeyword: each page's best chunk, strict AND first, then OR of the terms."""
+    for relaxed in (False, True):
+        found: list[tuple[float, str, _Doc, Chunk]] = []
+        for d in docs:
+            best: tuple[float, Chunk] | None = None
+            for chunk, counts in d.chunks:
+                hits = sum(1 for t in terms if counts[t])
+                if hits == 0 or (not relaxed and hits < len(terms)):
+                    continue
+                score = hits + _ts_rank(counts, terms)
+                if best is None or score > best[0]:
+                    best = (score, chunk)
+            if best is not None:
+                found.append((best[0], d.page.slug, d, best[1]))
+        if found:
+            found.sort(key=lambda f: (-f[0], f[1]))
+            return [(d, c) for _, _, d, c in found], relaxed
+    return [], False
+
+
+def _title_arm(docs: Sequence[_Doc], terms: Sequence[str]) -> tuple[list[_Doc], bool]:
+    """searchTitles: page grain over titles; strict, then OR. Only titles vote here: in
+    recordings 106 and 108 every page but the title hit scores from one list alone."""
+    for relaxed in (False, True):
+        found: list[tuple[float, str, _Doc]] = []
+        for d in docs:
+            hits = sum(1 for t in terms if d.title[t])
+            if hits == 0 or (not relaxed and hits < len(terms)):
+                continue
+            score = hits + _ts_rank(d.title, terms, TITLE_WEIGHT)
+            found.append((score, d.page.slug, d))
+        if found:
+            found.sort(key=lambda f: (-f[0], f[1]))
+            return [d for _, _, d in found], relaxed
+    return [], False
 
 
 def rank(pages: Sequence[Page], query: str, backlink_counts: Mapping[str, int]) -> list[Hit]:
-    """Score every page's best chunk against ``query``; best first, ties broken by slug."""
+    """Rank ``pages`` for ``query``; best first, ties broken by slug."""
     terms = query_terms(query)
     if not terms:
         return []
     docs = [_doc(p) for p in pages]
-    total = max(1, len(docs))
-    idf: dict[str, float] = {}
-    for term in terms:
-        df = 0
-        for d in docs:
-            all_exact = d.head_words.union(*(c[1] for c in d.chunk_words))
-            all_stems = d.head_stems.union(*(c[2] for c in d.chunk_words))
-            if _match(term, all_exact, all_stems) > 0:
-                df += 1
-        idf[term] = math.log(1 + total / (1 + df))
+    chunk_list, chunk_relaxed = _chunk_arm(docs, terms)
+    title_list, title_relaxed = _title_arm(docs, terms)
+    hits: dict[int, Hit] = {}
+    weight = RELAXED_WEIGHT if chunk_relaxed else 1.0
+    for position, (d, chunk) in enumerate(chunk_list):
+        hit = hits.setdefault(d.page.id, Hit(d.page, chunk, relaxed=chunk_relaxed))
+        hit.raw += RRF_K * weight / (RRF_K + position)
+    weight = RELAXED_WEIGHT if title_relaxed else 1.0
+    for position, d in enumerate(title_list):
+        best_chunk = max(d.chunks, key=lambda c: (_ts_rank(c[1], terms), -c[0].chunk_index))[0]
+        hit = hits.setdefault(d.page.id, Hit(d.page, best_chunk, relaxed=title_relaxed))
+        hit.relaxed = hit.relaxed and title_relaxed
+        hit.raw += RRF_K * weight / (RRF_K + position)
     phrase = _norm_phrase(query)
-    hits: list[Hit] = []
-    for d in docs:
-        best: Hit | None = None
-        for chunk, exact, stems in d.chunk_words:
-            raw = 0.0
-            matched = 0
-            exact_terms = 0
-            for term in terms:
-                head = _match(term, d.head_words, d.head_stems)
-                body = _match(term, exact, stems)
-                strength = max(head, body)
-                if strength <= 0:
-                    continue
-                matched += 1
-                exact_terms += strength == 1.0
-                raw += idf[term] * (strength + 1.0 * head)
-            if matched == 0:
-                continue
-            raw *= 0.5 + 0.5 * matched / len(terms)
-            if best is None or raw > best.raw:
-                best = Hit(d.page, chunk, raw, all_exact=exact_terms == len(terms))
-        if best is None:
-            continue
-        if phrase and phrase == _norm_phrase(d.page.title):
-            best.exact_lookup = "title"
-        elif phrase and phrase in (_norm_phrase(d.page.slug), _norm_phrase(_tail(d.page.slug))):
-            best.exact_lookup = "slug"
-        hits.append(best)
-    if not hits:
-        return []
-    top = max(h.raw for h in hits)
-    for h in hits:
-        h.base_score = h.raw / top
-        score = h.base_score
-        if h.exact_lookup:
-            score = score * TITLE_BOOST + 1e-6
-        inbound = backlink_counts.get(h.page.slug, 0)
+    for hit in hits.values():
+        page = hit.page
+        score = hit.raw
+        if title_phrase_match(query, page.title):
+            hit.title_boost = TITLE_BOOST
+            score *= TITLE_BOOST
+        if phrase and phrase == _norm_phrase(page.title):
+            hit.exact_lookup = "title"
+        elif phrase and phrase in (_norm_phrase(page.slug), _norm_phrase(_tail(page.slug))):
+            hit.exact_lookup = "slug"
+        hit.base_score = score
+        inbound = backlink_counts.get(page.slug, 0)
         if inbound:
-            h.backlink_boost = 1 + 0.05 * math.log(1 + inbound)
-            score *= h.backlink_boost
-        h.score = score
-    hits.sort(key=lambda h: (-h.score, h.page.slug, h.page.source_id))
-    return hits
+            hit.backlink_boost = 1 + 0.05 * math.log(1 + inbound)
+            score *= hit.backlink_boost
+        hit.score = score
+    ordered = sorted(hits.values(), key=lambda h: (-h.score, h.page.slug, h.page.source_id))
+    return ordered
 
 
 _INJECTION_RE = re.compile(

@@ -48,6 +48,7 @@ HANDLERS: dict[str, Handler] = {
     "context_pack": ops.op_context_pack,
     "delta": ops.op_delta,
     "schema_stats": ops.op_schema_stats,
+    "volunteer_context": ops.op_volunteer_context,
 }
 
 
