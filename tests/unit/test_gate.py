@@ -83,7 +83,7 @@ def test_named_person_passes_and_the_injection_title_never_does() -> None:
 
 
 def test_the_ordinary_words_anchor_together_with_a_distinctive_one() -> None:
-    chosen = gate_rows(PLAN_TRAP, "What is in the hiring plan?")
+    chosen = gate_rows(PLAN_TRAP, "What is in the hiring plan for 2027?")
     assert slugs(chosen) == ["notes/hiring-plan-2027"]
     capital = gate_rows(CAPITAL_TRAP, "When did we first talk to Harbor Vale Capital?")
     assert slugs(capital) == ["companies/harbor-vale-capital"]
@@ -144,8 +144,9 @@ def test_a_common_title_word_in_this_brain_is_ordinary(tmp_path: Path) -> None:
     vocab = TitleVocabulary.build(titles)
     assert vocab.common("kestrel") and not vocab.common("maya")
     rows = [row("notes/kestrel-note-3", "Kestrel note 3", 1.0, "keyword_exact")]
-    assert slugs(gate_rows(rows, "Kestrel rangers")) == ["notes/kestrel-note-3"]
-    assert gate_rows(rows, "Kestrel rangers", vocabulary=vocab) == []
+    message = "Any news from Kestrel for the rangers?"
+    assert slugs(gate_rows(rows, message)) == ["notes/kestrel-note-3"]
+    assert gate_rows(rows, message, vocabulary=vocab) == []
     write_vocabulary(str(tmp_path), vocab)
     stored = json.loads(vocabulary_path(str(tmp_path)).read_text())
     assert stored["pages"] == len(titles) and "maya" not in stored["df"]  # df 1: not kept

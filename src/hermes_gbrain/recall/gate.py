@@ -71,9 +71,11 @@ DEFAULT_MIN_RATIO = 0.3
 STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
 WEAK_EVIDENCE = frozenset({"weak_semantic"})
 TITLE_CAP = 80
+NAME_TYPES = frozenset({"person", "company", "organization"})
 SUMMARY_CAP = 160
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
 _WORD = re.compile(r"[a-z0-9]+")
+_SHORT_CODE = re.compile(r"[a-z][0-9]|[0-9][a-z]")  # "q3", "v2", "3d": short but specific
 
 # Function words and chat filler: never an anchor.
 _STOP = frozenset(
@@ -106,10 +108,10 @@ ORDINARY_TITLE_WORDS = frozenset(
 )
 """Words common in page titles that never anchor a match on their own."""
 
-COMMON_SHARE = 0.01
-"""With a vocabulary, a word in more than this share of titles (and in 3 or more) is
+COMMON_SHARE = 0.03
+"""With a vocabulary, a word in more than this share of titles (and in 5 or more) is
 ordinary."""
-COMMON_MIN_TITLES = 3
+COMMON_MIN_TITLES = 5
 VOCABULARY_FILE = "title_vocab.json"
 VOCABULARY_SCHEMA = 1
 MAX_VOCABULARY = 20_000
@@ -117,10 +119,12 @@ MAX_VOCABULARY_BYTES = 2 * 1024 * 1024
 
 
 def _stem(word: str) -> str:
+    """A small suffix stripper: "updates", "updated" and "update" meet at "updat"."""
     for suffix in ("ing", "ies", "es", "ed", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
 _STOP_STEMS = frozenset(_stem(w) for w in _STOP)
@@ -130,7 +134,7 @@ _ORDINARY_STEMS = frozenset(_stem(w) for w in ORDINARY_TITLE_WORDS)
 def content_stems(text: str) -> set[str]:
     """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler)."""
     words = _WORD.findall(text.lower().replace("'s", "").replace("\u2019s", ""))
-    return {_stem(w) for w in words if len(w) >= 3} - _STOP_STEMS
+    return {_stem(w) for w in words if len(w) >= 3 or _SHORT_CODE.fullmatch(w)} - _STOP_STEMS
 
 
 # -- the title vocabulary -----------------------------------------------------------------
@@ -158,7 +162,7 @@ class TitleVocabulary:
         return cls(pages, dict(sorted(kept)))
 
     def common(self, stem: str) -> bool:
-        """True when ``stem`` is in more than ``COMMON_SHARE`` of titles (3 or more)."""
+        """True when ``stem`` is in more than ``COMMON_SHARE`` of titles (5 or more)."""
         n = self.df.get(stem, 0)
         return n >= COMMON_MIN_TITLES and n > COMMON_SHARE * self.pages
 
@@ -258,22 +262,60 @@ def _distinctive(stem: str, vocabulary: TitleVocabulary | None) -> bool:
     return vocabulary is None or not vocabulary.common(stem)
 
 
-def _tier(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | None) -> int | None:
+_NAME = re.compile(r"(?<=[^\s.!?:;\n\"(])\s+([A-Z][A-Za-z0-9'\u2019-]+)")
+
+
+def message_names(message: str) -> set[str]:
+    """Stems of capitalised words inside a sentence (likely names: "Paris", "Nwosu")."""
+    return content_stems(" ".join(_NAME.findall(message)))
+
+
+def _phrase_in(title: str, message: str) -> bool:
+    """The title's words, in order and contiguous, inside the message."""
+    t, m = _WORD.findall(title.lower()), _WORD.findall(message.lower())
+    if len(t) < 2 or len(t) > len(m):
+        return False
+    return any(m[i : i + len(t)] == t for i in range(len(m) - len(t) + 1))
+
+
+def _tier(  # noqa: PLR0917 - one row against one message
+    row: SearchRow,
+    wanted: set[str],
+    names: set[str],
+    vocabulary: TitleVocabulary | None,
+    message: str = "",
+) -> int | None:
     """0-3 as in the module docstring (lower is stronger); None when unanchored."""
     if row.evidence in STRONG_EVIDENCE:
         return 0
     title = content_stems(row.title)
     named = {s for s in title if not s.isdigit()}
-    distinctive_name = any(_distinctive(s, vocabulary) for s in named) or len(named) >= 3
-    if named and named <= wanted and distinctive_name:
-        return 1
+    distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
+    if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
+        return 1  # the whole title, numbers included ("Hiring plan 2026")
+    if named and named <= wanted:
+        if distinctive >= 2 or len(named) >= 3 or (distinctive == 1 and len(named) == 1):
+            return 1
+    if _phrase_in(row.title, message) and (distinctive >= 1 or len(_WORD.findall(row.title)) >= 3):
+        return 1  # the title as a phrase of the message ("the working capital review")
     tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
-    if any(_distinctive(s, vocabulary) for s in (title | content_stems(tail)) & wanted):
+    body = content_stems(row.title + " " + tail + " " + _summary_text(row))
+    if names - body:
+        return None  # the message names something this row never mentions
+    support = sum(1 for s in body & wanted if _distinctive(s, vocabulary))
+    anchors = {s for s in (title | content_stems(tail)) & wanted if _distinctive(s, vocabulary)}
+    if anchors & names and (row.type or "") in NAME_TYPES:
+        return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
+    if anchors and (anchors & names or support >= 2):
         return 2
-    body = content_stems(row.title + " " + _summary_text(row))
-    if sum(1 for s in body & wanted if _distinctive(s, vocabulary)) >= 2:
+    if support >= 2:
         return 3
     return None
+
+
+def _support(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | None) -> int:
+    body = content_stems(row.title + " " + _summary_text(row))
+    return sum(1 for s in body & wanted if _distinctive(s, vocabulary))
 
 
 def gate_rows(
@@ -291,7 +333,7 @@ def gate_rows(
     with other rows or left short); ``vocabulary`` weighs title words by how common
     they are in this brain (optional).
     """
-    seen: set[str] = set(skip)
+    seen: set[str] = set()
     clean: list[SearchRow] = []
     for row in rows:
         key = row_key(row)
@@ -299,6 +341,9 @@ def gate_rows(
             continue
         seen.add(key)
         clean.append(row)
+    shown = set(skip)
+    if gate.mode != "anchored":
+        clean = [r for r in clean if row_key(r) not in shown]
     if gate.mode == "off":
         return clean[:limit]
     if gate.mode == "evidence":
@@ -311,18 +356,20 @@ def gate_rows(
         ]
         return kept[:limit]
     wanted = content_stems(message)
+    names = message_names(message)
     tiers: dict[int, list[SearchRow]] = {}
+    any_named = False
     for row in clean:
-        tier = _tier(row, wanted, vocabulary)
-        if tier is not None:
-            tiers.setdefault(tier, []).append(row)
-    named = tiers.get(0, []) + tiers.get(1, [])
-    chosen = named + tiers.get(2, [])
-    if not named:
-        loose = tiers.get(3, [])
-        scores = [r.score for r in chosen + loose if r.score is not None]
-        top = max(scores, default=0.0)
-        chosen += [
-            r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top
-        ]
-    return chosen[:limit]
+        tier = _tier(row, wanted, names, vocabulary, message)
+        if tier is None:
+            continue
+        any_named = any_named or tier <= 1
+        if row_key(row) not in shown:  # decided before the skip: a named page already
+            tiers.setdefault(tier, []).append(row)  # shown still rules out loose rows
+    if any_named:  # something is named: only named pages, never loose company for them
+        return (tiers.get(0, []) + tiers.get(1, []))[:limit]
+    loose = tiers.get(2, []) + tiers.get(3, [])
+    top = max((r.score for r in loose if r.score is not None), default=0.0)
+    kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
+    kept.sort(key=lambda r: -_support(r, wanted, vocabulary))  # stable: GBrain order next
+    return kept[:limit]
