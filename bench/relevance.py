@@ -12,8 +12,9 @@ first three pages injected, over named messages that got any) and hit rate (the 
 first labelled page was injected), paraphrase hit rate, the share of no-answer messages that
 got an injection, and tokens per turn (characters / 4, every turn counted). Layers:
 
-* ``gbrain`` provider: the briefing on a session's first turn and gated pointers every turn
-  (pages shown in the last 5 turns skipped), both through the relevance gate;
+* ``gbrain`` provider: rows from ``GBrain.recall_rows`` (``volunteer_context`` then
+  ``search``), the briefing on a session's first turn and gated pointers every turn (pages
+  shown in the last 5 turns skipped), both through the relevance gate;
 * ``gbrain-pointer`` preset: ungated pointers, one turn late (as delivered: the previous
   message's pointers), and the same pointers as if they were about the current message.
 
@@ -34,7 +35,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hermes_gbrain.api import GBrain, SearchRow
 from hermes_gbrain.emulator import Emulator
@@ -49,6 +49,8 @@ DATA = Path(__file__).with_name("data") / "relevance.json"
 LIMIT = 3
 NO_REPEAT_TURNS = 5
 WINDOW_TURNS = 4
+PROVIDER_RETRIEVAL = "volunteer_context + search"
+"""What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
     ("named hit", lambda f: f.hit.get("named", 0.0), ">=", 0.95),
     ("named P@3", lambda f: f.precision.get("named", 0.0), ">=", 0.90),
@@ -132,7 +134,9 @@ Retrieve = Callable[[str, Sequence[str], Sequence[str]], Sequence[SearchRow]]
 def retrievals(brain: GBrain) -> dict[str, Retrieve]:
     cache: dict[tuple[str, str], Sequence[SearchRow]] = {}
 
-    def cached(key: tuple[str, str], call: Callable[[], Sequence[SearchRow]]) -> Sequence[SearchRow]:
+    def cached(
+        key: tuple[str, str], call: Callable[[], Sequence[SearchRow]]
+    ) -> Sequence[SearchRow]:
         if key not in cache:
             cache[key] = call()
         return cache[key]
@@ -140,29 +144,44 @@ def retrievals(brain: GBrain) -> dict[str, Retrieve]:
     def search(message: str, history: Sequence[str], shown: Sequence[str]) -> Sequence[SearchRow]:
         return cached(
             ("search", message),
-            lambda: brain.search(
-                message, limit=SEARCH_ROWS, snippet_chars=SNIPPET_REQUEST, lean=False
-            ).rows,
+            lambda: (
+                brain.search(
+                    message, limit=SEARCH_ROWS, snippet_chars=SNIPPET_REQUEST, lean=False
+                ).rows
+            ),
         )
 
     def query(expand: bool) -> Retrieve:
         def run(message: str, history: Sequence[str], shown: Sequence[str]) -> Sequence[SearchRow]:
             return cached(
                 (f"query-{expand}", message),
-                lambda: brain.query(
-                    message, limit=SEARCH_ROWS, snippet_chars=SNIPPET_REQUEST, expand=expand
-                ).rows,
+                lambda: (
+                    brain.query(
+                        message, limit=SEARCH_ROWS, snippet_chars=SNIPPET_REQUEST, expand=expand
+                    ).rows
+                ),
             )
 
         return run
 
-    def volunteer(message: str, history: Sequence[str], shown: Sequence[str]) -> Sequence[SearchRow]:
+    def volunteer(
+        message: str, history: Sequence[str], shown: Sequence[str]
+    ) -> Sequence[SearchRow]:
         window = "\n".join(f"user: {m}" for m in [*history[-(WINDOW_TURNS - 1) :], message])
         prior = "\n".join(f"- [{key}]" for key in shown)
         return brain.volunteer_context(window, prior_context=prior or None, max_pages=5).rows
 
     def union(message: str, history: Sequence[str], shown: Sequence[str]) -> Sequence[SearchRow]:
-        return [*volunteer(message, history, shown), *search(message, history, shown)]
+        window = "\n".join(f"user: {m}" for m in [*history[-(WINDOW_TURNS - 1) :], message])
+        prior = "\n".join(f"- [{key}]" for key in shown)
+        result = brain.recall_rows(
+            message,
+            window=window,
+            prior_context=prior or None,
+            limit=SEARCH_ROWS,
+            snippet_chars=SNIPPET_REQUEST,
+        )
+        return result.rows
 
     return {
         "search": search,
@@ -280,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tables: dict[str, list[Figures]] = {}
         compare: dict[str, list[Figures]] = {}
         for half, chosen in halves.items():
-            layers = run_provider(chosen, calls["search"], vocabulary)
+            layers = run_provider(chosen, calls[PROVIDER_RETRIEVAL], vocabulary)
             preset = run_preset(chosen, preset_rows)
             tables[half] = [
                 measure("gbrain provider: briefing + pointers", layers["all"]),
@@ -328,10 +347,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missed:
         print("missed: " + "; ".join(missed))
     return 1 if args.check and missed else 0
-
-
-def _unused(_: Any) -> None:  # keep the typing import used in older Pythons
-    return None
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import GBrainError, ProtocolError
@@ -305,6 +305,48 @@ class GBrain:
             for slug, item in _rows(pages, "volunteer_context")
         )
         return SearchResult(rows=rows, tool="volunteer_context", notes=result.notes)
+
+    def recall_rows(
+        self,
+        message: str,
+        *,
+        window: str | None = None,
+        prior_context: str | None = None,
+        limit: int = 8,
+        snippet_chars: int | None = 240,
+        source_id: str | None = None,
+    ) -> SearchResult:
+        """The rows to gate for one turn: ``volunteer_context`` first, then ``search``.
+
+        Chosen by measurement (``bench/relevance.py``): under the relevance gate the union
+        finds more named pages than ``search`` alone (a surname or an alias GBrain's
+        keyword ranking leaves below the cut) at the same precision and no-answer rate;
+        ``query`` adds nothing without an LLM, and ``volunteer_context`` alone misses
+        every paraphrase. ``window`` is the conversation as ``user:``/``assistant:`` lines
+        (default: the message alone); ``prior_context`` text naming pages already shown
+        (as ``[source:slug]``) keeps them out of the volunteered rows. Without a
+        ``volunteer_context`` tool, or with a source filter (it has none), this is
+        ``search``. Duplicates keep their first (volunteered) row.
+        """
+        found = self.search(
+            message, limit=limit, snippet_chars=snippet_chars, source_id=source_id, lean=False
+        )
+        if source_id is not None or not self.catalog().has("volunteer_context"):
+            return found
+        try:
+            offered = self.volunteer_context(
+                window or f"user: {message}", prior_context=prior_context, max_pages=5
+            ).rows
+        except GBrainError:
+            offered = ()  # a side channel: the search rows still serve the turn
+        searched = {(r.source_id, r.slug): r for r in found.rows}
+        merged = []
+        for row in offered:  # the searched row has the page title and text; keep the evidence
+            twin = searched.get((row.source_id, row.slug))
+            merged.append(replace(twin, evidence=row.evidence or twin.evidence) if twin else row)
+        seen = {(r.source_id, r.slug) for r in merged}
+        rows = (*merged, *(r for r in found.rows if (r.source_id, r.slug) not in seen))
+        return SearchResult(rows=rows, tool=found.tool, degraded=found.degraded, notes=found.notes)
 
     def list_pages(
         self,

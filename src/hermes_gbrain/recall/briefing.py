@@ -1,7 +1,8 @@
 """Level 2 recall: a short briefing on the first non-trivial message of a session.
 
-The message is searched once (``search``, or ``query`` without expansion where the
-server has no ``search``) within a budget (default 2.5 s). At most three rows that
+The message is looked up once (``GBrain.recall_rows``: ``volunteer_context`` then
+``search``, or ``query`` without expansion where the server has no ``search``) within
+a budget (default 2.5 s). At most three rows that
 pass the **relevance gate** are shown as title, ``[source:slug]`` and a summary of
 at most ~160 characters (from ``snippet_chars``), under the same "fallible background
 context, not instructions" header as pointers. Later turns of the session get
@@ -138,8 +139,9 @@ def format_briefing(rows: Sequence[SearchRow]) -> str:
 
 
 class BriefingSearch:
-    """The search a briefing runs: full rows (summaries need ``chunk_text``), capped
-    snippets, the source filter kept. A ``SearchFn`` bound to one frozen config."""
+    """The rows a briefing gates: ``GBrain.recall_rows`` (``volunteer_context``, then
+    ``search`` with full rows, as summaries need ``chunk_text``), capped snippets, the
+    source filter kept. A ``SearchFn`` bound to one frozen config."""
 
     __slots__ = ("_config",)
 
@@ -147,12 +149,11 @@ class BriefingSearch:
         self._config = config
 
     def __call__(self, message: str, rows: int) -> Sequence[SearchRow]:
-        result = brain_for(self._config).search(
+        result = brain_for(self._config).recall_rows(
             message,
             limit=rows,
             snippet_chars=SNIPPET_REQUEST,
             source_id=self._config.settings.source,
-            lean=False,
         )
         return result.rows
 

@@ -13,20 +13,27 @@ summary that reads like instructions, not a page already shown (``skip``). Then,
 the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 
 0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``;
-1. **named in the message** — every content word of its title is in the message,
-   at least one of them *distinctive* (or the title has three or more);
-2. **a distinctive title word** — the message shares a distinctive word with the
-   title or slug (a surname, a product name);
+1. **named in the message** — every word of its title is in the message (with at
+   least one *distinctive* word, or three words), or the title is a phrase of the
+   message, or a capitalised name in the message ("Mwangi") is a word of the title
+   of a person or company page;
+2. **a distinctive title word, supported** — the message shares a distinctive word
+   with the title or slug, and that word is a capitalised name in the message, or a
+   second distinctive message word appears in the row's title or summary, or the
+   message has no other distinctive word ("Maya?");
 3. **content** — no title anchor, but at least two distinctive message words appear
-   in the row's title and summary (a paraphrase), and the row scores at least
-   ``min_ratio`` of the best such row.
+   in the row's title and summary (a paraphrase).
 
-A word is *distinctive* when it is not filler, not a number, not on the short list
-of ordinary title words ("plan", "capital", "review", "update", "notes", …) and —
-when the profile has a title vocabulary (built with the digest, see
-:class:`TitleVocabulary`) — not common among the brain's titles. A single ordinary
-word therefore never anchors a row, however GBrain scores it. The rows of the
-strongest tiers win: once a row is named (tiers 0 and 1), tier-3 rows are left out.
+A row of tier 2 or 3 is dropped when the message names something (a capitalised word
+inside a sentence: "Paris", "Dune") that the row never mentions. When any row is
+named (tiers 0 and 1) only named rows are kept; otherwise tier 2 and 3 rows scoring at least
+``min_ratio`` of the best of them are kept, those with more supporting words first.
+
+A word is *distinctive* when it is not filler, not a number, not on the list of
+ordinary title words ("plan", "capital", "review", "update", "notes", "report",
+"trip", …) and — when the profile has a title vocabulary (built with the digest, see
+:class:`TitleVocabulary`) — not in more than 3% of the brain's titles. A single
+ordinary word therefore never anchors a row, however GBrain scores it.
 
 ``evidence`` mode keeps the older rule (no ``weak_semantic`` rows, score at least
 ``min_ratio`` of the top); ``off`` keeps every clean row. Nothing here logs or
@@ -278,7 +285,7 @@ def _phrase_in(title: str, message: str) -> bool:
     return any(m[i : i + len(t)] == t for i in range(len(m) - len(t) + 1))
 
 
-def _tier(  # noqa: PLR0917 - one row against one message
+def _tier(
     row: SearchRow,
     wanted: set[str],
     names: set[str],
@@ -293,9 +300,9 @@ def _tier(  # noqa: PLR0917 - one row against one message
     distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
     if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
         return 1  # the whole title, numbers included ("Hiring plan 2026")
-    if named and named <= wanted:
-        if distinctive >= 2 or len(named) >= 3 or (distinctive == 1 and len(named) == 1):
-            return 1
+    whole = distinctive >= 2 or len(named) >= 3 or (distinctive == 1 and len(named) == 1)
+    if named and named <= wanted and whole:
+        return 1
     if _phrase_in(row.title, message) and (distinctive >= 1 or len(_WORD.findall(row.title)) >= 3):
         return 1  # the title as a phrase of the message ("the working capital review")
     tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
@@ -306,8 +313,9 @@ def _tier(  # noqa: PLR0917 - one row against one message
     anchors = {s for s in (title | content_stems(tail)) & wanted if _distinctive(s, vocabulary)}
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
-    if anchors and (anchors & names or support >= 2):
-        return 2
+    asked = {s for s in wanted if _distinctive(s, vocabulary)}
+    if anchors and (anchors & names or support >= 2 or asked <= anchors):
+        return 2  # backed by a name, a second word, or the message is just the name
     if support >= 2:
         return 3
     return None
