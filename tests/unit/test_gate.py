@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hermes_gbrain.api import SearchRow
-from hermes_gbrain.recall.briefing import select_rows
+from hermes_gbrain.recall.briefing import load_briefing_config, select_rows
 from hermes_gbrain.recall.gate import (
     Gate,
     TitleVocabulary,
@@ -151,6 +151,10 @@ def test_a_common_title_word_in_this_brain_is_ordinary(tmp_path: Path) -> None:
     stored = json.loads(vocabulary_path(str(tmp_path)).read_text())
     assert stored["pages"] == len(titles) and "maya" not in stored["df"]  # df 1: not kept
     assert load_vocabulary(str(tmp_path)) == vocab
+    # The briefing settings carry it, so every select_rows(gate=...) call weighs words.
+    config = load_briefing_config({}.get, hermes_home=str(tmp_path))
+    assert config.gate.vocabulary == vocab
+    assert select_rows(rows, message, gate=config.gate) == []
     vocabulary_path(str(tmp_path)).write_text("{not json")
     assert load_vocabulary(str(tmp_path)) is None
     assert load_vocabulary(str(tmp_path / "missing")) is None

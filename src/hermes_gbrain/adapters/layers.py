@@ -63,7 +63,7 @@ def read_layers(home: str) -> Layers | None:
         lookup = compat.profile_lookup(home)
         return Layers(
             digest=load_digest_config(lookup),
-            briefing=load_briefing_config(lookup),
+            briefing=load_briefing_config(lookup, hermes_home=home),
             hook_pointers=flag_on(lookup("GBRAIN_HOOK_POINTERS")),
         )
     except Exception:  # unscoped in a multiplexed gateway, or an unreadable .env

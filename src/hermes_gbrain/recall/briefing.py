@@ -18,6 +18,7 @@ Nothing here logs or stores message text.
 from __future__ import annotations
 
 import contextvars
+import os
 import re
 import threading
 import time
@@ -29,7 +30,15 @@ from ..api import SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .config import PointerConfig, brain_for
-from .gate import DEFAULT_MIN_RATIO, GATES, Gate, TitleVocabulary, content_stems, gate_rows
+from .gate import (
+    DEFAULT_MIN_RATIO,
+    GATES,
+    Gate,
+    TitleVocabulary,
+    content_stems,
+    gate_rows,
+    load_vocabulary,
+)
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
 
 __all__ = [
@@ -72,11 +81,14 @@ class BriefingConfig:
     gate: Gate = field(default_factory=Gate)
 
 
-def load_briefing_config(lookup: Lookup) -> BriefingConfig:
+def load_briefing_config(
+    lookup: Lookup, *, hermes_home: str | os.PathLike[str] | None = None
+) -> BriefingConfig:
     """``GBRAIN_BRIEFING`` (on unless 0/false/no/off), ``GBRAIN_BRIEFING_BUDGET_MS``
     (default 2500, 0-7000; 0 = off), ``GBRAIN_BRIEFING_LIMIT`` (default 3, 1-5),
     ``GBRAIN_BRIEFING_GATE`` (anchored|evidence|off), ``GBRAIN_BRIEFING_MIN_RATIO``
-    (default 0.3, 0-1). Junk falls back to the default."""
+    (default 0.3, 0-1). Junk falls back to the default. With ``hermes_home``, the
+    gate carries the profile's title vocabulary (if the digest wrote one)."""
     mode = (lookup("GBRAIN_BRIEFING_GATE") or "").strip().lower()
     budget = clamped_int(lookup("GBRAIN_BRIEFING_BUDGET_MS"), DEFAULT_BUDGET_MS, 0, MAX_BUDGET_MS)
     return BriefingConfig(
@@ -88,6 +100,7 @@ def load_briefing_config(lookup: Lookup) -> BriefingConfig:
             min_ratio=clamped_float(
                 lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0
             ),
+            vocabulary=load_vocabulary(hermes_home) if hermes_home is not None else None,
         ),
     )
 

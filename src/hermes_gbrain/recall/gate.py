@@ -244,6 +244,9 @@ class Gate:
 
     mode: str = "anchored"
     min_ratio: float = DEFAULT_MIN_RATIO
+    vocabulary: TitleVocabulary | None = field(default=None, compare=False, repr=False)
+    """The profile's title vocabulary, read with the settings (used when the caller
+    passes none)."""
 
 
 def row_key(row: SearchRow) -> str:
@@ -341,6 +344,8 @@ def gate_rows(
     with other rows or left short); ``vocabulary`` weighs title words by how common
     they are in this brain (optional).
     """
+    if vocabulary is None:
+        vocabulary = gate.vocabulary
     seen: set[str] = set()
     clean: list[SearchRow] = []
     for row in rows:

@@ -1,0 +1,41 @@
+"""The labelled relevance set is well formed: sizes, classes, a fixed split, real pages."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from hermes_gbrain.emulator import large_brain
+
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
+
+
+def test_labelled_set_meets_the_brief() -> None:
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    assert data["brain"] == "large"
+    slugs = {slug for _, slug, _ in large_brain.pages()}
+    kinds: Counter[str] = Counter()
+    traps = conversations = 0
+    splits: Counter[str] = Counter()
+    for index, item in enumerate(data["items"]):
+        assert item["set"] == ("holdout" if index % 3 == 2 else "tune")
+        splits[item["set"]] += 1
+        turns = item["turns"] if item["kind"] == "conversation" else [item]
+        conversations += item["kind"] == "conversation"
+        kinds_in_item = set()
+        for turn in turns:
+            kinds[turn["kind"]] += 1
+            kinds_in_item.add(turn["kind"])
+            traps += bool(turn.get("trap"))
+            assert turn["kind"] in ("named", "paraphrase", "none")
+            assert bool(turn["relevant"]) == (turn["kind"] != "none")
+            assert set(turn["relevant"]) <= slugs, turn["relevant"]
+            assert not any(
+                s.startswith(("facts/", "digests/", "inbox/")) for s in turn["relevant"][:1]
+            )
+        if item["kind"] == "conversation":
+            assert len(turns) >= 3 and len(kinds_in_item) >= 2  # the topic changes
+    assert sum(kinds.values()) >= 150 and traps >= 30 and conversations >= 5
+    assert min(kinds.values()) >= 40
+    assert splits["holdout"] * 3 >= len(data["items"]) - 2
