@@ -63,6 +63,10 @@ def test_strict_and_relaxed_scores_follow_rank_fusion() -> None:
     assert strict[1].base_score == pytest.approx(60 / 61)
     relaxed = rank(pages, "Samuel plays chess", {})
     assert relaxed[0].page.slug == "people/samuel-mwangi" and relaxed[0].base_score == 1.0
+    # OR-relaxed, chunk arm only: half weight, 30 / (60 + rank) as in recording 106.
+    tails = rank(pages, "tell me about Samuel the head ranger", {})[1:4]
+    assert [h.base_score for h in tails] == pytest.approx([30 / 61, 30 / 62, 30 / 63])
+    assert {h.evidence for h in tails} == {"weak_semantic"}
     assert rank(pages, "the and of", {}) == []
 
 
