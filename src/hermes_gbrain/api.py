@@ -54,6 +54,9 @@ class SearchRow:
     snippet: str = field(default="", compare=False, repr=False)
     """The row's ``chunk_text`` as the server sent it (capped by ``snippet_chars``);
     untrusted, kept out of ``repr`` and equality."""
+    exact_lookup: str | None = field(default=None, compare=False)
+    """``title`` or ``slug`` when GBrain matched the whole query to the page's title or
+    slug (absent otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +134,7 @@ def parse_search_rows(data: Any) -> tuple[SearchRow, ...]:
             injection_suspected=item.get("injection_suspected") is True,
             evidence=_str(item.get("evidence")),
             snippet=(_str(item.get("chunk_text")) or "")[:SNIPPET_KEEP],
+            exact_lookup=_str(item.get("exact_lookup")),
         )
         for slug, item in _rows(data, "search")
     )

@@ -222,6 +222,7 @@ def test_search_row_keeps_only_known_fields() -> None:
         "injection_suspected",
         "evidence",
         "snippet",
+        "exact_lookup",
     }
     [row] = parse_search_rows([ROW])
     assert row == SearchRow(
@@ -235,6 +236,7 @@ def test_search_row_keeps_only_known_fields() -> None:
     )
     assert not hasattr(row, "chunk_text")
     assert row.snippet == ROW["chunk_text"] and "snippet" not in repr(row)
+    assert row.exact_lookup == ROW.get("exact_lookup")
 
 
 def test_parse_search_rows_drops_rows_without_a_valid_slug() -> None:

@@ -75,6 +75,14 @@ def test_a_single_ordinary_title_word_never_anchors() -> None:
     assert gate_rows(CAPITAL_TRAP, "capital of Australia", gate=Gate(mode="evidence"))
 
 
+def test_gbrain_exact_lookup_names_a_page() -> None:
+    hit = SearchRow(
+        slug="concepts/rag", title="RAG", source_id="default", score=0.4,
+        evidence="weak_semantic", exact_lookup="slug",
+    )  # fmt: skip
+    assert gate_rows([hit], "zzz") == [hit]
+
+
 def test_named_person_passes_and_the_injection_title_never_does() -> None:
     chosen = gate_rows(NAMED_PERSON, "What do we know about Maya Okafor?")
     assert slugs(chosen) == ["people/maya-okafor"]

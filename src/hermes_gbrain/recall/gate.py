@@ -12,7 +12,8 @@ digest's rule, :mod:`.generated`), not flagged ``injection_suspected``, no title
 summary that reads like instructions, not a page already shown (``skip``). Then, in
 the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 
-0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``;
+0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``, or an
+   ``exact_lookup`` of the title or slug;
 1. **named in the message** — every word of its title is in the message (with at
    least one *distinctive* word, or three words), or the title is a phrase of the
    message, or a capitalised name in the message ("Mwangi") is a word of the title
@@ -296,7 +297,7 @@ def _tier(
     message: str = "",
 ) -> int | None:
     """0-3 as in the module docstring (lower is stronger); None when unanchored."""
-    if row.evidence in STRONG_EVIDENCE:
+    if row.evidence in STRONG_EVIDENCE or row.exact_lookup in ("title", "slug"):
         return 0
     title = content_stems(row.title)
     named = {s for s in title if not s.isdigit()}
