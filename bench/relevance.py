@@ -23,7 +23,7 @@ without expansion, ``volunteer_context`` (given the conversation window) and the
 ``volunteer_context`` and ``search``. Targets for the ``gbrain`` provider: named hit >= 0.95
 with P@3 >= 0.9, paraphrase hit >= 0.8, no-answer injections <= 5%.
 
-    .venv/bin/python bench/relevance.py [--check] [--split tune|holdout|all]
+    .venv/bin/python bench/relevance.py [--check] [--data FILE]
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from hermes_gbrain.recall.config import PointerConfig, PointerSearch, brain_for
 from hermes_gbrain.recall.gate import TitleVocabulary, row_key
 from hermes_gbrain.recall.pointers import format_block, pointer_lines
 from hermes_gbrain.settings import load_settings
+from targets import Targets, add_check_flag
 
 DATA = Path(__file__).with_name("data") / "relevance.json"
 LIMIT = 3
@@ -274,7 +275,7 @@ def _targets(f: Figures) -> list[tuple[str, float, str, float, bool]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    add_check_flag(parser)
     parser.add_argument("--data", type=Path, default=DATA, help="labelled set (JSON)")
     args = parser.parse_args(argv)
     sessions = load_sessions(args.data)
@@ -325,17 +326,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"traps) in {len(sessions)} sessions, "
         f"{sum(len(s.turns) > 1 for s in sessions)} of them multi-turn"
     )
-    missed = []
+    targets = Targets()
     for half in ("tune", "holdout"):
         n = sum(len(s.turns) for s in halves[half])
         print(f"\n[{half}: {n} messages]\n{HEAD}")
         for figures in tables[half]:
             print(_row(figures))
-        print("\ntargets (gbrain provider):")
+        print(f"\ntargets (gbrain provider, {half}):")
         for label, value, op, want, ok in _targets(tables[half][0]):
-            print(f"  {label:<22} {value:6.2f}  target {op} {want:<5} {'met' if ok else 'MISSED'}")
-            if not ok:
-                missed.append(f"{half}: {label}")
+            targets.record(f"{half}: {label}", f"{value:.2f}", f"{op} {want}", ok)
         print(f"\nretrieval under the same gate ({half}):\n{HEAD}")
         for figures in compare[half]:
             print(_row(figures))
@@ -344,9 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "that shares no distinctive word with its page cannot be found by any call, so the "
         "paraphrase figure is a floor for a brain with embeddings."
     )
-    if missed:
-        print("missed: " + "; ".join(missed))
-    return 1 if args.check and missed else 0
+    return targets.finish(args.check)
 
 
 if __name__ == "__main__":
