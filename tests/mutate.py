@@ -236,10 +236,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     Mutation(
         "briefing title screen",
-        f"{PKG}/recall/briefing.py",
+        f"{PKG}/recall/gate.py",
         "    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):\n        return False",
         "    if False:\n        return False",
-        ("tests/unit/test_screen.py", "tests/unit/test_briefing.py"),
+        ("tests/unit/test_screen.py", "tests/unit/test_briefing.py", "tests/unit/test_gate.py"),
     ),
     Mutation(
         "digest title screen",
