@@ -154,13 +154,15 @@ _SAFE_CODE = re.compile(r"[a-z_]{1,40}")
 class ToolError(GBrainError):
     """A tool answered ``isError: true``; ``code`` is GBrain's error code if it gave one.
 
-    ``detail`` holds the server's own message for callers that show it to the model as
-    untrusted text; it is deliberately not part of ``str(exc)``.
+    ``detail`` holds the server's own message and ``hint`` its ``suggestion`` (e.g.
+    "Readable sources: …"), for callers that show them as untrusted text (one line,
+    sanitised); they are deliberately not part of ``str(exc)``.
     """
 
-    def __init__(self, tool: str, code: str | None, detail: str = "") -> None:
+    def __init__(self, tool: str, code: str | None, detail: str = "", hint: str = "") -> None:
         safe = code if code and _SAFE_CODE.fullmatch(code) else None
         super().__init__(f"tool {tool!r} failed ({safe or 'unknown error'})")
         self.tool = tool
         self.code = code
         self.detail = detail
+        self.hint = hint

@@ -182,6 +182,7 @@ def parse_tool_result(tool: str, result: Mapping[str, Any]) -> ToolResult:
     if result.get("isError") is True:
         code: str | None = None
         detail = texts[0] if texts else ""
+        hint = ""
         try:
             envelope = jsontext.loads(detail)
         except ValueError:
@@ -191,7 +192,9 @@ def parse_tool_result(tool: str, result: Mapping[str, Any]) -> ToolResult:
             code = raw if isinstance(raw, str) else None
             message = envelope.get("message")
             detail = message if isinstance(message, str) else detail
-        raise ToolError(tool, code, detail)
+            suggestion = envelope.get("suggestion")
+            hint = suggestion if isinstance(suggestion, str) else ""
+        raise ToolError(tool, code, detail, hint)
     if not texts:
         raise ProtocolError("tool result has no text content")
     try:

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 
+from hermes_gbrain.emulator.cli import DEFAULT_PORT, choose_port
+from hermes_gbrain.settings import read_dotenv
+
 
 def _start(*args: str) -> tuple[subprocess.Popen[str], dict[str, str]]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hermes_gbrain.emulator", *args],
+        [sys.executable, "-m", "hermes_gbrain.emulator", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -51,20 +56,52 @@ def _stop(proc: subprocess.Popen[str]) -> int:
     return proc.wait(10)
 
 
-def test_cli_prints_working_credentials_and_exits_cleanly(tmp_path: Path) -> None:
-    proc, values = _start("--write-client", "--data", str(tmp_path))
+def test_cli_prints_working_credentials_and_keeps_them_across_restarts(tmp_path: Path) -> None:
+    env_file = tmp_path / "profile.env"
+    proc, values = _start("--write-client", "--data", str(tmp_path), "--env-file", str(env_file))
     try:
         assert values["GBRAIN_MCP_URL"].startswith("http://127.0.0.1:")
         assert values["GBRAIN_MCP_URL"].endswith("/mcp")
         assert _token(values).json()["scope"] == "read"
         assert _token(values, "GBRAIN_MCP_WRITE_").json()["scope"] == "read write"
+        # the env file holds the write pair under the names a profile reads
+        profile = read_dotenv(env_file)
+        assert profile["GBRAIN_MCP_CLIENT_ID"] == values["GBRAIN_MCP_WRITE_CLIENT_ID"]
+        assert profile["GBRAIN_MCP_CLIENT_SECRET"] == values["GBRAIN_MCP_WRITE_CLIENT_SECRET"]
+        assert profile["GBRAIN_TOOLS"] == "write"
+        assert "GBRAIN_MCP_WRITE_CLIENT_ID" not in profile
+        assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
     finally:
         assert _stop(proc) == 0
     assert (tmp_path / "brain.sqlite3").exists()
-    # a restart on the same data directory keeps the earlier client registrations
-    proc2, _ = _start("--data", str(tmp_path))
+    # a restart on the same data directory prints the same clients: none pile up
+    proc2, again = _start("--write-client", "--data", str(tmp_path))
     try:
-        base = {**values, "GBRAIN_MCP_URL": _.get("GBRAIN_MCP_URL", "")}
-        assert _token(base).status_code == 200
+        for name in ("CLIENT_ID", "CLIENT_SECRET", "WRITE_CLIENT_ID", "WRITE_CLIENT_SECRET"):
+            assert again["GBRAIN_MCP_" + name] == values["GBRAIN_MCP_" + name]
+        assert _token(again).status_code == 200
     finally:
         assert _stop(proc2) == 0
+
+
+def test_read_only_env_file_is_ready_for_a_profile(tmp_path: Path) -> None:
+    env_file = tmp_path / "read.env"
+    proc, values = _start("--env-file", str(env_file))
+    try:
+        assert read_dotenv(env_file) == {
+            k: values[k]
+            for k in ("GBRAIN_MCP_URL", "GBRAIN_MCP_CLIENT_ID", "GBRAIN_MCP_CLIENT_SECRET")
+        }
+    finally:
+        assert _stop(proc) == 0
+
+
+def test_default_port_is_the_default_url_port_when_free() -> None:
+    assert DEFAULT_PORT == 3131
+    assert choose_port("127.0.0.1", 4567) == 4567
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        taken = held.getsockname()[1]
+        assert choose_port("127.0.0.1", None, default=taken) == 0
+    assert choose_port("127.0.0.1", None, default=taken) == taken

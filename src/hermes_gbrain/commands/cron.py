@@ -24,7 +24,15 @@ from .. import __version__
 from ..errors import ConfigError
 from ..files import write_atomic
 
-__all__ = ["JOB_NAME", "SCRIPT_NAME", "CronResult", "install_cron", "remove_cron", "script_text"]
+__all__ = [
+    "JOB_NAME",
+    "SCRIPT_NAME",
+    "CronResult",
+    "cron_installed",
+    "install_cron",
+    "remove_cron",
+    "script_text",
+]
 
 JOB_NAME = "hermes-gbrain digest"
 SCRIPT_NAME = "hermes_gbrain_digest.py"
@@ -57,6 +65,7 @@ class CronResult:
     job_id: str | None
     removed: int
     schedule: str = ""
+    script_removed: bool = False
 
 
 class _Store:
@@ -132,5 +141,15 @@ def remove_cron(hermes_home: str | os.PathLike[str]) -> CronResult:
     script = home / "scripts" / SCRIPT_NAME
     with _Store(home) as jobs:
         removed = _remove_jobs(jobs)
+    existed = script.is_file()
     script.unlink(missing_ok=True)
-    return CronResult(script, None, removed)
+    return CronResult(script, None, removed, script_removed=existed)
+
+
+def cron_installed(hermes_home: str | os.PathLike[str]) -> tuple[bool, bool]:
+    """(our job is registered, our script is on disk) for ``doctor`` and ``status``."""
+    home = Path(hermes_home).expanduser()
+    script = (home / "scripts" / SCRIPT_NAME).is_file()
+    with _Store(home) as jobs:
+        job = any(_ours(j) for j in jobs.list_jobs(include_disabled=True))
+    return job, script

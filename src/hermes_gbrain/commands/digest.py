@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from ..recall.digest import MAX_MAX_CHARS, MIN_MAX_CHARS
 from ..settings import cli_lookup, default_hermes_home, load_settings
 
 __all__ = ["PROGRESS_MIN_PAGES", "TerminalProgress", "add_arguments", "run"]
@@ -47,6 +48,19 @@ class TerminalProgress:
             self.stream.flush()
 
 
+def _max_chars(value: str) -> int:
+    """``--max-chars``: refused outside the range rather than silently clamped."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if not MIN_MAX_CHARS <= number <= MAX_MAX_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"must be from {MIN_MAX_CHARS} to {MAX_MAX_CHARS}, not {number}"
+        )
+    return number
+
+
 def add_arguments(cmd: argparse.ArgumentParser) -> None:
     """The ``digest`` command's flags."""
     cmd.add_argument(
@@ -54,13 +68,14 @@ def add_arguments(cmd: argparse.ArgumentParser) -> None:
     )
     cmd.add_argument(
         "--max-chars",
-        type=int,
-        help="character budget of the line (default GBRAIN_DIGEST_MAX_CHARS, else 400)",
+        type=_max_chars,
+        help=f"character budget of the line, {MIN_MAX_CHARS}-{MAX_MAX_CHARS} "
+        "(default GBRAIN_DIGEST_MAX_CHARS, else 400)",
     )
     cmd.add_argument(
         "--install-cron", action="store_true", help="refresh it from a Hermes cron job"
     )
-    cmd.add_argument("--every", default="6h", help="cron interval with --install-cron (6h)")
+    cmd.add_argument("--every", help="cron interval with --install-cron (default 6h)")
     cmd.add_argument("--remove-cron", action="store_true", help="remove that cron job")
     cmd.add_argument(
         "--to",
@@ -88,19 +103,29 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     if args.mnemosyne_db and (args.to != "mnemosyne" or args.install_cron or args.remove_cron):
         print("hermes-gbrain digest: --mnemosyne-db goes with --to mnemosyne, not cron", file=err)
         return 2
+    if args.every is not None and not args.install_cron:
+        print("hermes-gbrain digest: --every only applies with --install-cron", file=err)
+        return 2
     if args.install_cron or args.remove_cron:
         from .cron import install_cron, remove_cron  # noqa: PLC0415 - keep --help fast
 
         if args.remove_cron:
             result = remove_cron(home)
             if not args.quiet:
-                print(f"removed {result.removed} cron job(s) and {result.script.name}", file=out)
+                if result.removed or result.script_removed:
+                    print(
+                        f"removed {result.removed} cron job(s)"
+                        + (f" and scripts/{result.script.name}" if result.script_removed else ""),
+                        file=out,
+                    )
+                else:
+                    print("no digest cron job or script was installed: nothing removed", file=out)
             return 0
         if args.to == "mnemosyne":  # the job would fail on every run: say so now
             from .mnemosyne_sink import plan_mnemosyne  # noqa: PLC0415
 
             plan_mnemosyne(home, lookup=cli_lookup(home))
-        result = install_cron(home, args.every, to=args.to)
+        result = install_cron(home, args.every or "6h", to=args.to)
         if not args.quiet:
             print(
                 f"cron job {result.job_id} ({result.schedule}, no agent) runs "

@@ -31,15 +31,43 @@ def _settings(args: argparse.Namespace) -> Settings:
     return load_settings(cli_lookup(home), hermes_home=home)
 
 
+SEARCH_MAX_LIMIT = 50
+
+
+def _search_limit(value: str) -> int:
+    """``--limit``: a whole number from 1 to ``SEARCH_MAX_LIMIT``."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if not 1 <= number <= SEARCH_MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {SEARCH_MAX_LIMIT}, not {number}")
+    return number
+
+
 def _cmd_search(args: argparse.Namespace) -> int:
     from ..connect import open_brain
+    from ..errors import ToolError
     from ..text import one_line
 
     settings = _settings(args)
     brain = open_brain(settings, scope="read")
-    result = brain.search(
-        args.query, limit=args.limit, snippet_chars=1, source_id=args.source or settings.source
-    )
+    try:
+        result = brain.search(
+            args.query,
+            limit=args.limit,
+            snippet_chars=1,
+            source_id=args.source or settings.source,
+        )
+    except ToolError as exc:
+        # The server's message and hint (e.g. "Readable sources: …") are its own text:
+        # untrusted, so shown as one sanitised, capped line each.
+        print(f"hermes-gbrain search: {exc}", file=sys.stderr)
+        for text in (exc.detail, exc.hint):
+            line = one_line(text, 200)
+            if line:
+                print(f"  server says: {line}", file=sys.stderr)
+        return EXIT_FAILED
     if not result.rows:
         print("no results")
         return EXIT_OK
@@ -85,10 +113,32 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(out=sys.stdout)
 
 
-def _cmd_doctor(args: argparse.Namespace) -> int:
-    from ..toolbridge.doctor import run_doctor
+def _home(args: argparse.Namespace) -> Path:
+    return Path(args.hermes_home).expanduser() if args.hermes_home else default_hermes_home()
 
-    return run_doctor(_settings(args), sys.stdout)
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from .doctor import run_doctor
+
+    return run_doctor(_home(args), sys.stdout, as_json=args.json)
+
+
+def _cmd_setup(args: argparse.Namespace) -> int:
+    from .setup import run_setup
+
+    return run_setup(args, _home(args))
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    from .status import run_status
+
+    return run_status(_home(args), sys.stdout)
+
+
+def _cmd_grant_help(args: argparse.Namespace) -> int:
+    from .grant_help import run_grant_help
+
+    return run_grant_help(_home(args), sys.stdout, url=args.url)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -110,7 +160,12 @@ def _parser() -> argparse.ArgumentParser:
 
     search = add("search", "Search the brain with this profile's settings.", _cmd_search)
     search.add_argument("query", help="what to search for")
-    search.add_argument("--limit", type=int, default=5, help="rows to show (default 5)")
+    search.add_argument(
+        "--limit",
+        type=_search_limit,
+        default=5,
+        help=f"rows to show, 1-{SEARCH_MAX_LIMIT} (default 5)",
+    )
     search.add_argument("--source", help="only this GBrain source id")
     search.add_argument(
         "--hermes-home", help="profile directory (default $HERMES_HOME, else ~/.hermes)"
@@ -137,14 +192,27 @@ def _parser() -> argparse.ArgumentParser:
     inst.add_argument("--uninstall", action="store_true", help="remove only what install wrote")
 
     add("demo", "Run the demo against the bundled emulator and sample brain.", _cmd_demo)
+    home_help = "profile directory (default $HERMES_HOME, else ~/.hermes)"
     doctor = add(
         "doctor",
-        "Check config, connection, scopes, the tool cache, the write outbox and search.",
+        "Check every link from the profile to the brain; each problem comes with its fix.",
         _cmd_doctor,
     )
-    doctor.add_argument(
-        "--hermes-home", help="profile directory (default $HERMES_HOME, else ~/.hermes)"
+    doctor.add_argument("--hermes-home", help=home_help)
+    doctor.add_argument("--json", action="store_true", help="print one JSON object")
+
+    from .setup import add_arguments as setup_arguments
+
+    setup_arguments(add("setup", "Take a Hermes profile from nothing to using GBrain.", _cmd_setup))
+    status = add("status", "One screen: layers on or off, digest, search, outbox.", _cmd_status)
+    status.add_argument("--hermes-home", help=home_help)
+    grant = add(
+        "grant-help",
+        "How to create a GBrain client for this profile, and where its id and secret go.",
+        _cmd_grant_help,
     )
+    grant.add_argument("--hermes-home", help=home_help)
+    grant.add_argument("--url", help="the GBrain MCP URL (default: the profile's)")
     from .digest import add_arguments as digest_arguments
 
     digest_help = "Build the brain digest (or schedule it, or send it to Mnemosyne)."

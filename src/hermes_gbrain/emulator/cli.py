@@ -1,14 +1,36 @@
-"""``hermes-gbrain emulator``: run the emulator in the foreground and print credentials."""
+"""``hermes-gbrain emulator``: run the emulator in the foreground and print credentials.
+
+Port: 3131 by default, the port of the default ``GBRAIN_MCP_URL``, so a profile with no
+URL set finds it; when 3131 is taken, any free port (the printed URL says which).
+
+Credentials: a read client, and with ``--write-client`` a read+write client too. With
+``--data DIR`` they are kept in ``DIR/clients.env`` (owner-only) and reused on the next
+start while the brain still accepts them, so restarts print the same lines instead of
+piling up new clients. ``--env-file PATH`` writes lines a profile's ``.env`` can take as
+they are (see ``profile_lines``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import signal
+import socket
 import sys
 import threading
+from pathlib import Path
 from types import FrameType
 
 from hermes_gbrain.emulator.app import Emulator
+from hermes_gbrain.files import write_atomic
+from hermes_gbrain.settings import read_dotenv
+
+__all__ = ["CLIENTS_FILE", "DEFAULT_PORT", "choose_port", "profile_lines", "run"]
+
+DEFAULT_PORT = 3131
+CLIENTS_FILE = "clients.env"
+_READ = ("GBRAIN_MCP_CLIENT_ID", "GBRAIN_MCP_CLIENT_SECRET")
+_WRITE = ("GBRAIN_MCP_WRITE_CLIENT_ID", "GBRAIN_MCP_WRITE_CLIENT_SECRET")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -16,11 +38,23 @@ def _parser() -> argparse.ArgumentParser:
         prog="hermes-gbrain emulator",
         description="Serve a GBrain-compatible brain on loopback for demos and tests.",
     )
-    parser.add_argument("--port", type=int, default=0, help="port to listen on (0 = any free)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=f"port to listen on (default {DEFAULT_PORT} when free, else any; 0 = any free)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    parser.add_argument("--data", metavar="DIR", help="keep the brain and clients in DIR")
+    parser.add_argument(
+        "--data", metavar="DIR", help="keep the brain and its clients in DIR across restarts"
+    )
     parser.add_argument(
         "--write-client", action="store_true", help="also register a read+write client"
+    )
+    parser.add_argument(
+        "--env-file",
+        metavar="PATH",
+        help="also write ready-to-use profile lines to PATH (mode 0600)",
     )
     parser.add_argument(
         "--lean", action="store_true", help="act like newer GBrain (lean search rows)"
@@ -29,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         "--strict-params",
         choices=("ignore", "warn", "reject"),
         default="warn",
-        help="what to do with undeclared tool arguments",
+        help="what to do with undeclared tool arguments (default warn)",
     )
     parser.add_argument("--no-seed", action="store_true", help="start with an empty brain")
     parser.add_argument(
@@ -41,15 +75,93 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                return False
+            raise
+    return True
+
+
+def choose_port(host: str, requested: int | None, default: int = DEFAULT_PORT) -> int:
+    """``requested`` when given; else ``default`` when free; else 0 (any free port)."""
+    if requested is not None:
+        return requested
+    return default if _port_free(host, default) else 0
+
+
+def _works(emulator: Emulator, values: dict[str, str], names: tuple[str, str]) -> bool:
+    client_id, secret = values.get(names[0]), values.get(names[1])
+    if not client_id or not secret:
+        return False
+    try:
+        emulator.mint_token(client_id, secret)
+    except ValueError:
+        return False
+    return True
+
+
+def _credentials(emulator: Emulator, data: str | None, write: bool) -> dict[str, str]:
+    """The read (and write) pair: reused from ``DIR/clients.env`` when still valid."""
+    kept = read_dotenv(Path(data) / CLIENTS_FILE) if data else {}
+    values: dict[str, str] = {"GBRAIN_MCP_URL": emulator.mcp_url}
+    if _works(emulator, kept, _READ):
+        values.update({name: kept[name] for name in _READ})
+    else:
+        reader = emulator.register_client("emulator-reader", "read")
+        values.update(dict(zip(_READ, reader, strict=True)))
+    if write:
+        if _works(emulator, kept, _WRITE):
+            values.update({name: kept[name] for name in _WRITE})
+        else:
+            writer = emulator.register_client("emulator-writer", "read write")
+            values.update(dict(zip(_WRITE, writer, strict=True)))
+    elif _works(emulator, kept, _WRITE):  # keep an earlier write pair on file
+        values.update({name: kept[name] for name in _WRITE})
+    if data:
+        stored = "".join(f"{k}={v}\n" for k, v in values.items() if k != "GBRAIN_MCP_URL")
+        write_atomic(Path(data) / CLIENTS_FILE, stored)
+    return values
+
+
+def profile_lines(values: dict[str, str], write: bool) -> str:
+    """What a profile's ``.env`` needs, under the names the profile reads.
+
+    With a write client, its pair becomes ``GBRAIN_MCP_CLIENT_ID``/``_SECRET`` (a
+    read+write client reads too) with ``GBRAIN_TOOLS=write``; the read pair is kept
+    as a commented alternative.
+    """
+    url = f"GBRAIN_MCP_URL={values['GBRAIN_MCP_URL']}\n"
+    read_pair = f"{_READ[0]}={values[_READ[0]]}\n{_READ[1]}={values[_READ[1]]}\n"
+    if not write:
+        return url + read_pair
+    write_pair = f"{_READ[0]}={values[_WRITE[0]]}\n{_READ[1]}={values[_WRITE[1]]}\n"
+    commented = "".join("# " + line + "\n" for line in read_pair.splitlines())
+    return (
+        url
+        + "# the read+write client (it reads too); GBRAIN_TOOLS=write lets the model write\n"
+        + write_pair
+        + "GBRAIN_TOOLS=write\n"
+        + "# or the read-only client instead:\n"
+        + commented
+    )
+
+
 def run(argv: list[str] | None = None) -> int:
     """Start, print ``GBRAIN_MCP_*`` lines, serve until SIGINT/SIGTERM, return 0."""
     args = _parser().parse_args(argv)
+    port = choose_port(args.host, args.port)
+    if args.port is None and port == 0:
+        print(f"port {DEFAULT_PORT} is taken; using a free port", file=sys.stderr)
     emulator = Emulator(
         data_dir=args.data,
         strict_params=args.strict_params,
         lean=args.lean,
         seed=not args.no_seed,
-        port=args.port,
+        port=port,
         host=args.host,
         brain=args.brain,
     )
@@ -65,18 +177,13 @@ def run(argv: list[str] | None = None) -> int:
     }
     try:
         emulator.start()
-        suffix = emulator.port
-        reader = emulator.client_env(f"emulator-reader-{suffix}", "read")
-        lines = [f"{name}={value}" for name, value in reader.items()]
+        values = _credentials(emulator, args.data, args.write_client)
+        if args.env_file:
+            write_atomic(Path(args.env_file).expanduser(), profile_lines(values, args.write_client))
+        shown = [k for k in ("GBRAIN_MCP_URL", *_READ) if k in values]
         if args.write_client:
-            write_id, write_secret = emulator.register_client(
-                f"emulator-writer-{suffix}", "read write"
-            )
-            lines += [
-                f"GBRAIN_MCP_WRITE_CLIENT_ID={write_id}",
-                f"GBRAIN_MCP_WRITE_CLIENT_SECRET={write_secret}",
-            ]
-        sys.stdout.write("\n".join(lines) + "\n")
+            shown += list(_WRITE)
+        sys.stdout.write("".join(f"{k}={values[k]}\n" for k in shown))
         sys.stdout.flush()
         while not done.wait(0.5):
             pass

@@ -17,17 +17,21 @@ import time
 from email.utils import formatdate
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
 from hermes_gbrain.emulator import rpc
 from hermes_gbrain.emulator.faults import Knobs, RecordedRequest
-from hermes_gbrain.emulator.oauth import SCOPES_SUPPORTED, BearerError, OAuthError
+from hermes_gbrain.emulator.oauth import (
+    SCOPES_SUPPORTED,
+    BearerError,
+    OAuth,
+    OAuthError,
+    RateLimiter,
+)
 from hermes_gbrain.emulator.operations import ENGINE, Context
-from hermes_gbrain.emulator.tools import compact
-
-if TYPE_CHECKING:
-    from hermes_gbrain.emulator.app import Emulator
+from hermes_gbrain.emulator.store import PageStore
+from hermes_gbrain.emulator.tools import Dispatcher, compact
 
 MAX_BODY = 8 * 1024 * 1024
 GATE_BOUND_S = 30.0
@@ -40,6 +44,29 @@ _STATUS_ERRORS = {
     503: "service_unavailable",
     504: "gateway_timeout",
 }
+
+
+class App(Protocol):
+    """What the HTTP layer needs from the emulator (``app.Emulator`` provides it).
+
+    Declared here so that ``server`` depends on nothing above it: ``app`` imports
+    ``server``, never the other way round.
+    """
+
+    knobs: Knobs
+    lean: bool
+    store: PageStore
+    oauth: OAuth
+    rate_limiter: RateLimiter
+    dispatcher: Dispatcher
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def server_version(self) -> str: ...
+
+    def record(self, request: RecordedRequest) -> None: ...
 
 
 class _Abort(Exception):
@@ -59,7 +86,7 @@ class EmulatorHTTPServer(ThreadingHTTPServer):
     block_on_close = False
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], app: Emulator) -> None:
+    def __init__(self, address: tuple[str, int], app: App) -> None:
         self.app = app
         self.stopping = threading.Event()
         self._connections: set[socket.socket] = set()
@@ -172,7 +199,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_OPTIONS = do_any
 
     @property
-    def app(self) -> Emulator:
+    def app(self) -> App:
         return self.server.app
 
     def _read_body(self) -> bytes:

@@ -1,0 +1,621 @@
+"""``hermes-gbrain doctor``: is every link from this profile to the brain in place?
+
+One line per check — ``pass``, ``warn`` or ``fail`` — and, for anything short of a
+pass, the fix. The chain, in order: which settings were found and which source won
+(secrets never shown), the URL policy, the server, the token (minted, and its scopes
+against what ``GBRAIN_TOOLS`` needs), tool discovery (refreshed here, so the next
+Hermes session offers the right schemas), a timed search, the plugin folder and
+whether the Python that runs ``hermes`` can import this package, ``memory.provider``
+(or the hook plugin enabled), the digest and its age, the cron job that refreshes
+it, the write outbox, the Hermes version with the newer-Hermes features it has, and
+GBrain also loaded as an MCP server. ``--json`` prints the same as one object. The
+exit status is 1 when any check fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from .. import __version__
+from ..api import GBrain
+from ..auth import clear_token_cache
+from ..connect import credential_for, open_brain
+from ..errors import (
+    AuthError,
+    ConfigError,
+    DeadlineError,
+    GBrainError,
+    HTTPStatusError,
+    RefusedError,
+    TooLargeError,
+    TransportError,
+)
+from ..files import data_dir
+from ..recall.digest import load_digest_config, read_digest
+from ..settings import (
+    LEGACY_JSON,
+    Lookup,
+    Settings,
+    cli_lookup,
+    flag_not_off,
+    load_settings,
+    read_dotenv,
+    read_legacy_json,
+)
+from ..text import one_line
+from ..toolbridge.discovery import discover, save_discovery
+from ..toolbridge.outbox import DB_NAME, Outbox
+from ..transport import shared_transport
+from ..urls import is_loopback_host
+from .install import HOOK_NAME, MARKER, NAMES
+
+__all__ = ["Check", "DoctorReport", "run_doctor", "settings_origin"]
+
+PASS, WARN, FAIL = "pass", "warn", "fail"
+IMPORT_PROBE_TIMEOUT_S = 20.0
+SETUP = "hermes-gbrain setup"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One line of the report; ``fix`` says what to do when it is not a pass."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+
+@dataclass
+class DoctorReport:
+    checks: list[Check] = dataclasses.field(default_factory=list)
+
+    def add(self, name: str, status: str, detail: str, fix: str = "") -> None:
+        self.checks.append(Check(name, status, detail, fix if status != PASS else ""))
+
+    @property
+    def failed(self) -> bool:
+        return any(c.status == FAIL for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": not self.failed, "checks": [dataclasses.asdict(c) for c in self.checks]}
+
+    def print(self, out: TextIO) -> None:
+        for check in self.checks:
+            out.write(f"{check.status:>4}  {check.name:<9} {check.detail}\n")
+            if check.fix:
+                out.write(f"{'':>15} fix: {check.fix}\n")
+        out.write("doctor: problems found\n" if self.failed else "doctor: all good\n")
+
+
+# -- settings -------------------------------------------------------------------------------
+
+_URL_NAMES = ("GBRAIN_MCP_URL", "MCP_GBRAIN_URL")
+
+
+def settings_origin(hermes_home: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Where each connection setting came from: ``environment``, ``.env``,
+    ``gbrain_memory.json`` or ``default`` (names only, never values)."""
+    env = os.environ if environ is None else environ
+    dotenv = read_dotenv(hermes_home / ".env")
+    legacy, _ = read_legacy_json(hermes_home)
+
+    def origin(name: str) -> str | None:
+        if (env.get(name) or "").strip():
+            return "environment"
+        if (dotenv.get(name) or "").strip():
+            return ".env"
+        return None
+
+    found: dict[str, str] = {}
+    for name in _URL_NAMES:
+        where = origin(name)
+        if where:
+            found["url"] = f"{name} from {where}"
+            break
+    else:
+        found["url"] = f"url from {LEGACY_JSON}" if legacy.get("url") else "default"
+    for name in (
+        "GBRAIN_MCP_ACCESS_TOKEN",
+        "GBRAIN_MCP_CLIENT_ID",
+        "MCP_GBRAIN_API_KEY",
+    ):
+        where = origin(name)
+        if where:
+            found["credential"] = f"{name} from {where}"
+            break
+    else:
+        found["credential"] = f"api_token from {LEGACY_JSON}" if legacy.get("api_token") else ""
+    return found
+
+
+def _redacted_id(client_id: str) -> str:
+    return client_id if len(client_id) <= 16 else client_id[:14] + "…"
+
+
+def _settings_check(settings: Settings, home: Path, report: DoctorReport) -> bool:
+    origin = settings_origin(home)
+    _, legacy_problem = read_legacy_json(home)
+    if legacy_problem:
+        report.add("settings", WARN, f"{legacy_problem}; ignored", f"fix or remove {LEGACY_JSON}")
+    if settings.auth_mode == "none":
+        problem = (
+            "GBRAIN_MCP_CLIENT_ID and GBRAIN_MCP_CLIENT_SECRET must be set together"
+            if settings.client_id or settings.client_secret
+            else "no GBrain credential"
+        )
+        report.add(
+            "settings",
+            FAIL,
+            f"{problem} (looked in the environment, {home}/.env)",
+            f"`{SETUP} --hermes-home {home}`, or put GBRAIN_MCP_CLIENT_ID and "
+            "GBRAIN_MCP_CLIENT_SECRET in the profile's .env (`hermes-gbrain grant-help`)",
+        )
+        return False
+    if settings.auth_mode == "oauth":
+        who = f"OAuth client {_redacted_id(settings.client_id or '')} (secret set)"
+    else:
+        who = "static bearer token (set)"
+    report.add(
+        "settings",
+        PASS,
+        f"{who} via {origin['credential']}; URL via {origin['url']}; tools {settings.tools}",
+    )
+    return True
+
+
+def _url_check(settings: Settings, report: DoctorReport) -> bool:
+    try:
+        endpoint = settings.endpoint
+    except ConfigError as exc:
+        fix = "use an https:// URL"
+        if "http" in str(exc):
+            fix += (
+                ", or set GBRAIN_POINTER_ALLOW_HTTP=1 to accept plain http to that host "
+                "(the token then travels in clear)"
+            )
+        report.add("url", FAIL, f"{settings.mcp_url}: {exc}", fix)
+        return False
+    scheme = endpoint.mcp_url.split(":", 1)[0]
+    note = "loopback" if scheme == "http" and _loopback(endpoint.mcp_url) else scheme
+    if scheme == "http" and note != "loopback":
+        report.add(
+            "url",
+            WARN,
+            f"{endpoint.mcp_url}: plain http to a remote host (allowed by "
+            "GBRAIN_POINTER_ALLOW_HTTP)",
+            "serve GBrain over https",
+        )
+    else:
+        report.add("url", PASS, f"{endpoint.mcp_url} ({note}); token URL {endpoint.token_url}")
+    return True
+
+
+def _loopback(url: str) -> bool:
+    from urllib.parse import urlsplit  # noqa: PLC0415
+
+    return is_loopback_host(urlsplit(url).hostname or "")
+
+
+# -- the server -----------------------------------------------------------------------------
+
+_UNREACHABLE = (TransportError, DeadlineError, RefusedError, TooLargeError)
+
+
+def _server_fix(settings: Settings) -> str:
+    if _loopback(settings.mcp_url):
+        return (
+            "start the server (`gbrain serve --http`, or `hermes-gbrain emulator` to try "
+            "things out) or correct GBRAIN_MCP_URL"
+        )
+    return "check that GBrain is running at GBRAIN_MCP_URL and reachable from here"
+
+
+def _server_and_token(settings: Settings, report: DoctorReport) -> bool:
+    """POST /token (OAuth) is the first contact: it tells reachability and the secret."""
+    if settings.auth_mode != "oauth":
+        report.add("token", PASS, "static bearer: nothing to mint (checked by the next step)")
+        return True
+    credential = credential_for(settings, shared_transport())
+    started = time.perf_counter()
+    try:
+        credential.bearer()
+    except AuthError as exc:
+        report.add("server", PASS, "answered /token")
+        report.add(
+            "token",
+            FAIL,
+            f"{exc}: the client id or secret is wrong, or the client was revoked",
+            "copy GBRAIN_MCP_CLIENT_ID and GBRAIN_MCP_CLIENT_SECRET again from "
+            "`gbrain auth register-client` (see `hermes-gbrain grant-help`)",
+        )
+        return False
+    except HTTPStatusError as exc:
+        report.add("server", FAIL, str(exc), _server_fix(settings))
+        return False
+    except _UNREACHABLE as exc:
+        report.add(
+            "server",
+            FAIL,
+            f"cannot reach {settings.endpoint.token_url}: {exc}",
+            _server_fix(settings),
+        )
+        return False
+    except GBrainError as exc:
+        report.add("token", FAIL, str(exc), _server_fix(settings))
+        return False
+    elapsed = (time.perf_counter() - started) * 1000
+    report.add("server", PASS, f"answered /token in {elapsed:.0f} ms")
+    granted = getattr(credential, "granted_scope", None)
+    report.add("token", PASS, f"minted (granted scopes: {granted or 'none reported'})")
+    return True
+
+
+def _needs(settings: Settings) -> str:
+    return "read write" if settings.tools == "write" else "read"
+
+
+def _discovery(settings: Settings, brain: GBrain, report: DoctorReport) -> bool:
+    try:
+        found = discover(brain, settings)
+    except AuthError as exc:
+        report.add(
+            "tools",
+            FAIL,
+            f"{exc}: the server refused this credential",
+            "check GBRAIN_MCP_ACCESS_TOKEN / the client pair (`hermes-gbrain grant-help`)",
+        )
+        return False
+    except _UNREACHABLE as exc:
+        report.add("server", FAIL, f"cannot reach {settings.mcp_url}: {exc}", _server_fix(settings))
+        return False
+    except GBrainError as exc:
+        report.add("tools", FAIL, str(exc), _server_fix(settings))
+        return False
+    scopes = " ".join(found.scopes) or "none"
+    if not found.scopes or ("read" not in found.scopes and "admin" not in found.scopes):
+        report.add(
+            "scopes",
+            FAIL,
+            f"granted: {scopes}; needed: {_needs(settings)}",
+            "register a client with `--scopes read` (`hermes-gbrain grant-help`)",
+        )
+    elif settings.tools == "write" and not found.can_write:
+        report.add(
+            "scopes",
+            FAIL,
+            f"granted: {scopes}; GBRAIN_TOOLS=write needs read write",
+            "register a client with `--scopes read write` and use its pair "
+            "(`hermes-gbrain grant-help`), or set GBRAIN_TOOLS=read",
+        )
+    else:
+        report.add("scopes", PASS, f"granted: {scopes}; needed: {_needs(settings)}")
+    try:
+        save_discovery(settings.hermes_home, found)
+        report.add(
+            "tools", PASS, f"{len(found.tools)} tools offered; refreshed gbrain/discovery.json"
+        )
+    except OSError as exc:
+        report.add(
+            "tools",
+            FAIL,
+            f"cannot write gbrain/discovery.json ({type(exc).__name__})",
+            f"make {data_dir(settings.hermes_home)} writable",
+        )
+    if found.catalog().has("search") or found.catalog().has("query"):
+        _search(brain, report)
+    return True
+
+
+def _search(brain: GBrain, report: DoctorReport) -> None:
+    started = time.perf_counter()
+    try:
+        result = brain.search("gbrain doctor probe", limit=1, snippet_chars=1)
+    except GBrainError as exc:
+        report.add("search", FAIL, str(exc), "see the server's log")
+        return
+    elapsed = (time.perf_counter() - started) * 1000
+    stages = [s for s in result.degraded if s != "keyword_zero"]
+    if stages:
+        report.add(
+            "search",
+            WARN,
+            f"answered in {elapsed:.0f} ms, degraded: {', '.join(stages[:5])}",
+            "give GBrain an embedding provider for semantic search",
+        )
+    else:
+        report.add("search", PASS, f"answered in {elapsed:.0f} ms")
+
+
+# -- the profile ----------------------------------------------------------------------------
+
+
+def _hermes_python() -> tuple[str | None, str]:
+    """The interpreter of the ``hermes`` on PATH (else the one beside this Python)."""
+    found = shutil.which("hermes") or str(Path(sys.executable).with_name("hermes"))
+    script = Path(found)
+    if not script.is_file():
+        return None, ""
+    try:
+        with open(script, "rb") as handle:
+            first = handle.readline(512).decode("utf-8", "replace").strip()
+    except OSError:
+        return None, str(script)
+    if first.startswith("#!"):
+        python = first[2:].strip().split()[0]
+        if Path(python).name.startswith("python"):
+            return python, str(script)
+    return None, str(script)
+
+
+def _import_probe(module: str) -> tuple[str, str, str]:
+    """(status, detail, fix) for importing ``module`` in the Python that runs Hermes."""
+    python, script = _hermes_python()
+    if python is None:
+        return (
+            WARN,
+            "no `hermes` command found on PATH (or it is not a Python script)",
+            "install hermes-agent, or put its bin folder on PATH",
+        )
+    code = f"import hermes_gbrain, {module}; print(hermes_gbrain.__version__)"
+    try:
+        done = subprocess.run(  # noqa: S603 - a fixed interpreter and argument list
+            [python, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=IMPORT_PROBE_TIMEOUT_S,
+            check=False,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return WARN, f"could not run {python} ({type(exc).__name__})", ""
+    if done.returncode != 0:
+        return (
+            FAIL,
+            f"the Python that runs {script} cannot import {module}",
+            f"install hermes-gbrain into it: `{python} -m pip install .` from a clone "
+            "(or the wheel from `make dist`)",
+        )
+    version = done.stdout.strip()
+    if version != __version__:
+        return (
+            WARN,
+            f"{script} imports hermes-gbrain {one_line(version, 40)}, this is {__version__}",
+            f"`{python} -m pip install .` from this version",
+        )
+    return PASS, f"importable by {script} (hermes-gbrain {version})", ""
+
+
+def _mode(home: Path, report: DoctorReport) -> str | None:
+    """``gbrain``/``gbrain-pointer`` (provider), ``hook``, or None (not wired)."""
+    from ..adapters.profile_config import (  # noqa: PLC0415 - imports Hermes
+        HermesMissing,
+        enabled_plugins,
+        memory_provider,
+    )
+
+    try:
+        provider = memory_provider(home)
+        enabled = enabled_plugins(home)
+    except HermesMissing as exc:
+        report.add("memory", FAIL, str(exc), "install hermes-gbrain beside Hermes")
+        return None
+    if provider in NAMES and provider != HOOK_NAME:
+        report.add("memory", PASS, f"memory.provider is {provider}")
+        return provider
+    if HOOK_NAME in enabled:
+        other = provider or "the built-in memory only"
+        report.add("memory", PASS, f"hook mode: {HOOK_NAME} enabled beside {other}")
+        return "hook"
+    detail = f"memory.provider is {provider!r}" if provider else "memory.provider is unset"
+    report.add(
+        "memory",
+        FAIL,
+        f"{detail} and {HOOK_NAME} is not enabled: Hermes will not use GBrain",
+        "`hermes config set memory.provider gbrain` (or `hermes plugins enable gbrain-hook` "
+        f"beside another provider), or `{SETUP}`",
+    )
+    return None
+
+
+def _plugin(home: Path, mode: str | None, report: DoctorReport) -> None:
+    name = HOOK_NAME if mode == "hook" else mode or "gbrain"
+    folder = home / "plugins" / name
+    init = folder / "__init__.py"
+    if not init.is_file():
+        report.add(
+            "plugin",
+            FAIL,
+            f"no plugin folder {folder}",
+            f"`hermes-gbrain install --name {name} --hermes-home {home}`",
+        )
+    else:
+        marker = folder / MARKER
+        written = marker.read_text("utf-8", "replace").split() if marker.is_file() else []
+        if written[1:2] and written[1] != __version__:
+            report.add(
+                "plugin",
+                WARN,
+                f"{folder} was written by hermes-gbrain {one_line(written[1], 40)}",
+                f"`hermes-gbrain install --name {name} --hermes-home {home}`",
+            )
+        else:
+            report.add("plugin", PASS, f"{folder}")
+    module = "hermes_gbrain.adapters.hook" if mode == "hook" else "hermes_gbrain.adapters.provider"
+    status, detail, fix = _import_probe(module)
+    report.add("import", status, detail, fix)
+
+
+def _digest(home: Path, lookup: Lookup, mode: str | None, report: DoctorReport) -> None:
+    if mode in ("hook", "gbrain-pointer") or not flag_not_off(lookup("GBRAIN_DIGEST")):
+        report.add("digest", PASS, "not used in this mode")
+        return
+    config = load_digest_config(lookup)
+    data = read_digest(home)
+    fix = f"`hermes-gbrain digest --hermes-home {home}`"
+    if data is None:
+        report.add("digest", FAIL, "no digest: the system prompt gets no brain summary", fix)
+        return
+    try:
+        built = datetime.fromisoformat(str(data["built_at"]))
+        hours = (datetime.now(UTC) - built).total_seconds() / 3600
+    except (TypeError, ValueError):
+        report.add("digest", FAIL, "the digest file has no valid build time", fix)
+        return
+    if hours > config.max_age_hours:
+        report.add(
+            "digest",
+            FAIL,
+            f"{hours:.0f} h old, older than GBRAIN_DIGEST_MAX_AGE_HOURS "
+            f"({config.max_age_hours:g}): not used",
+            fix + " (and `--install-cron` to keep it fresh)",
+        )
+        return
+    report.add("digest", PASS, f"{len(str(data['line']))} characters, {hours:.1f} h old")
+
+
+def _cron(home: Path, mode: str | None, report: DoctorReport) -> None:
+    if mode in ("hook", "gbrain-pointer"):
+        return
+    from .cron import cron_installed  # noqa: PLC0415 - imports Hermes
+
+    fix = f"`hermes-gbrain digest --install-cron --hermes-home {home}`"
+    try:
+        job, script = cron_installed(home)
+    except ImportError:
+        report.add("cron", WARN, "cannot read Hermes' cron jobs from this Python", fix)
+        return
+    if job and script:
+        report.add("cron", PASS, "digest refresh job installed (runs when cron ticks)")
+    elif job:
+        report.add("cron", FAIL, "the cron job is there but its script is missing", fix)
+    else:
+        report.add("cron", WARN, "no cron job: the digest goes stale after its max age", fix)
+
+
+def _outbox(home: Path, report: DoctorReport) -> None:
+    path = data_dir(home) / DB_NAME
+    if not path.exists():
+        report.add("outbox", PASS, "no queued writes (no outbox yet)")
+        return
+    try:
+        outbox = Outbox(path)
+    except Exception as exc:  # a broken database file is a finding, not a crash
+        report.add(
+            "outbox",
+            FAIL,
+            f"cannot open the write outbox ({type(exc).__name__})",
+            f"move {path} aside",
+        )
+        return
+    try:
+        status = outbox.status()
+    finally:
+        outbox.close()
+    # Every count the outbox reports, so a new write state shows up here on its own.
+    counts = {
+        f.name: getattr(status, f.name)
+        for f in dataclasses.fields(status)
+        if isinstance(getattr(status, f.name), int)
+    }
+    line = ", ".join(f"{n} {k}" for k, n in counts.items())
+    failed = counts.get("failed", 0)
+    report.add(
+        "outbox",
+        WARN if failed else PASS,
+        line,
+        "see the failures below; writes are retried with backoff",
+    )
+    for op_id, slug, error in status.recent_failures:
+        report.add("outbox", WARN, f"failed {op_id} {slug}: {one_line(error, 160)}")
+
+
+def _hermes(report: DoctorReport) -> None:
+    from ..adapters.profile_config import hermes_features, hermes_version  # noqa: PLC0415
+
+    version = hermes_version()
+    if version is None:
+        report.add("hermes", WARN, "hermes-agent is not installed in this Python", "")
+        return
+    try:
+        features = hermes_features()
+    except ImportError:
+        report.add("hermes", WARN, f"hermes-agent {version}, but it cannot be imported", "")
+        return
+    active = [name for name, on in features.items() if on]
+    missing = [name for name, on in features.items() if not on]
+    detail = f"hermes-agent {version}; active: {', '.join(active) or 'none'}"
+    if missing:
+        detail += f"; local fallbacks for: {', '.join(missing)}"
+    report.add("hermes", PASS, detail)
+
+
+def _mcp_servers(home: Path, settings: Settings, report: DoctorReport) -> None:
+    from ..adapters.profile_config import HermesMissing, mcp_servers  # noqa: PLC0415
+
+    try:
+        servers = mcp_servers(home)
+    except HermesMissing:
+        return
+    ours = settings.mcp_url.rstrip("/")
+    duplicates = []
+    for name, entry in servers.items():
+        url = str(entry.get("url") or "").rstrip("/")
+        command = " ".join(str(part) for part in [entry.get("command"), *(entry.get("args") or [])])
+        if "gbrain" in name.lower() or url == ours or "gbrain" in command.lower():
+            duplicates.append(name)
+    if duplicates:
+        report.add(
+            "mcp",
+            WARN,
+            f"GBrain is also an MCP server in config.yaml ({', '.join(duplicates)}): every "
+            "GBrain tool schema is loaded again beside the gbrain_* tools",
+            " ; ".join(f"`hermes mcp remove {name}`" for name in duplicates),
+        )
+    else:
+        report.add("mcp", PASS, "GBrain is not also loaded as an MCP server")
+
+
+def run_doctor(
+    hermes_home: Path,
+    out: TextIO,
+    *,
+    as_json: bool = False,
+    lookup: Lookup | None = None,
+    brain_factory: Callable[[Settings], GBrain] | None = None,
+) -> int:
+    """Run every check, print the report (text or JSON), return 0 or 1."""
+    clear_token_cache()  # mint afresh: the check is whether the server accepts the pair now
+    lookup = lookup or cli_lookup(hermes_home)
+    settings = load_settings(lookup, hermes_home=hermes_home)
+    report = DoctorReport()
+    configured = _settings_check(settings, hermes_home, report)
+    if _url_check(settings, report) and configured and _server_and_token(settings, report):
+        try:
+            factory = brain_factory or (lambda s: open_brain(s, scope=None))
+            _discovery(settings, factory(settings), report)
+        except ConfigError as exc:
+            report.add("settings", FAIL, str(exc), SETUP)
+    mode = _mode(hermes_home, report)
+    _plugin(hermes_home, mode, report)
+    _digest(hermes_home, lookup, mode, report)
+    _cron(hermes_home, mode, report)
+    _outbox(hermes_home, report)
+    _hermes(report)
+    _mcp_servers(hermes_home, settings, report)
+    if as_json:
+        out.write(json.dumps(report.to_json(), indent=2) + "\n")
+    else:
+        report.print(out)
+    return 1 if report.failed else 0
