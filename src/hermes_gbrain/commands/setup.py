@@ -236,14 +236,26 @@ def _connection(args: argparse.Namespace, home: Path, interactive: bool) -> dict
     if url is None and interactive:
         url = _ask("GBrain MCP URL", DEFAULT_MCP_URL)
     values = {"GBRAIN_MCP_URL": url or DEFAULT_MCP_URL}
-    token = args.access_token or (
-        None if args.client_id or args.client_secret else first(None, "GBRAIN_MCP_ACCESS_TOKEN")
-    )
-    if token:
-        values["GBRAIN_MCP_ACCESS_TOKEN"] = token.strip()
-        return values
-    client_id = first(args.client_id, "GBRAIN_MCP_CLIENT_ID")
-    secret = first(args.client_secret, "GBRAIN_MCP_CLIENT_SECRET")
+    # The credential is one unit: the first source with a complete one wins.
+    flags = {
+        "GBRAIN_MCP_ACCESS_TOKEN": args.access_token,
+        "GBRAIN_MCP_CLIENT_ID": args.client_id,
+        "GBRAIN_MCP_CLIENT_SECRET": args.client_secret,
+    }
+    client_id = secret = None
+    for source in (flags, env, profile):
+
+        def get(name: str, source: Mapping[str, str | None] = source) -> str | None:
+            value = source.get(name)
+            return value.strip() if value and value.strip() else None
+
+        if get("GBRAIN_MCP_ACCESS_TOKEN"):
+            values["GBRAIN_MCP_ACCESS_TOKEN"] = get("GBRAIN_MCP_ACCESS_TOKEN") or ""
+            return values
+        client_id = client_id or get("GBRAIN_MCP_CLIENT_ID")
+        secret = secret or get("GBRAIN_MCP_CLIENT_SECRET")
+        if client_id and secret:
+            break
     if interactive and not (client_id and secret):
         print("A GBrain client for this profile (`hermes-gbrain grant-help` shows how).")
         client_id = client_id or _ask("client id (gbrain_cl_…)")
