@@ -93,3 +93,37 @@ def test_emulator_command_hands_its_flags_over(capsys: pytest.CaptureFixture[str
         main(["emulator", "--help"])
     assert info.value.code == 0
     assert "--write-client" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("limit", ["0", "-3", "51", "x"])
+def test_search_limit_is_validated(
+    limit: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["search", "x", "--limit", limit, "--hermes-home", str(tmp_path)])
+    assert info.value.code == 2
+    assert "--limit" in capsys.readouterr().err
+
+
+def test_search_unknown_source_keeps_the_servers_hint_sanitised(
+    emu: Emulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _dotenv(tmp_path, emu)
+    args = ["search", "Maya", "--source", "nope", "--hermes-home", str(tmp_path)]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "permission_denied" in err
+    assert "server says: Readable sources: default" in err
+    # server text is untrusted: shown as printable single lines only
+    assert all(line.isprintable() for line in err.splitlines())
+
+
+def test_digest_flags_that_would_be_ignored_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["digest", "--max-chars", "10", "--hermes-home", str(tmp_path)])
+    assert info.value.code == 2
+    assert "--max-chars: must be from 80 to 2000, not 10" in capsys.readouterr().err
+    assert main(["digest", "--every", "1h", "--hermes-home", str(tmp_path)]) == 2
+    assert "--every only applies with --install-cron" in capsys.readouterr().err

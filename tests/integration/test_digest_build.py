@@ -151,6 +151,14 @@ def test_cron_install_run_and_remove(profile: Profile) -> None:
     assert main(["digest", "--hermes-home", str(home), "--remove-cron", "--quiet"]) == 0
 
 
+def test_a_second_remove_cron_says_nothing_was_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["digest", "--hermes-home", str(tmp_path), "--remove-cron"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing removed" in out and "removed 0" not in out
+
+
 def test_cron_rejects_a_bad_interval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["digest", "--hermes-home", str(tmp_path), "--install-cron", "--every", "1w"]) == 1
     assert "--every" in capsys.readouterr().err

@@ -806,3 +806,16 @@ def test_no_secret_in_exceptions_or_logs(caplog: pytest.LogCaptureFixture) -> No
     client.request("ping")
     for text in (repr(client), repr(client._credential), caplog.text):
         assert not any(s in text for s in secrets), text
+
+
+def test_tool_error_keeps_the_servers_suggestion_out_of_its_message() -> None:
+    from hermes_gbrain.errors import ToolError
+    from hermes_gbrain.mcp import parse_tool_result
+
+    envelope = '{"error": "permission_denied", "message": "no", "suggestion": "Readable: a"}'
+    with pytest.raises(ToolError) as info:
+        parse_tool_result(
+            "query", {"isError": True, "content": [{"type": "text", "text": envelope}]}
+        )
+    assert info.value.hint == "Readable: a" and info.value.detail == "no"
+    assert "Readable" not in str(info.value)
