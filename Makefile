@@ -1,4 +1,4 @@
-# Two entry points: `make demo` and `make test`. Each builds .venv on first use.
+# Entry points: `make demo`, `make test` (and `make dist`). Each builds .venv on first use.
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 MN_VENV := .venv-mnemosyne
 MN_STAMP := $(MN_VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench mutate clean test-mnemosyne
+.PHONY: demo test lint typecheck unit bench mutate dist clean test-mnemosyne
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,5 +54,10 @@ bench: $(STAMP)
 mutate: $(STAMP)
 	$(BIN)/python tests/mutate.py
 
+# A wheel to install into the Python that runs Hermes: pip install dist/hermes_gbrain-*.whl
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
+
 clean:
-	rm -rf $(VENV) $(MN_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(MN_VENV) dist .pytest_cache .mypy_cache .ruff_cache

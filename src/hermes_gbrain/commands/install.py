@@ -18,13 +18,17 @@ from .. import __version__
 from ..errors import ConfigError
 from ..files import write_atomic
 
-__all__ = ["HOOK_NAME", "NAMES", "InstallResult", "install", "uninstall"]
+__all__ = ["HOOK_NAME", "MARKER", "NAMES", "InstallResult", "install", "plugin_files", "uninstall"]
 
 MARKER = ".hermes-gbrain-install"
 HOOK_NAME = "gbrain-hook"
 """A general plugin (pre_llm_call hook), enabled with ``hermes plugins enable gbrain-hook``."""
 NAMES = {
-    "gbrain": ("GBrainMemoryProvider", "register", "GBrain long-term memory: pointers each turn"),
+    "gbrain": (
+        "GBrainMemoryProvider",
+        "register",
+        "GBrain long-term memory: brain digest, first-turn briefing, pointers and gbrain_* tools",
+    ),
     "gbrain-pointer": (
         "GBrainPointerProvider",
         "register_pointer",
@@ -66,6 +70,11 @@ def _hook_files() -> dict[str, str]:
     return {"plugin.yaml": manifest, "__init__.py": init, MARKER: f"{HOOK_NAME} {__version__}\n"}
 
 
+def plugin_files(name: str) -> dict[str, str]:
+    """The files of the plugin folder ``name``, by file name (what ``install`` writes)."""
+    return _files(name)
+
+
 def _files(name: str) -> dict[str, str]:
     if name == HOOK_NAME:
         return _hook_files()
@@ -75,6 +84,8 @@ def _files(name: str) -> dict[str, str]:
         f"version: {__version__}\n"
         f'description: "{description}"\n'
         "author: hermes-gbrain\n"
+        # A bare name: Hermes 0.19.0 probes `import hermes_gbrain` from it and does not
+        # strip version specifiers (`hermes-gbrain>=0.1` would always look missing).
         "pip_dependencies:\n"
         "  - hermes-gbrain\n"
     )
