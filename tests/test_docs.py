@@ -67,7 +67,7 @@ def _fresh_venv(target: Path) -> Path:
     return target
 
 
-def test_walkthrough_runs_word_for_word(
+def test_walkthrough_runs_word_for_word_to_a_hermes_turn_with_digest_and_briefing(
     hermes_home: HermesHome, stub_model: StubModel, tmp_path: Path
 ) -> None:
     commands = walkthrough_commands()
@@ -109,6 +109,7 @@ def test_walkthrough_runs_word_for_word(
     assert digest is not None and digest["line"] in messages[0]["content"]
     users = [m["content"] for m in messages if m["role"] == "user"]
     assert "[default:people/maya-okafor]" in str(users[-1])
+    assert "Maya Okafor is the CEO" in str(users[-1])  # the briefing's summary
     assert any("doctor: all good" in out for out in outputs.values())
     installed = venv / "bin" / "hermes-gbrain"  # pip install . put the command there
     assert installed.is_file() and str(venv) in installed.read_text(encoding="utf-8")

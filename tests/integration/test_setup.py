@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -17,9 +18,8 @@ from hermes_gbrain.commands.setup import EMULATOR_DIR, EMULATOR_PID
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.files import data_dir
 from hermes_gbrain.recall.digest import read_digest
-from support.hermes_cli import model_config, oneshot
+from hermes_gbrain.settings import read_dotenv
 from support.hermes_home import HermesHome
-from support.stub_model import StubModel
 
 _CONNECTION = (
     "GBRAIN_MCP_URL",
@@ -47,13 +47,12 @@ def _stops_its_emulator(home: Path) -> Iterator[None]:
                 os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
 
 
-@pytest.mark.hermes
-def test_setup_emulator_then_a_real_hermes_turn_carries_digest_and_briefing(
-    hermes_home: HermesHome, stub_model: StubModel, capsys: pytest.CaptureFixture[str]
+def test_setup_emulator_wires_a_fresh_profile_and_rerunning_changes_nothing(
+    hermes_home: HermesHome, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The real ``hermes -z`` turn after this very command is in ``tests/test_docs.py``
+    (the README walk-through), which checks the digest and the briefing reach the model."""
     home = hermes_home.path
-    # "your Hermes": a model is configured, nothing about GBrain yet
-    hermes_home.write_config("", extra={"model": model_config(stub_model)})
     with _stops_its_emulator(home):
         args = ["setup", "--emulator", "--non-interactive", "--hermes-home", str(home)]
         assert main(args) == 0, capsys.readouterr().out
@@ -61,20 +60,16 @@ def test_setup_emulator_then_a_real_hermes_turn_carries_digest_and_briefing(
         assert "emulator: started at http://127.0.0.1:" in out
         assert "doctor: all good" in out
         assert stat.S_IMODE((home / ".env").stat().st_mode) == 0o600
-        digest = read_digest(home)
-        assert digest is not None
+        assert read_digest(home) is not None
+        env_before = (home / ".env").read_text()
 
-        turn = oneshot(home, stub_model, "What do we know about Maya Okafor?")
-        assert turn.returncode == 0, turn.stderr
-        assert digest["line"] in turn.system_prompt()
-        assert "[default:people/maya-okafor]" in turn.last_user_message()
-        assert "Maya Okafor is the CEO" in turn.last_user_message()  # the briefing's summary
-
-        # re-running is harmless: the same emulator, nothing rewritten, still all good
         assert main(args) == 0
         again = capsys.readouterr().out
         assert "emulator: using the one already serving" in again
         assert ".env unchanged" in again and "memory.provider: gbrain already set" in again
+        assert (home / ".env").read_text() == env_before
+        secret = read_dotenv(home / ".env")["GBRAIN_MCP_CLIENT_SECRET"]
+        assert secret.startswith("gbrain_cs_") and secret not in out + again
 
 
 def test_setup_keeps_other_lines_and_beside_another_provider_enables_the_hook(
@@ -115,3 +110,55 @@ def test_setup_writes_nothing_when_the_credential_does_not_work(
     assert not (home / ".env").exists()
     assert main(args) == 1
     assert "no GBrain credential" in capsys.readouterr().err
+
+
+def test_interactive_setup_asks_for_the_url_and_the_client(
+    hermes_home: HermesHome,
+    emu: Emulator,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from hermes_gbrain.commands import setup
+
+    env = emu.client_env("setup-asked", scopes="read")
+    answers = iter([env["GBRAIN_MCP_URL"], env["GBRAIN_MCP_CLIENT_ID"], "n"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    monkeypatch.setattr(setup.getpass, "getpass", lambda prompt: env["GBRAIN_MCP_CLIENT_SECRET"])
+    args = setup.add_arguments  # the parser the command uses
+    parser = argparse.ArgumentParser()
+    args(parser)
+    parsed = parser.parse_args(["--hermes-home", str(hermes_home.path)])
+    assert setup.run_setup(parsed, hermes_home.path, interactive=True) == 0
+    assert read_dotenv(hermes_home.path / ".env") == env
+    out = capsys.readouterr().out
+    assert "cron: skipped" in out and env["GBRAIN_MCP_CLIENT_SECRET"] not in out
+
+
+def test_status_and_grant_help_describe_the_profile(
+    hermes_home: HermesHome,
+    emu: Emulator,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    home = hermes_home.path
+    env = emu.client_env("setup-status", scopes="read")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert main(["setup", "--non-interactive", "--no-cron", "--hermes-home", str(home)]) == 0
+    for name in env:
+        monkeypatch.delenv(name)
+    capsys.readouterr()
+    assert main(["status", "--hermes-home", str(home)]) == 0
+    out = capsys.readouterr().out
+    assert "mode      gbrain" in out
+    assert "digest on  briefing on  pointers on  tools read" in out
+    assert "digest    built 0.0 h ago: GBrain digest (" in out
+    assert "search    answered just now in" in out and "outbox    empty" in out
+    assert env["GBRAIN_MCP_CLIENT_SECRET"] not in out
+
+    assert main(["grant-help", "--hermes-home", str(home)]) == 0
+    text = capsys.readouterr().out
+    assert "gbrain auth register-client hermes-hermes-home --scopes read\n" in text
+    assert 'register-client hermes-hermes-home-writer --scopes "read write"' in text
+    assert f"GBRAIN_MCP_URL={env['GBRAIN_MCP_URL']}" in text
+    assert f"{home / '.env'}" in text

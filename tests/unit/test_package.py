@@ -38,3 +38,16 @@ def test_layers_below_the_adapters_never_import_hermes() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == ""
+
+
+def test_the_emulator_http_layer_does_not_import_the_emulator_app() -> None:
+    import ast
+    from pathlib import Path
+
+    from hermes_gbrain.emulator import server
+
+    tree = ast.parse(Path(server.__file__).read_text(encoding="utf-8"))
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert "hermes_gbrain.emulator.app" not in imported
