@@ -11,8 +11,30 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 from .errors import ConfigError
+from .text import one_line
 
-__all__ = ["Endpoint", "is_loopback_host", "parse_endpoint"]
+__all__ = ["Endpoint", "is_loopback_host", "parse_endpoint", "shown_url"]
+
+MAX_SHOWN_URL = 200
+
+
+def shown_url(url: str) -> str:
+    """A URL fit for a terminal or a report: one printable line, without any
+    ``user:password@``, query or fragment (which may carry credentials)."""
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "(an unreadable URL)"
+    if ":" in host:
+        host = f"[{host}]"
+    rest = urlunsplit((parts.scheme, host + port, parts.path, "", ""))
+    dropped = parts.username is not None or parts.password is not None
+    dropped = dropped or bool(parts.query) or bool(parts.fragment)
+    return one_line(
+        rest + (" (credentials, query or fragment not shown)" if dropped else ""), MAX_SHOWN_URL
+    )
 
 
 def is_loopback_host(host: str) -> bool:

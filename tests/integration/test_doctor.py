@@ -156,8 +156,10 @@ def test_outbox_failures_and_gbrain_as_an_mcp_server_are_shown(
     hermes_home.write_config(
         "gbrain", extra={"mcp_servers": {"brain": {"url": wired["GBRAIN_MCP_URL"]}}}
     )
+    hermes_home.env_path.chmod(0o644)
     code, checks = _doctor(hermes_home, capsys)
     assert code == 0  # warnings only
+    assert any("chmod 600" in c["fix"] for c in checks["settings"] if c["status"] == "warn")
     lines = [c["detail"] for c in checks["outbox"]]
     assert "1 pending, 0 inflight, 0 delivered, 1 failed" in lines[0]
     assert any(f"failed {entry.op_id} notes/x" in line for line in lines)

@@ -222,3 +222,14 @@ def test_arbitrary_text_is_accepted_or_refused_with_config_error(text: str) -> N
         assert "@" not in endpoint.origin
         assert "#" not in endpoint.mcp_url
         assert "?" not in endpoint.mcp_url
+
+
+def test_shown_url_hides_credentials_query_and_control_characters() -> None:
+    from hermes_gbrain.urls import shown_url
+
+    shown = shown_url("https://user:hunter2@brain.example.com:8443/mcp?key=abc#fr4g")
+    assert shown.startswith("https://brain.example.com:8443/mcp ")
+    assert "hunter2" not in shown and "abc" not in shown and "fr4g" not in shown
+    assert shown_url("http://127.0.0.1:3131/mcp") == "http://127.0.0.1:3131/mcp"
+    assert shown_url("http://[::1]:80/mcp") == "http://[::1]:80/mcp"
+    assert shown_url("http://h/\x1b[31mred\n").isprintable()

@@ -57,7 +57,7 @@ from ..text import one_line
 from ..toolbridge.discovery import discover, save_discovery
 from ..toolbridge.outbox import DB_NAME, Outbox
 from ..transport import shared_transport
-from ..urls import is_loopback_host
+from ..urls import is_loopback_host, shown_url
 from .install import HOOK_NAME, MARKER, NAMES
 
 __all__ = ["Check", "DoctorReport", "run_doctor", "settings_origin"]
@@ -163,6 +163,14 @@ def _settings_check(settings: Settings, home: Path, report: DoctorReport) -> boo
             "GBRAIN_MCP_CLIENT_SECRET in the profile's .env (`hermes-gbrain grant-help`)",
         )
         return False
+    env_file = home / ".env"
+    if env_file.is_file() and env_file.stat().st_mode & 0o077:
+        report.add(
+            "settings",
+            WARN,
+            f"{env_file} can be read by other users (mode {env_file.stat().st_mode & 0o777:o})",
+            f"`chmod 600 {env_file}`",
+        )
     if settings.auth_mode == "oauth":
         who = f"OAuth client {_redacted_id(settings.client_id or '')} (secret set)"
     else:
@@ -185,7 +193,7 @@ def _url_check(settings: Settings, report: DoctorReport) -> bool:
                 ", or set GBRAIN_POINTER_ALLOW_HTTP=1 to accept plain http to that host "
                 "(the token then travels in clear)"
             )
-        report.add("url", FAIL, f"{settings.mcp_url}: {exc}", fix)
+        report.add("url", FAIL, f"{shown_url(settings.mcp_url)}: {exc}", fix)
         return False
     scheme = endpoint.mcp_url.split(":", 1)[0]
     note = "loopback" if scheme == "http" and _loopback(endpoint.mcp_url) else scheme
@@ -278,11 +286,18 @@ def _discovery(settings: Settings, brain: GBrain, report: DoctorReport) -> bool:
         )
         return False
     except _UNREACHABLE as exc:
-        report.add("server", FAIL, f"cannot reach {settings.mcp_url}: {exc}", _server_fix(settings))
+        report.add(
+            "server",
+            FAIL,
+            f"cannot reach {shown_url(settings.mcp_url)}: {exc}",
+            _server_fix(settings),
+        )
         return False
     except GBrainError as exc:
         report.add("tools", FAIL, str(exc), _server_fix(settings))
         return False
+    if not any(c.name == "server" for c in report.checks):
+        report.add("server", PASS, "answered tools/list")
     scopes = " ".join(found.scopes) or "none"
     if not found.scopes or ("read" not in found.scopes and "admin" not in found.scopes):
         report.add(
@@ -397,6 +412,12 @@ def _import_probe(module: str) -> tuple[str, str, str]:
     return PASS, f"importable by {script} (hermes-gbrain {version})", ""
 
 
+def _hook_entry_point() -> bool:
+    from importlib.metadata import entry_points  # noqa: PLC0415
+
+    return any(ep.name == HOOK_NAME for ep in entry_points(group="hermes_agent.plugins"))
+
+
 def _mode(home: Path, report: DoctorReport) -> str | None:
     """``gbrain``/``gbrain-pointer`` (provider), ``hook``, or None (not wired)."""
     from ..adapters.profile_config import (  # noqa: PLC0415 - imports Hermes
@@ -433,7 +454,11 @@ def _plugin(home: Path, mode: str | None, report: DoctorReport) -> None:
     name = HOOK_NAME if mode == "hook" else mode or "gbrain"
     folder = home / "plugins" / name
     init = folder / "__init__.py"
-    if not init.is_file():
+    if not init.is_file() and mode == "hook" and _hook_entry_point():
+        report.add(
+            "plugin", PASS, f"{HOOK_NAME} found through its hermes_agent.plugins entry point"
+        )
+    elif not init.is_file():
         report.add(
             "plugin",
             FAIL,

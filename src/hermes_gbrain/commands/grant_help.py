@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..settings import DEFAULT_MCP_URL, cli_lookup, load_settings
-from ..text import one_line
+from ..urls import shown_url
 
 __all__ = ["client_name", "grant_text", "run_grant_help"]
 
@@ -60,6 +60,6 @@ which asks for the id and the secret and writes them to {env} (mode 0600) as
 
 def run_grant_help(hermes_home: Path, out: TextIO, *, url: str | None = None) -> int:
     settings = load_settings(cli_lookup(hermes_home), hermes_home=hermes_home)
-    shown = one_line(url or settings.mcp_url or DEFAULT_MCP_URL, 300).replace(" ", "")
+    shown = shown_url(url or settings.mcp_url or DEFAULT_MCP_URL).split(" ", 1)[0]
     out.write(grant_text(shown, hermes_home))
     return 0

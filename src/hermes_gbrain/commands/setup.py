@@ -38,6 +38,7 @@ from ..settings import (
     load_settings,
     read_dotenv,
 )
+from ..urls import shown_url
 
 __all__ = [
     "CONNECTION_KEYS",
@@ -178,7 +179,8 @@ def emulator_connection(home: Path, *, write: bool, out: TextIO) -> dict[str, st
     values = read_dotenv(env_file)
     has_write = values.get("GBRAIN_TOOLS") == "write"
     if values and (has_write or not write) and _answers(values, home):
-        print(f"emulator: using the one already serving at {values['GBRAIN_MCP_URL']}", file=out)
+        shown = shown_url(values["GBRAIN_MCP_URL"])
+        print(f"emulator: using the one already serving at {shown}", file=out)
         return values
     if pid_file.is_file():  # ours, but not answering (or without a write client): replace it
         try:
@@ -207,8 +209,9 @@ def emulator_connection(home: Path, *, write: bool, out: TextIO) -> dict[str, st
             raise ConfigError(f"the emulator did not start; see {folder / 'emulator.log'}")
         time.sleep(0.05)
     values = read_dotenv(env_file)
+    shown = shown_url(values.get("GBRAIN_MCP_URL", ""))
     print(
-        f"emulator: started at {values.get('GBRAIN_MCP_URL')} (pid {proc.pid}, data in "
+        f"emulator: started at {shown} (pid {proc.pid}, data in "
         f"{folder}); stop it with `kill {proc.pid}`",
         file=out,
     )
@@ -396,10 +399,10 @@ def run_setup(
         wanted["GBRAIN_TOOLS"] = values["GBRAIN_TOOLS"]
     if args.allow_http:
         wanted["GBRAIN_POINTER_ALLOW_HTTP"] = "1"
+    mode = _choose_mode(args, home, interactive, out)  # also: can this Python reach Hermes?
     stale = tuple(k for k in CONNECTION_KEYS if k not in wanted)
     changed = update_dotenv(home / ".env", wanted, stale)
     print(f".env: {home / '.env'} {'updated' if changed else 'unchanged'} (mode 0600)", file=out)
-    mode = _choose_mode(args, home, interactive, out)
     _wire(mode, home, out)
     if mode == "provider":
         _digest(settings, home, out)

@@ -17,6 +17,7 @@ from ..recall.digest import read_digest
 from ..settings import Lookup, cli_lookup, flag_not_off, flag_on, load_settings
 from ..text import one_line
 from ..toolbridge.outbox import DB_NAME, Outbox
+from ..urls import shown_url
 from .install import HOOK_NAME
 
 __all__ = ["run_status"]
@@ -96,7 +97,7 @@ def run_status(home: Path, out: TextIO) -> int:
         "layers    "
         + "  ".join(f"{name} {state}" for name, state in _layers(mode, lookup, settings.tools))
     )
-    lines.append(f"brain     {settings.mcp_url} (auth {settings.auth_mode})")
+    lines.append(f"brain     {shown_url(settings.mcp_url)} (auth {settings.auth_mode})")
     lines.append(f"digest    {_digest_line(home)}")
     started = time.perf_counter()
     try:
