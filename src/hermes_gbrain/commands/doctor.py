@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from .. import __version__
 from ..api import GBrain
@@ -518,8 +518,8 @@ def _cron(home: Path, mode: str | None, report: DoctorReport) -> None:
     fix = f"`hermes-gbrain digest --install-cron --hermes-home {home}`"
     try:
         job, script = cron_installed(home)
-    except ImportError:
-        report.add("cron", WARN, "cannot read Hermes' cron jobs from this Python", fix)
+    except Exception as exc:  # Hermes missing or its cron store unreadable: a finding
+        report.add("cron", WARN, f"cannot read Hermes' cron jobs ({type(exc).__name__})", fix)
         return
     if job and script:
         report.add("cron", PASS, "digest refresh job installed (runs when cron ticks)")
@@ -612,6 +612,18 @@ def _mcp_servers(home: Path, settings: Settings, report: DoctorReport) -> None:
         report.add("mcp", PASS, "GBrain is not also loaded as an MCP server")
 
 
+T = TypeVar("T")
+
+
+def _guarded(name: str, report: DoctorReport, check: Callable[[], T]) -> T | None:
+    """A check that breaks is a finding on its own line, never the end of the report."""
+    try:
+        return check()
+    except Exception as exc:
+        report.add(name, FAIL, f"the check itself failed ({type(exc).__name__})", "")
+        return None
+
+
 def run_doctor(
     hermes_home: Path,
     out: TextIO,
@@ -632,13 +644,13 @@ def run_doctor(
             _discovery(settings, factory(settings), report)
         except ConfigError as exc:
             report.add("settings", FAIL, str(exc), SETUP)
-    mode = _mode(hermes_home, report)
-    _plugin(hermes_home, mode, report)
-    _digest(hermes_home, lookup, mode, report)
-    _cron(hermes_home, mode, report)
-    _outbox(hermes_home, report)
-    _hermes(report)
-    _mcp_servers(hermes_home, settings, report)
+    mode = _guarded("memory", report, lambda: _mode(hermes_home, report))
+    _guarded("plugin", report, lambda: _plugin(hermes_home, mode, report))
+    _guarded("digest", report, lambda: _digest(hermes_home, lookup, mode, report))
+    _guarded("cron", report, lambda: _cron(hermes_home, mode, report))
+    _guarded("outbox", report, lambda: _outbox(hermes_home, report))
+    _guarded("hermes", report, lambda: _hermes(report))
+    _guarded("mcp", report, lambda: _mcp_servers(hermes_home, settings, report))
     if as_json:
         out.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:

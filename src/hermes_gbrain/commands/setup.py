@@ -16,9 +16,11 @@ that keeps serving after setup returns; its process id is in ``emulator.pid`` th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -124,7 +126,10 @@ def update_dotenv(path: Path, values: Mapping[str, str], remove: tuple[str, ...]
         raw = b""
     if len(raw) > MAX_DOTENV_BYTES:
         raise ConfigError(f"{path} is larger than 1 MiB; not touching it")
-    old = raw.decode("utf-8", errors="strict") if raw else ""
+    try:
+        old = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text; not touching it") from None
     lines: list[str] = []
     done: set[str] = set()
     for line in old.splitlines():
@@ -149,14 +154,15 @@ def update_dotenv(path: Path, values: Mapping[str, str], remove: tuple[str, ...]
 # -- where the connection comes from --------------------------------------------------------
 
 
-def _pid_alive(pid: int) -> bool:
+def _is_our_emulator(pid: int) -> bool:
+    """Only a process whose command line runs our emulator is ever signalled: a pid
+    on file may have been reused by something else since. Where ``/proc`` cannot
+    say, the answer is no."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
         return False
-    except PermissionError:
-        return True
-    return True
+    return b"hermes_gbrain.emulator" in cmdline
 
 
 def _answers(values: Mapping[str, str], home: Path) -> bool:
@@ -187,8 +193,9 @@ def emulator_connection(home: Path, *, write: bool, out: TextIO) -> dict[str, st
             pid = int(pid_file.read_text().strip())
         except ValueError:
             pid = 0
-        if pid > 0 and _pid_alive(pid):
-            os.kill(pid, 15)
+        if pid > 0 and _is_our_emulator(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
     folder.mkdir(parents=True, exist_ok=True)
     env_file.unlink(missing_ok=True)
     command = [sys.executable, "-m", "hermes_gbrain.emulator", "--data", str(folder)]
