@@ -193,3 +193,7 @@ def test_demo_prints_the_block(hermes_home: object) -> None:
     assert f"{HEADER}\n    - Maya Okafor [default:people/maya-okafor] — " in turn1  # briefing
     assert f"{HEADER}\n    - [default:companies/kestrel-works] Kestrel Works" in turn2  # pointers
     assert "people/maya-okafor" not in turn2  # not repeated after the briefing
+    turn3 = rest.split("── turn 3", 1)[1].split("── turn 4", 1)[0]
+    if "no memory block" in turn3:  # the label names the trivial turn, not this one
+        assert "turn 2 was a trivial message" in turn3
+    assert "trivial message: no search" not in text

@@ -72,8 +72,12 @@ def _drive(home: Path, out: TextIO) -> None:
             print(f"  appended by Hermes to the message ({source}):", file=out)
             print(_indent(sent[len(user) :].strip("\n")), file=out)
         else:
-            reason = "trivial message" if number > 1 and DEMO_TURNS[number - 2] == "ok" else ""
-            why = f" ({reason}: no search was queued)" if reason else ""
+            after_trivial = number > 1 and DEMO_TURNS[number - 2] == "ok"
+            why = (
+                f" (turn {number - 1} was a trivial message, so nothing was searched for this turn)"
+                if after_trivial
+                else ""
+            )
             print(f"  no memory block{why}", file=out)
         print(f"  bytes sent as the user message: {len(sent.encode())}", file=out)
         reply = f"(assistant reply {number})"
