@@ -145,6 +145,7 @@ def test_outbox_failures_and_gbrain_as_an_mcp_server_are_shown(
     hermes_home: HermesHome,
     emu: Emulator,
     wired: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     outbox = Outbox(data_dir(hermes_home.path) / DB_NAME)
@@ -156,10 +157,14 @@ def test_outbox_failures_and_gbrain_as_an_mcp_server_are_shown(
     hermes_home.write_config(
         "gbrain", extra={"mcp_servers": {"brain": {"url": wired["GBRAIN_MCP_URL"]}}}
     )
+    _set_env(hermes_home, GBRAIN_TOOLS="read")
     hermes_home.env_path.chmod(0o644)
+    monkeypatch.setenv("GBRAIN_TOOLS", "off")  # Hermes would use the .env value instead
     code, checks = _doctor(hermes_home, capsys)
     assert code == 0  # warnings only
-    assert any("chmod 600" in c["fix"] for c in checks["settings"] if c["status"] == "warn")
+    warned = [c for c in checks["settings"] if c["status"] == "warn"]
+    assert any("chmod 600" in c["fix"] for c in warned)
+    assert any(c["detail"].startswith("GBRAIN_TOOLS differ") for c in warned)
     lines = [c["detail"] for c in checks["outbox"]]
     assert "1 pending, 0 inflight, 0 delivered, 1 failed" in lines[0]
     assert any(f"failed {entry.op_id} notes/x" in line for line in lines)

@@ -163,6 +163,28 @@ def _settings_check(settings: Settings, home: Path, report: DoctorReport) -> boo
             "GBRAIN_MCP_CLIENT_SECRET in the profile's .env (`hermes-gbrain grant-help`)",
         )
         return False
+    dotenv = read_dotenv(home / ".env")
+    differs = [
+        name
+        for name in (
+            "GBRAIN_MCP_URL",
+            "GBRAIN_MCP_CLIENT_ID",
+            "GBRAIN_MCP_CLIENT_SECRET",
+            "GBRAIN_MCP_ACCESS_TOKEN",
+            "GBRAIN_TOOLS",
+        )
+        if (os.environ.get(name) or "").strip()
+        and (dotenv.get(name) or "").strip()
+        and os.environ[name].strip() != dotenv[name].strip()
+    ]
+    if differs:
+        report.add(
+            "settings",
+            WARN,
+            f"{', '.join(differs)} differ between this shell's environment and the profile's "
+            ".env: these checks use the environment, Hermes loads .env over it",
+            "unset them in the shell (or make them the same)",
+        )
     env_file = home / ".env"
     if env_file.is_file() and env_file.stat().st_mode & 0o077:
         report.add(
