@@ -7,6 +7,7 @@ import json
 import shutil
 import socket
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -55,6 +56,9 @@ def test_a_wired_profile_passes_and_the_cache_is_refreshed(
 ) -> None:
     code, checks = _doctor(hermes_home, capsys)
     assert code == 0
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    documented = readme.split("each with `name` (", 1)[1].split(")", 1)[0]
+    assert [f"`{name}`" for name in checks] == documented.split(", ")  # same names, same order
     statuses = {name: {c["status"] for c in found} for name, found in checks.items()}
     for name in ("settings", "url", "server", "token", "scopes", "tools", "memory", "plugin"):
         assert statuses[name] == {"pass"}, name
