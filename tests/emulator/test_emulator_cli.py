@@ -105,3 +105,21 @@ def test_default_port_is_the_default_url_port_when_free() -> None:
         taken = held.getsockname()[1]
         assert choose_port("127.0.0.1", None, default=taken) == 0
     assert choose_port("127.0.0.1", None, default=taken) == taken
+
+
+def test_a_taken_port_is_one_line_and_exit_1() -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        port = held.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "hermes_gbrain.emulator", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"hermes-gbrain emulator: cannot listen on 127.0.0.1:{port} (Address already in use)"
+    )

@@ -36,6 +36,7 @@ from ..settings import (
     MAX_DOTENV_BYTES,
     TOOL_MODES,
     Settings,
+    default_hermes_home,
     flag_on,
     load_settings,
     read_dotenv,
@@ -417,4 +418,8 @@ def run_setup(
     print("", file=out)
     from .doctor import run_doctor  # noqa: PLC0415
 
-    return run_doctor(home, out)
+    status = run_doctor(home, out)
+    if status == 0:
+        prefix = "" if home == default_hermes_home() else f"HERMES_HOME={home} "
+        print(f"\nready: start a session with `{prefix}hermes`", file=out)
+    return status

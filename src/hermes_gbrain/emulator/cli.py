@@ -176,7 +176,14 @@ def run(argv: list[str] | None = None) -> int:
         if threading.current_thread() is threading.main_thread()
     }
     try:
-        emulator.start()
+        try:
+            emulator.start()
+        except OSError as exc:
+            print(
+                f"hermes-gbrain emulator: cannot listen on {args.host}:{port} ({exc.strerror})",
+                file=sys.stderr,
+            )
+            return 1
         values = _credentials(emulator, args.data, args.write_client)
         if args.env_file:
             write_atomic(Path(args.env_file).expanduser(), profile_lines(values, args.write_client))
@@ -185,6 +192,12 @@ def run(argv: list[str] | None = None) -> int:
             shown += list(_WRITE)
         sys.stdout.write("".join(f"{k}={values[k]}\n" for k in shown))
         sys.stdout.flush()
+        if args.write_client and not args.env_file:
+            print(
+                "a profile reads the write pair as GBRAIN_MCP_CLIENT_ID/GBRAIN_MCP_CLIENT_SECRET "
+                "(with GBRAIN_TOOLS=write); --env-file PATH writes those lines for you",
+                file=sys.stderr,
+            )
         while not done.wait(0.5):
             pass
     finally:
