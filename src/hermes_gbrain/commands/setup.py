@@ -20,6 +20,7 @@ import contextlib
 import getpass
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -420,6 +421,6 @@ def run_setup(
 
     status = run_doctor(home, out)
     if status == 0:
-        prefix = "" if home == default_hermes_home() else f"HERMES_HOME={home} "
+        prefix = "" if home == default_hermes_home() else f"HERMES_HOME={shlex.quote(str(home))} "
         print(f"\nready: start a session with `{prefix}hermes`", file=out)
     return status
