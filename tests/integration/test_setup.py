@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import signal
 import stat
@@ -62,6 +63,9 @@ def test_setup_emulator_wires_a_fresh_profile_and_rerunning_changes_nothing(
         assert stat.S_IMODE((home / ".env").stat().st_mode) == 0o600
         assert read_digest(home) is not None
         env_before = (home / ".env").read_text()
+        assert main(["doctor", "--json", "--hermes-home", str(home)]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["ok"] and not [c for c in report["checks"] if c["status"] == "fail"]
 
         assert main(args) == 0
         again = capsys.readouterr().out
