@@ -505,8 +505,8 @@ def _plugin(home: Path, mode: str | None, report: DoctorReport) -> None:
 
 
 def _digest(home: Path, lookup: Lookup, mode: str | None, report: DoctorReport) -> None:
-    if mode in ("hook", "gbrain-pointer") or not flag_not_off(lookup("GBRAIN_DIGEST")):
-        report.add("digest", PASS, "not used in this mode")
+    if mode == "gbrain-pointer" or not flag_not_off(lookup("GBRAIN_DIGEST")):
+        report.add("digest", PASS, "not used (gbrain-pointer preset, or GBRAIN_DIGEST=off)")
         return
     config = load_digest_config(lookup)
     data = read_digest(home)
@@ -533,7 +533,7 @@ def _digest(home: Path, lookup: Lookup, mode: str | None, report: DoctorReport) 
 
 
 def _cron(home: Path, mode: str | None, report: DoctorReport) -> None:
-    if mode in ("hook", "gbrain-pointer"):
+    if mode == "gbrain-pointer":
         return
     from .cron import cron_installed  # noqa: PLC0415 - imports Hermes
 

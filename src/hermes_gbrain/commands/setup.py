@@ -413,9 +413,8 @@ def run_setup(
     changed = update_dotenv(home / ".env", wanted, stale)
     print(f".env: {home / '.env'} {'updated' if changed else 'unchanged'} (mode 0600)", file=out)
     _wire(mode, home, out)
-    if mode == "provider":
-        _digest(settings, home, out)
-        _cron(args, home, interactive, out)
+    _digest(settings, home, out)  # the system prompt's line, or the hook's first turn
+    _cron(args, home, interactive, out)
     print("", file=out)
     from .doctor import run_doctor  # noqa: PLC0415
 

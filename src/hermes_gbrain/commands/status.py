@@ -42,7 +42,7 @@ def _mode(home: Path) -> str:
 
 def _layers(mode: str, lookup: Lookup, tools: str) -> list[tuple[str, str]]:
     full = mode == "gbrain"
-    digest = full and flag_not_off(lookup("GBRAIN_DIGEST"))
+    digest = mode in ("gbrain", "hook") and flag_not_off(lookup("GBRAIN_DIGEST"))
     briefing = mode in ("gbrain", "hook") and flag_not_off(lookup("GBRAIN_BRIEFING"))
     pointers = mode in ("gbrain", "gbrain-pointer") or (
         mode == "hook" and flag_on(lookup("GBRAIN_HOOK_POINTERS"))
