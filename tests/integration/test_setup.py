@@ -75,6 +75,14 @@ def test_setup_emulator_wires_a_fresh_profile_and_rerunning_changes_nothing(
         secret = read_dotenv(home / ".env")["GBRAIN_MCP_CLIENT_SECRET"]
         assert secret.startswith("gbrain_cs_") and secret not in out + again
 
+        # asking for writes replaces this emulator with one that has a read+write client
+        assert main([*args, "--tools", "write"]) == 0
+        written = capsys.readouterr().out
+        assert "emulator: started at" in written and "doctor: all good" in written
+        profile = read_dotenv(home / ".env")
+        assert profile["GBRAIN_TOOLS"] == "write" and profile["GBRAIN_MCP_CLIENT_SECRET"] != secret
+        assert "granted: read write; needed: read write" in written
+
 
 def test_setup_keeps_other_lines_and_beside_another_provider_enables_the_hook(
     hermes_home: HermesHome,
