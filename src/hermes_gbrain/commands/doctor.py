@@ -387,12 +387,17 @@ def _hermes_python() -> tuple[str | None, str]:
     try:
         with open(script, "rb") as handle:
             first = handle.readline(512).decode("utf-8", "replace").strip()
+            second = handle.readline(512).decode("utf-8", "replace").strip()
     except OSError:
         return None, str(script)
-    if first.startswith("#!"):
-        python = first[2:].strip().split()[0]
-        if Path(python).name.startswith("python"):
-            return python, str(script)
+    candidates = [first[2:].strip()] if first.startswith("#!") else []
+    exec_form = "'" * 3 + "exec' "  # pip's form for interpreter paths too long for #!
+    if second.startswith(exec_form):
+        candidates.append(second[len(exec_form) :])
+    for candidate in candidates:
+        words = candidate.split()
+        if words and Path(words[0]).name.startswith("python"):
+            return words[0], str(script)
     return None, str(script)
 
 
