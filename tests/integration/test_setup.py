@@ -71,6 +71,7 @@ def test_setup_emulator_wires_a_fresh_profile_and_rerunning_changes_nothing(
         again = capsys.readouterr().out
         assert "emulator: using the one already serving" in again
         assert ".env unchanged" in again and "memory.provider: gbrain already set" in again
+        assert "cron: the digest refresh job is already installed" in again
         assert (home / ".env").read_text() == env_before
         secret = read_dotenv(home / ".env")["GBRAIN_MCP_CLIENT_SECRET"]
         assert secret.startswith("gbrain_cs_") and secret not in out + again

@@ -37,6 +37,7 @@ from ..settings import (
     MAX_DOTENV_BYTES,
     TOOL_MODES,
     Settings,
+    cli_lookup,
     default_hermes_home,
     flag_on,
     load_settings,
@@ -354,19 +355,34 @@ def _wire(mode: str, home: Path, out: TextIO) -> None:
         print(f"memory.provider: {name} {'set' if changed else 'already set'}", file=out)
 
 
-def _digest(settings: Settings, home: Path, out: TextIO) -> None:
-    from ..recall.digest import build_digest, write_digest  # noqa: PLC0415
+def _digest(settings: Settings, home: Path, out: TextIO) -> bool:
+    """Build it as ``hermes-gbrain digest`` does; False when the profile turned it off."""
+    from ..recall.digest import (  # noqa: PLC0415
+        DIGEST_SCOPE,
+        build_digest,
+        load_digest_config,
+        write_digest,
+    )
 
-    digest = build_digest(open_brain(settings, scope="read"))
+    config = load_digest_config(cli_lookup(home))
+    if not config.enabled:
+        print("digest: off in this profile (GBRAIN_DIGEST=off)", file=out)
+        return False
+    brain = open_brain(settings, scope=DIGEST_SCOPE)
+    digest = build_digest(brain, max_chars=config.max_chars)
     path = write_digest(home, digest)
     print(f"digest: {len(digest.line)} characters written to {path}", file=out)
+    return True
 
 
 def _cron(args: argparse.Namespace, home: Path, interactive: bool, out: TextIO) -> None:
-    from .cron import install_cron  # noqa: PLC0415 - imports Hermes
+    from .cron import cron_installed, install_cron  # noqa: PLC0415 - imports Hermes
 
     if args.no_cron:
         print("cron: skipped (--no-cron); the digest is used for 48 h after each build", file=out)
+        return
+    if all(cron_installed(home)):  # keep its interval and target as the user chose them
+        print("cron: the digest refresh job is already installed", file=out)
         return
     if interactive:
         answer = _ask("Refresh the digest every 6 hours from a Hermes cron job? [Y/n]")
@@ -413,8 +429,8 @@ def run_setup(
     changed = update_dotenv(home / ".env", wanted, stale)
     print(f".env: {home / '.env'} {'updated' if changed else 'unchanged'} (mode 0600)", file=out)
     _wire(mode, home, out)
-    _digest(settings, home, out)  # the system prompt's line, or the hook's first turn
-    _cron(args, home, interactive, out)
+    if _digest(settings, home, out):  # the system prompt's line, or the hook's first turn
+        _cron(args, home, interactive, out)
     print("", file=out)
     from .doctor import run_doctor  # noqa: PLC0415
 
