@@ -22,21 +22,35 @@ from support.hermes_home import HermesHome
 _CONNECTION = ("GBRAIN_MCP_URL", "GBRAIN_MCP_CLIENT_ID", "GBRAIN_MCP_CLIENT_SECRET")
 
 
+@pytest.fixture(scope="module")
+def wired_template(
+    module_emulator: Emulator, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, str]]:
+    """One profile taken through ``setup --non-interactive`` from the environment; each
+    test gets a copy (setup's own behaviour is tested in test_setup.py)."""
+    home = tmp_path_factory.mktemp("wired") / "hermes-home"
+    home.mkdir()
+    env = module_emulator.client_env("doctor-wired", scopes="read")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        args = ["setup", "--non-interactive", "--hermes-home", str(home)]
+        assert main(args) == 0
+    return home, env
+
+
 @pytest.fixture
 def wired(
     hermes_home: HermesHome,
-    emu: Emulator,
+    wired_template: tuple[Path, dict[str, str]],
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> dict[str, str]:
-    """A profile taken through ``setup --non-interactive`` from the environment."""
-    env = emu.client_env(f"doctor-{hermes_home.path.name}", scopes="read")
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    home = str(hermes_home.path)
-    assert main(["setup", "--non-interactive", "--hermes-home", home]) == 0
-    for name in _CONNECTION:  # from here on only the profile's .env configures it
-        monkeypatch.delenv(name)
+    """A copy of the wired profile; only its ``.env`` configures it."""
+    template, env = wired_template
+    shutil.copytree(template, hermes_home.path, dirs_exist_ok=True)
+    for name in _CONNECTION:
+        monkeypatch.delenv(name, raising=False)
     capsys.readouterr()
     return env
 

@@ -15,6 +15,7 @@ exit status is 1 when any check fails.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import shutil
@@ -410,6 +411,13 @@ def _import_probe(module: str) -> tuple[str, str, str]:
             "no `hermes` command found on PATH (or it is not a Python script)",
             "install hermes-agent, or put its bin folder on PATH",
         )
+    return _probe(python, script, module)
+
+
+@functools.lru_cache(maxsize=8)
+def _probe(python: str, script: str, module: str) -> tuple[str, str, str]:
+    """One interpreter start per process and module: the answer cannot change meanwhile
+    for a successful import, and a failure is fixed by installing, then running again."""
     code = f"import hermes_gbrain, {module}; print(hermes_gbrain.__version__)"
     try:
         done = subprocess.run(  # noqa: S603 - a fixed interpreter and argument list
