@@ -129,8 +129,18 @@ def test_every_variable_is_documented_and_every_documented_one_exists() -> None:
     assert sorted(in_readme - in_code) == [], "in README.md but read nowhere in src/"
 
 
+def _global_flags() -> set[str]:
+    """Flags of ``hermes-gbrain`` itself (``--debug``, ``--version``), accepted everywhere."""
+    return {
+        option
+        for action in _parser()._actions
+        for option in action.option_strings
+        if option.startswith("--") and option != "--help"
+    }
+
+
 def _commands() -> dict[str, set[str]]:
-    """Subcommand → its long flags (the emulator's come from its own parser)."""
+    """Subcommand → its own long flags (the emulator's come from its own parser)."""
     parser = _parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     found: dict[str, set[str]] = {}
@@ -155,16 +165,19 @@ def _documented_uses() -> list[str]:
 
 def test_every_command_and_flag_is_documented_and_every_documented_one_exists() -> None:
     commands = _commands()
+    everywhere = _global_flags()
     uses = _documented_uses()
+    for flag in everywhere:
+        assert f"`{flag}`" in README or f"hermes-gbrain {flag}" in README, flag
     for name, flags in commands.items():
         mine = [use for use in uses if re.search(rf"hermes-gbrain {name}\b", use)]
         assert mine, f"`hermes-gbrain {name}` is not documented"
         shown = {flag for use in mine for flag in _FLAG.findall(use)}
-        assert sorted(flags - shown) == [], f"undocumented flags of {name}"
+        assert sorted(flags - everywhere - shown) == [], f"undocumented flags of {name}"
     for use in uses:
         for match in _COMMAND.finditer(use):
             name = match.group(1)
             assert name in commands, f"README documents a command that does not exist: {use}"
             rest = use[match.end() :].split("hermes-gbrain ", 1)[0].split("#", 1)[0]
-            unknown = set(_FLAG.findall(rest)) - commands[name]
+            unknown = set(_FLAG.findall(rest)) - commands[name] - everywhere
             assert not unknown, f"README shows flags {name} does not have: {use}"
