@@ -189,3 +189,15 @@ def test_outbox_failures_and_gbrain_as_an_mcp_server_are_shown(
     assert not any("# X" in line for line in lines)
     assert checks["mcp"][0]["status"] == "warn"
     assert checks["mcp"][0]["fix"] == "`hermes mcp remove brain`"
+
+
+def test_a_credential_that_cannot_be_sent_fails_at_settings_without_echoing_it(
+    hermes_home: HermesHome, wired: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = "gbrain_cs_\u201cquoted\u201d"
+    _set_env(hermes_home, GBRAIN_MCP_CLIENT_SECRET=bad)
+    code, checks = _doctor(hermes_home, capsys)
+    assert code == 1
+    failed = [c for c in checks["settings"] if c["status"] == "fail"]
+    assert "GBRAIN_MCP_CLIENT_SECRET" in failed[0]["detail"] and "server" not in checks
+    assert "quoted" not in json.dumps(checks)

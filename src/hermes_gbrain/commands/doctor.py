@@ -45,6 +45,7 @@ from ..errors import (
 from ..files import data_dir
 from ..recall.digest import load_digest_config, read_digest
 from ..settings import (
+    DEFAULT_MCP_URL,
     LEGACY_JSON,
     Lookup,
     Settings,
@@ -194,6 +195,16 @@ def _settings_check(settings: Settings, home: Path, report: DoctorReport) -> boo
             f"{env_file} can be read by other users (mode {env_file.stat().st_mode & 0o777:o})",
             f"`chmod 600 {env_file}`",
         )
+    # The credential's own problems (the URL has its own line below).
+    credential_problem = dataclasses.replace(settings, mcp_url=DEFAULT_MCP_URL).problem()
+    if credential_problem:
+        report.add(
+            "settings",
+            FAIL,
+            credential_problem,
+            "copy the value again into the profile's .env (`hermes-gbrain setup` asks for it)",
+        )
+        return False
     if settings.auth_mode == "oauth":
         who = f"OAuth client {_redacted_id(settings.client_id or '')} (secret set)"
     else:
