@@ -171,6 +171,9 @@ def test_outbox_failures_and_gbrain_as_an_mcp_server_are_shown(
     assert outbox.claim(entry.op_id)
     outbox.failed(entry.op_id, "server refused the write (insufficient_scope)")
     outbox.enqueue(emu.mcp_url, "notes/y", "# Y\n")
+    kept, _ = outbox.enqueue(emu.mcp_url, "notes/z", "# Z\n")
+    assert outbox.claim(kept.op_id)
+    outbox.superseded(kept.op_id, "the page changed after this write was queued")
     outbox.close()
     hermes_home.write_config(
         "gbrain", extra={"mcp_servers": {"brain": {"url": wired["GBRAIN_MCP_URL"]}}}
@@ -184,9 +187,10 @@ def test_outbox_failures_and_gbrain_as_an_mcp_server_are_shown(
     assert any("chmod 600" in c["fix"] for c in warned)
     assert any(c["detail"].startswith("GBRAIN_TOOLS differ") for c in warned)
     lines = [c["detail"] for c in checks["outbox"]]
-    assert "1 pending, 0 inflight, 0 delivered, 1 failed" in lines[0]
+    assert "1 pending, 0 inflight, 0 delivered, 1 failed, 1 superseded" in lines[0]
     assert any(f"failed {entry.op_id} notes/x" in line for line in lines)
-    assert not any("# X" in line for line in lines)
+    assert any(f"superseded {kept.op_id} notes/z" in line for line in lines)
+    assert not any("# X" in line or "# Z" in line for line in lines)
     assert checks["mcp"][0]["status"] == "warn"
     assert checks["mcp"][0]["fix"] == "`hermes mcp remove brain`"
 

@@ -601,15 +601,23 @@ def _outbox(home: Path, report: DoctorReport) -> None:
         if isinstance(getattr(status, f.name), int)
     }
     line = ", ".join(f"{n} {k}" for k, n in counts.items())
-    failed = counts.get("failed", 0)
+    failed, superseded = counts.get("failed", 0), counts.get("superseded", 0)
     report.add(
         "outbox",
-        WARN if failed else PASS,
+        WARN if failed or superseded else PASS,
         line,
-        "see the failures below; writes are retried with backoff",
+        "see the writes below: failed ones were retried with backoff until they gave up; "
+        "superseded ones were not sent because the page changed first",
     )
     for op_id, slug, error in status.recent_failures:
         report.add("outbox", WARN, f"failed {op_id} {slug}: {one_line(error, 160)}")
+    for op_id, slug, _ in getattr(status, "recent_superseded", ()):
+        report.add(
+            "outbox",
+            WARN,
+            f"superseded {op_id} {one_line(slug, 160)}: not written, the page changed after it "
+            "was queued (the newer version was kept)",
+        )
 
 
 def _hermes(report: DoctorReport) -> None:
