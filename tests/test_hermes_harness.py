@@ -133,6 +133,7 @@ def threads_of(provider: Any, hook: str) -> set[str]:
         return {thread for name, _detail, thread in provider.calls if name == hook}
 
 
+@pytest.mark.hermes019
 def test_installed_hermes_is_the_pinned_version() -> None:
     import agent.memory_manager  # noqa: F401  (importable without shadowing)
     import plugins.memory  # noqa: F401
@@ -148,7 +149,8 @@ def test_memory_manager_two_turns(hermes_home: HermesHome, recall: str) -> None:
     found = discovered_providers()
     assert found["trivial"] == ("trivial recording provider", True)
     provider = load_provider("trivial")
-    assert type(provider).__module__ == "_hermes_user_memory.trivial"
+    # newer Hermes suffixes the module name with a hash of the plugin's source
+    assert type(provider).__module__.startswith("_hermes_user_memory.trivial")
 
     driver = MemoryManagerDriver(provider, session_id="s1")
     records = driver.run(["what do I know about tides?", ("and the moon?", "it pulls")])

@@ -17,6 +17,7 @@ from hermes_gbrain.files import data_dir
 from hermes_gbrain.recall.digest import digest_path
 from hermes_gbrain.toolbridge.discovery import load_discovery
 from hermes_gbrain.toolbridge.outbox import DB_NAME, Outbox
+from support.hermes_flavor import installed_hermes
 from support.hermes_home import HermesHome
 
 _CONNECTION = ("GBRAIN_MCP_URL", "GBRAIN_MCP_CLIENT_ID", "GBRAIN_MCP_CLIENT_SECRET")
@@ -80,7 +81,9 @@ def test_a_wired_profile_passes_and_the_cache_is_refreshed(
         assert statuses[name] == {"pass"}, name
     assert statuses["search"] <= {"pass", "warn"}
     assert "GBRAIN_MCP_CLIENT_ID from .env" in checks["settings"][0]["detail"]
-    assert "hermes-agent 0.19.0" in checks["hermes"][0]["detail"]
+    installed = installed_hermes()
+    assert installed is not None
+    assert checks["hermes"][0]["detail"].startswith(" ".join(installed) + ";")
     cached = load_discovery(hermes_home.path)
     assert cached is not None and cached.scopes == ("read",)
 

@@ -1,4 +1,4 @@
-"""Run the real ``hermes`` command line (hermes-agent 0.19.0) as a user would.
+"""Run the real ``hermes`` command line (hermes-agent 0.19.0, or newer) as a user would.
 
 Each call is a new process, exactly like ``hermes -z "…"`` or
 ``hermes chat -Q -q "…" --resume SESSION`` typed in a shell: plugin discovery, the
@@ -49,7 +49,7 @@ def model_config(model: StubModel) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class CliRun:
-    """One finished ``hermes`` process and the model requests it made."""
+    """One finished ``hermes`` process and the conversation requests it sent the model."""
 
     returncode: int
     stdout: str
@@ -110,8 +110,17 @@ def run_hermes(
         check=False,
         stdin=subprocess.DEVNULL,
     )
-    chats = [r for r in model.requests[before:] if isinstance(r, dict) and "messages" in r]
+    chats = [r for r in model.requests[before:] if is_conversation_request(r)]
     return CliRun(done.returncode, done.stdout, done.stderr, chats)
+
+
+def is_conversation_request(request: object) -> bool:
+    """A request of the conversation itself, not a side task Hermes runs on the same model.
+
+    Newer Hermes names a new session with one more request after the turn, asking for
+    structured output (``response_format``); the conversation never does.
+    """
+    return isinstance(request, dict) and "messages" in request and "response_format" not in request
 
 
 def oneshot(home: Path, model: StubModel, prompt: str, **kwargs: Any) -> CliRun:

@@ -47,6 +47,9 @@ import pytest
 import yaml
 
 USER_MEMORY_NAMESPACE = "_hermes_user_memory"
+# This package's settings. Hermes loads a profile's ``.env`` into ``os.environ`` (with
+# override), so without clearing them one test's profile configures the next.
+PROFILE_SETTING_PREFIXES = ("GBRAIN_", "MCP_GBRAIN_")
 GENERAL_PLUGIN_NAMESPACE = "hermes_plugins"
 _DROP_PREFIXES = (USER_MEMORY_NAMESPACE + ".", GENERAL_PLUGIN_NAMESPACE + ".")
 
@@ -71,6 +74,28 @@ def preload_hermes() -> None:
     """
     with contextlib.suppress(ImportError):  # Hermes missing: nothing to freeze
         import run_agent  # noqa: F401  (also imports model_tools, hermes_state, tools.*)
+
+
+def profile_settings_in_environ() -> list[str]:
+    """Names of this package's settings present in ``os.environ``."""
+    return sorted(name for name in os.environ if name.startswith(PROFILE_SETTING_PREFIXES))
+
+
+def isolated_profile_environ(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No ``GBRAIN_*``/``MCP_GBRAIN_*`` in ``os.environ`` during or after a test.
+
+    Before: removed through ``monkeypatch`` (what the shell or an enclosing fixture set
+    comes back after the test). After: whatever appeared during the test is dropped, even
+    when Hermes put it there itself (a profile ``.env`` loaded into the environment), which
+    ``monkeypatch`` does not know about.
+    """
+    for name in profile_settings_in_environ():
+        monkeypatch.delenv(name)
+    try:
+        yield
+    finally:
+        for name in profile_settings_in_environ():
+            os.environ.pop(name, None)
 
 
 def clear_hermes_caches() -> None:

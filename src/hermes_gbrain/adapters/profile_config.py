@@ -26,6 +26,7 @@ __all__ = [
     "HermesMissing",
     "enable_plugin",
     "enabled_plugins",
+    "hermes_distribution",
     "hermes_features",
     "hermes_version",
     "mcp_servers",
@@ -144,12 +145,33 @@ def mcp_servers(hermes_home: str | os.PathLike[str]) -> dict[str, Mapping[str, A
     return {str(k): v for k, v in value.items() if isinstance(v, Mapping)}
 
 
-def hermes_version() -> str | None:
-    """The installed ``hermes-agent`` version, or None when it is not installed."""
+HERMES_DISTRIBUTION = "hermes-agent"
+_HERMES_TOP_MODULE = "run_agent"  # installed by Hermes and by its native-compatible forks
+
+
+def hermes_distribution() -> tuple[str, str] | None:
+    """``(name, version)`` of the installed Hermes, or None when there is none.
+
+    ``hermes-agent`` itself, else whichever distribution installs Hermes' modules (a
+    native-compatible fork is published under another name): asking only for
+    ``hermes-agent`` would call a working fork "not installed".
+    """
     try:
-        return metadata.version("hermes-agent")
+        return HERMES_DISTRIBUTION, metadata.version(HERMES_DISTRIBUTION)
     except metadata.PackageNotFoundError:
-        return None
+        pass
+    for name in sorted(set(metadata.packages_distributions().get(_HERMES_TOP_MODULE, ()))):
+        try:
+            return name, metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def hermes_version() -> str | None:
+    """The installed Hermes version (see ``hermes_distribution``), or None."""
+    found = hermes_distribution()
+    return found[1] if found else None
 
 
 def hermes_features() -> dict[str, bool]:

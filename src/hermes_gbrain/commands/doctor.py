@@ -621,20 +621,21 @@ def _outbox(home: Path, report: DoctorReport) -> None:
 
 
 def _hermes(report: DoctorReport) -> None:
-    from ..adapters.profile_config import hermes_features, hermes_version  # noqa: PLC0415
+    from ..adapters.profile_config import hermes_distribution, hermes_features  # noqa: PLC0415
 
-    version = hermes_version()
-    if version is None:
+    found = hermes_distribution()
+    if found is None:
         report.add("hermes", WARN, "hermes-agent is not installed in this Python", "")
         return
+    installed = " ".join(found)  # "hermes-agent 0.19.0", or a fork's own name
     try:
         features = hermes_features()
     except ImportError:
-        report.add("hermes", WARN, f"hermes-agent {version}, but it cannot be imported", "")
+        report.add("hermes", WARN, f"{installed}, but it cannot be imported", "")
         return
     active = [name for name, on in features.items() if on]
     missing = [name for name, on in features.items() if not on]
-    detail = f"hermes-agent {version}; active: {', '.join(active) or 'none'}"
+    detail = f"{installed}; active: {', '.join(active) or 'none'}"
     if missing:
         detail += f"; local fallbacks for: {', '.join(missing)}"
     report.add("hermes", PASS, detail)
