@@ -15,7 +15,6 @@ from hermes_gbrain.recall.pointers import (
     pointer_lines,
 )
 from hermes_gbrain.recall.screen import looks_like_instructions
-from hermes_gbrain.recall.trivial import is_trivial
 
 
 def row(slug: str, title: str = "T", source: str = "default", **kw: object) -> SearchRow:
@@ -118,22 +117,6 @@ def test_screen_flags(title: str) -> None:
 )
 def test_screen_passes(title: str) -> None:
     assert not looks_like_instructions(title)
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["", "  ", "/help", "/new", "ok", "OK", "thanks!", "Thank you.", "ok 👍", "hi", "Hello!",
-     "lgtm", "go ahead", "k", "!!!"],
-)  # fmt: skip
-def test_trivial(text: str) -> None:
-    assert is_trivial(text)
-
-
-@pytest.mark.parametrize(
-    "text", ["k8s", "note", "ok so what about project falcon", "who is alice?", "yes please"]
-)
-def test_not_trivial(text: str) -> None:
-    assert not is_trivial(text)
 
 
 @given(st.lists(st.tuples(st.sampled_from("abc"), st.text(max_size=300), st.booleans())))
