@@ -111,6 +111,14 @@ class GBrainMemoryProvider(MemoryProvider):
         """Why no pointers arrive ("" when nothing is known to be wrong)."""
         with self._lock:
             config, reason = self._config, self._reason
+        if config is None and reason == _NOT_STARTED:
+            # Newer Hermes asks right after is_available() said no, on a provider it never
+            # initializes: give what that check found, read the same way (no network).
+            try:
+                config, reason = self._read_config(self._home or compat.current_hermes_home())
+            except Exception as exc:
+                return f"GBrain settings could not be read ({type(exc).__name__})"
+            return reason
         if config is None:
             return reason
         return self._search_problem.get(config.cache_key, "")
@@ -130,6 +138,8 @@ class GBrainMemoryProvider(MemoryProvider):
         self._tools.start(self._home, kwargs)
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
+        # A turn newer Hermes gates as trivial gets no prefetch: no count from the last one.
+        self._last_count = 0
         if self._home is not None:
             self._refresh()
         config = self._config

@@ -46,6 +46,8 @@ def _drive(home: Path, out: TextIO) -> None:
     from agent.turn_context import compose_user_api_content  # noqa: PLC0415
     from plugins.memory import load_memory_provider  # noqa: PLC0415
 
+    from ..adapters import compat  # noqa: PLC0415
+
     provider = load_memory_provider("gbrain")
     if provider is None:
         raise GBrainError("Hermes could not load the installed gbrain provider")
@@ -58,19 +60,28 @@ def _drive(home: Path, out: TextIO) -> None:
     print("\n── system prompt block (the digest, fixed for the whole session):", file=out)
     print(_indent(prompt) if prompt else "    (none)", file=out)
     history: list[dict[str, Any]] = []
+    searched = 0  # the last turn searched after it (whose pointers the next block holds)
     for number, user in enumerate(DEMO_TURNS, start=1):
         manager.on_turn_start(number, user)
-        context = manager.prefetch_all(user) or ""
+        # Newer Hermes (the one with is_trivial_prompt) never asks for memory on a trivial
+        # message, nor searches for it after the turn; 0.19.0 asks on every message.
+        gated = compat.HAS_TRIVIAL_PROMPT and compat.is_trivial_prompt(user)
+        context = "" if gated else (manager.prefetch_all(user) or "")
         sent = compose_user_api_content(user, context, "") or user
         print(f"\n── turn {number} ─ user: {user}", file=out)
         if context:
             source = (
                 "the first-turn briefing, searched for this message"
                 if number == 1
-                else f"pointers from turn {number - 1}'s search"
+                else f"pointers from turn {searched}'s search"
             )
             print(f"  appended by Hermes to the message ({source}):", file=out)
             print(_indent(sent[len(user) :].strip("\n")), file=out)
+        elif gated:
+            print(
+                "  no memory block (a trivial message: this Hermes does not ask for memory)",
+                file=out,
+            )
         else:
             after_trivial = number > 1 and DEMO_TURNS[number - 2] == "ok"
             why = (
@@ -83,7 +94,9 @@ def _drive(home: Path, out: TextIO) -> None:
         reply = f"(assistant reply {number})"
         history += [{"role": "user", "content": user}, {"role": "assistant", "content": reply}]
         manager.sync_all(user, reply, session_id="demo", messages=list(history))
-        manager.queue_prefetch_all(user, session_id="demo")
+        if not gated:
+            manager.queue_prefetch_all(user, session_id="demo")
+            searched = number
         manager.flush_pending(timeout=5)
         shared_engine().wait_idle(5)
     manager.on_session_end(history)
