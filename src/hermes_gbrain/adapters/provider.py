@@ -15,13 +15,14 @@ from __future__ import annotations
 import contextvars
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ..api import UnsupportedError
 from ..recall import turns
 from ..recall.briefing import Gate
-from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
+from ..recall.config import PointerConfig, PointerSearch, brain_for, load_pointer_config
 from ..recall.pointers import MAX_LIMIT, QUERY_CHARS, Owner, StoreKey, Ticket, shared_engine
 from ..settings import DEFAULT_MCP_URL
 from . import compat
@@ -74,6 +75,7 @@ class GBrainMemoryProvider(MemoryProvider):
         self._keys: dict[str, None] = {}  # credential keys used, for invalidation
         self._last_count = 0
         self._turn = 0  # Hermes' user-turn number, from on_turn_start
+        self.warmed = threading.Event()  # set once the start-up warm-up has ended
         self._current: turns.TurnSearch | None = None  # this turn's own search
         self._status_callback: Callable[[str], object] | None = None
         self._search_problem: dict[str, str] = {}  # credential key -> why searches cannot run
@@ -135,10 +137,39 @@ class GBrainMemoryProvider(MemoryProvider):
             callback if callable(callback) and not compat.HAS_RECALL_STATUS else None
         )
         self._refresh()
+        self._warm_up()
         self._tools.start(self._home, kwargs)
+
+    def _warm_up(self) -> None:
+        """Mint the token and learn the tool catalog in the background, so that the first
+        turn of a new process (``hermes -z``, a resumed chat) waits for its search only.
+        Hermes builds the rest of the agent between ``initialize`` and the first turn
+        (about 2 s for ``hermes -z`` here), which is ample."""
+        config = self._config
+        self.warmed = threading.Event()
+        if config is None or not self.layers or self._budget(config) <= 0:
+            self.warmed.set()
+            return
+        done = self.warmed
+
+        def warm() -> None:
+            try:
+                brain_for(config).catalog()
+            except Exception as exc:  # fail open: the turn's own search tries again
+                log.debug("gbrain warm-up failed: %s", type(exc).__name__)
+            finally:
+                done.set()
+
+        context = self._context
+        target = (lambda: context.copy().run(warm)) if context is not None else warm
+        try:
+            compat.spawn_thread(target, "gbrain-warm-up").start()
+        except RuntimeError:  # interpreter shutting down
+            done.set()
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         """A new user turn: start the briefing and this message's own search at once."""
+        shown_at = time.monotonic()  # the budget counts from here
         self._last_count = 0
         self._current = None
         self._turn = turn_number if isinstance(turn_number, int) and turn_number > 0 else 0
@@ -157,7 +188,7 @@ class GBrainMemoryProvider(MemoryProvider):
                 config, self._layers, session, query, turn=self._turn or 1, context=context
             )
         if self._budget(config) > 0:
-            self._current = self._start_current(config, session, query, context)
+            self._current = self._start_current(config, session, query, context, shown_at)
 
     # -- recall ---------------------------------------------------------------------------
 
@@ -179,6 +210,7 @@ class GBrainMemoryProvider(MemoryProvider):
         session: str,
         query: str,
         context: contextvars.Context | None,
+        since: float | None = None,
     ) -> turns.TurnSearch | None:
         recent = recent_pages(config, session, self._turn)
         return turns.start(
@@ -192,9 +224,8 @@ class GBrainMemoryProvider(MemoryProvider):
             screen=config.screen,
             context=context or self._context,
             outcome=self._outcome_for(config),
+            since=since,
         )
-
-    # -- recall ---------------------------------------------------------------------------
 
     def _key(self, config: PointerConfig, session_id: str) -> StoreKey:
         credential = config.cache_key

@@ -93,9 +93,13 @@ def start(
     screen: bool = True,
     context: contextvars.Context | None = None,
     outcome: Outcome | None = None,
+    since: float | None = None,
 ) -> TurnSearch | None:
-    """Start the search for this turn's message; never blocks. None if the engine is closed."""
-    deadline = time.monotonic() + max(0, budget_ms) / 1000.0
+    """Start the search for this turn's message; never blocks. None if the engine is closed.
+
+    The deadline is ``budget_ms`` after ``since`` (a ``time.monotonic()`` reading taken
+    when Hermes showed the message), else after now."""
+    deadline = (time.monotonic() if since is None else since) + max(0, budget_ms) / 1000.0
     ticket = engine.submit(
         key, query, rows, search, owner=owner, screen=screen, context=context, outcome=outcome
     )
