@@ -19,8 +19,8 @@ import pytest
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.recall import briefing as briefing_module
-from hermes_gbrain.recall.briefing import SNIPPET_REQUEST, cited_pages
-from hermes_gbrain.recall.pointers import HEADER
+from hermes_gbrain.recall.briefing import SEARCH_ROWS, cited_pages
+from hermes_gbrain.recall.pointers import HEADER, StoreKey, shared_engine
 from hermes_gbrain.recall.shown import REPEAT_TURNS, reset_shared_log, sessions_dir
 from support.hermes_driver import MemoryManagerDriver, load_provider
 from support.hermes_home import HermesHome
@@ -34,12 +34,11 @@ TOMAS = "[default:people/tomas-lindqvist]"
 
 
 def pointer_searches(emu: Emulator) -> list[dict[str, Any]]:
-    """Pointer searches (the briefing's ask for longer snippets)."""
+    """Pointer searches (the briefing asks for exactly ``SEARCH_ROWS`` rows, pointers more)."""
     return [
         dict(r.arguments or {})
         for r in emu.requests
-        if r.tool in ("search", "query")
-        and (r.arguments or {}).get("snippet_chars") != SNIPPET_REQUEST
+        if r.tool in ("search", "query") and (r.arguments or {}).get("limit") != SEARCH_ROWS
     ]
 
 
@@ -47,8 +46,7 @@ def briefing_searches(emu: Emulator) -> int:
     return sum(
         1
         for r in emu.requests
-        if r.tool in ("search", "query")
-        and (r.arguments or {}).get("snippet_chars") == SNIPPET_REQUEST
+        if r.tool in ("search", "query") and (r.arguments or {}).get("limit") == SEARCH_ROWS
     )
 
 
@@ -148,18 +146,21 @@ def test_past_the_budget_the_turn_gets_nothing_and_the_late_result_never_shows(
     emu.knobs.gate = gate
     try:
         with MemoryManagerDriver(load_provider("gbrain")) as driver:
+            provider: Any = driver.provider
+            key = StoreKey(str(profile.home.path), provider._config.cache_key, "s1")
             started = time.monotonic()
             late = driver.turn("Who is Maya Okafor?", flush=False)
             assert time.monotonic() - started < 2.0
             gate.set()
-            assert engine_idle()  # the late answer has arrived
+            assert engine_idle()  # the late answer has arrived...
+            assert not shared_engine().waiting(key)  # ...and was published nowhere
             ack = driver.turn("ok")
             profile.set_env(GBRAIN_POINTER_SYNC_BUDGET_MS="5000")
             next_real = driver.turn("Tell me about Tomas Lindqvist")
     finally:
         gate.set()
     assert late.memory_context is None and ack.memory_context is None
-    assert TOMAS in next_real.prefetch and MAYA not in next_real.prefetch
+    assert TOMAS in next_real.prefetch  # its own search, in time
 
 
 def test_budget_zero_restores_background_pointers(profile: Profile) -> None:

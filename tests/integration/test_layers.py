@@ -18,7 +18,7 @@ from hermes_gbrain.commands.install import install
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.sample_brain import INJECTION_SLUG
-from hermes_gbrain.recall.briefing import SNIPPET_REQUEST
+from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST
 from hermes_gbrain.recall.digest import DIGEST_HEADER, Digest, read_digest_line, write_digest
 from hermes_gbrain.recall.pointers import HEADER
 from support.hermes_driver import MemoryManagerDriver, build_agent, load_provider
@@ -37,6 +37,7 @@ def briefing_searches(emu: Emulator) -> int:
         for r in emu.requests
         if r.tool in ("search", "query")
         and (r.arguments or {}).get("snippet_chars") == SNIPPET_REQUEST
+        and (r.arguments or {}).get("limit") == SEARCH_ROWS  # pointers ask for more rows
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST
 from hermes_gbrain.recall.config import SPARE_ROWS
 from hermes_gbrain.recall.pointers import HEADER
 from support.hermes_driver import (
@@ -184,12 +185,12 @@ def test_limit_change_applies_at_hand_out(preset: Profile) -> None:
 
 
 @pytest.mark.parametrize("value", ["junk", "0", "99"])
-def test_limit_junk_and_clamp(profile: Profile, value: str) -> None:
-    profile.set_env(GBRAIN_POINTER_LIMIT=value)
-    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+def test_limit_junk_and_clamp(preset: Profile, value: str) -> None:
+    preset.set_env(GBRAIN_POINTER_LIMIT=value)
+    with MemoryManagerDriver(load_provider(PRESET)) as driver:
         turn(driver, "Who is Maya Okafor?")
     expected = {"junk": 3, "0": 1, "99": 10}[value]
-    assert searches(profile.emu)[0]["limit"] == expected + SPARE_ROWS
+    assert searches(preset.emu)[0]["limit"] == expected + SPARE_ROWS
 
 
 def test_source_filter_uses_query_without_expansion(profile: Profile) -> None:
@@ -200,8 +201,8 @@ def test_source_filter_uses_query_without_expansion(profile: Profile) -> None:
     assert req.tool == "query"
     assert req.arguments == {
         "query": "ledger lake backfill",
-        "limit": 3 + SPARE_ROWS,
-        "snippet_chars": 1,
+        "limit": SEARCH_ROWS + SPARE_ROWS,  # gated: the gate picks from more rows
+        "snippet_chars": SNIPPET_REQUEST,  # and reads their summaries
         "source_id": "work",
         "expand": False,
     }

@@ -109,14 +109,15 @@ class GBrainHook:
         engine = shared_engine(compat.spawn_thread)
         key = StoreKey(config.home, config.cache_key, session)
         budget = turns.budget_ms(config)
-        search = turns.GatedSearch(config, layers.briefing.gate)
-        if layers.hook_pointers:
-            rows = turns.rows_wanted(config.limit, recent_pages(config, session, turn))
-            if budget > 0:
-                current = turns.start(
-                    engine, key, message, rows=rows, search=search, owner=self._owner,
-                    budget_ms=budget, screen=config.screen, context=context,
-                )  # fmt: skip
+        recent = recent_pages(config, session, turn)
+        rows = turns.rows_wanted(config.limit, recent)
+        window = turns.window_of(earlier, message)
+        search = turns.GatedSearch(config, layers.briefing.gate, window=window, recent=recent)
+        if layers.hook_pointers and budget > 0:
+            current = turns.start(
+                engine, key, message, rows=rows, search=search, owner=self._owner,
+                budget_ms=budget, screen=config.screen, context=context,
+            )  # fmt: skip
         briefing = take_briefing(config, session)
         pointers = ""
         if current is not None:

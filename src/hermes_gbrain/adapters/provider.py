@@ -22,7 +22,7 @@ from typing import Any
 from ..api import UnsupportedError
 from ..recall import turns
 from ..recall.briefing import Gate
-from ..recall.config import PointerConfig, PointerSearch, brain_for, load_pointer_config
+from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
 from ..recall.pointers import MAX_LIMIT, QUERY_CHARS, Owner, StoreKey, Ticket, shared_engine
 from ..settings import DEFAULT_MCP_URL
 from . import compat
@@ -75,8 +75,8 @@ class GBrainMemoryProvider(MemoryProvider):
         self._keys: dict[str, None] = {}  # credential keys used, for invalidation
         self._last_count = 0
         self._turn = 0  # Hermes' user-turn number, from on_turn_start
-        self.warmed = threading.Event()  # set once the start-up warm-up has ended
         self._current: turns.TurnSearch | None = None  # this turn's own search
+        self._earlier: list[str] = []  # the last user messages, in memory only
         self._status_callback: Callable[[str], object] | None = None
         self._search_problem: dict[str, str] = {}  # credential key -> why searches cannot run
 
@@ -137,35 +137,7 @@ class GBrainMemoryProvider(MemoryProvider):
             callback if callable(callback) and not compat.HAS_RECALL_STATUS else None
         )
         self._refresh()
-        self._warm_up()
         self._tools.start(self._home, kwargs)
-
-    def _warm_up(self) -> None:
-        """Mint the token and learn the tool catalog in the background, so that the first
-        turn of a new process (``hermes -z``, a resumed chat) waits for its search only.
-        Hermes builds the rest of the agent between ``initialize`` and the first turn
-        (about 2 s for ``hermes -z`` here), which is ample."""
-        config = self._config
-        self.warmed = threading.Event()
-        if config is None or not self.layers or self._budget(config) <= 0:
-            self.warmed.set()
-            return
-        done = self.warmed
-
-        def warm() -> None:
-            try:
-                brain_for(config).catalog()
-            except Exception as exc:  # fail open: the turn's own search tries again
-                log.debug("gbrain warm-up failed: %s", type(exc).__name__)
-            finally:
-                done.set()
-
-        context = self._context
-        target = (lambda: context.copy().run(warm)) if context is not None else warm
-        try:
-            compat.spawn_thread(target, "gbrain-warm-up").start()
-        except RuntimeError:  # interpreter shutting down
-            done.set()
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         """A new user turn: start the briefing and this message's own search at once."""
@@ -213,12 +185,14 @@ class GBrainMemoryProvider(MemoryProvider):
         since: float | None = None,
     ) -> turns.TurnSearch | None:
         recent = recent_pages(config, session, self._turn)
+        window = turns.window_of(self._earlier, query)
+        self._earlier = [*self._earlier, query][-turns.WINDOW_TURNS :]
         return turns.start(
             shared_engine(compat.spawn_thread),
             self._key(config, session),
             query,
             rows=turns.rows_wanted(config.limit, recent),
-            search=turns.GatedSearch(config, self._gate()),
+            search=turns.GatedSearch(config, self._gate(), window=window, recent=recent),
             owner=self._owner,
             budget_ms=self._budget(config),
             screen=config.screen,
@@ -284,7 +258,10 @@ class GBrainMemoryProvider(MemoryProvider):
         briefing = take_briefing(config, session)  # waits for the briefing's own budget
         if self._budget(config) > 0:
             if current is None or not current.answers(key, query):
-                # No on_turn_start for this message (newer Hermes, a skill turn): start here.
+                # No on_turn_start for this message (newer Hermes, a skill turn): start here,
+                # the message on_turn_start saw (if any) replaced in the window.
+                if current is not None:
+                    self._earlier = self._earlier[:-1]
                 current = self._start_current(config, session, query, None)
             pointers = turns.collect(engine, current) if current is not None else ""
         else:
@@ -327,11 +304,13 @@ class GBrainMemoryProvider(MemoryProvider):
             self._submit(config, key, query)
             return
         recent = recent_pages(config, session, self._turn + 1)
+        window = turns.window_of(self._earlier, query)
+        self._earlier = [*self._earlier, query][-turns.WINDOW_TURNS :]
         shared_engine(compat.spawn_thread).submit(
             key,
             query[:QUERY_CHARS],
             turns.rows_wanted(config.limit, recent),
-            turns.GatedSearch(config, self._gate()),
+            turns.GatedSearch(config, self._gate(), window=window, recent=recent),
             owner=self._owner,
             screen=config.screen,
             context=self._context,

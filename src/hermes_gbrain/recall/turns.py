@@ -7,10 +7,13 @@ started. A search that misses its deadline is orphaned: it may finish its reques
 but its rows answer a message already sent to the model, so they are never handed out
 (the next non-trivial turn searches its own message instead).
 
-Rows pass the same relevance gate as the briefing (``briefing.select_rows``) before
-they become pointer lines, and the caller drops pages the session was shown within the
-last few turns (``shown.REPEAT_TURNS``); :func:`rows_wanted` asks the server for a few
-more rows so that the limit can still be filled with other relevant pages.
+Rows come from the same call as the briefing's (``GBrain.recall_rows``: GBrain's
+``volunteer_context`` over the last few user messages, then ``search``, with short
+summaries the gate reads) and pass the same relevance gate (``briefing.select_rows``)
+before they become pointer lines. Pages the session was shown within the last few turns
+(``shown.REPEAT_TURNS``) are named to GBrain as prior context and skipped by the gate;
+:func:`rows_wanted` asks for a few more rows so that the limit can still be filled with
+other relevant pages. This is the configuration ``bench/relevance.py`` measures.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..api import SearchRow
-from .briefing import Gate, select_rows
-from .config import PointerConfig, PointerSearch
+from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, select_rows
+from .config import SPARE_ROWS, PointerConfig, brain_for
 from .pointers import MAX_LIMIT, QUERY_CHARS, Outcome, Owner, PointerEngine, StoreKey, Ticket
 
 __all__ = [
@@ -33,6 +36,7 @@ __all__ = [
     "collect",
     "rows_wanted",
     "start",
+    "window_of",
 ]
 
 DEFAULT_BUDGET_MS = 250
@@ -41,6 +45,8 @@ recall in Hermes": a keyword search on loopback answers in ~30 ms, hybrid search
 embeddings in ~150 ms; ``bench/turn_latency.py`` measures both)."""
 REPEAT_SPARE_MAX = 5
 """At most this many rows are asked for beyond the limit to replace recent pages."""
+WINDOW_TURNS = 4
+"""User messages (the current one included) ``volunteer_context`` reads."""
 
 
 def budget_ms(config: PointerConfig, default: int = DEFAULT_BUDGET_MS) -> int:
@@ -53,18 +59,52 @@ def rows_wanted(limit: int, recent: frozenset[str]) -> int:
     return min(MAX_LIMIT, limit + min(len(recent), REPEAT_SPARE_MAX))
 
 
+def window_of(earlier: Sequence[str], message: str) -> str:
+    """The conversation window ``volunteer_context`` reads: the last user messages."""
+    recent = [*earlier[-(WINDOW_TURNS - 1) :], message]
+    return "\n".join(f"user: {text[:QUERY_CHARS]}" for text in recent)
+
+
 class GatedSearch:
-    """A pointer search whose rows pass the relevance gate for the message searched."""
+    """A pointer search whose rows pass the relevance gate for the message searched.
 
-    __slots__ = ("_gate", "_search")
+    Asks ``recall_rows`` for ``SEARCH_ROWS + SPARE_ROWS`` rows and more when recent
+    pages are to be skipped (so never the briefing's ``SEARCH_ROWS``), with the
+    briefing's summary length: the gate anchors paraphrases on the summary.
+    """
 
-    def __init__(self, config: PointerConfig, gate: Gate) -> None:
-        self._search = PointerSearch(config)
+    __slots__ = ("_config", "_gate", "_recent", "_window")
+
+    def __init__(
+        self,
+        config: PointerConfig,
+        gate: Gate,
+        *,
+        window: str | None = None,
+        recent: frozenset[str] = frozenset(),
+    ) -> None:
+        self._config = config
         self._gate = gate
+        self._window = window
+        self._recent = recent
 
     def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
-        rows = self._search(query, limit)
-        return select_rows(rows, query, gate=self._gate, limit=MAX_LIMIT)
+        extra = max(0, limit - self._config.limit)
+        prior = "\n".join(f"- {page}" for page in sorted(self._recent))
+        rows = (
+            brain_for(self._config)
+            .recall_rows(
+                query,
+                window=self._window,
+                prior_context=prior or None,
+                limit=SEARCH_ROWS + SPARE_ROWS + extra,
+                snippet_chars=SNIPPET_REQUEST,
+                source_id=self._config.settings.source,
+            )
+            .rows
+        )
+        skip = {page.strip("[]") for page in self._recent}
+        return select_rows(rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip)
 
 
 @dataclass(frozen=True, slots=True)
