@@ -36,6 +36,8 @@ def test_a_new_process_reads_the_record_back(tmp_path: Path) -> None:
     assert not later.briefed(home, "s2")
     (path,) = sessions_dir(home).iterdir()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(sessions_dir(home).stat().st_mode) == 0o700
+    assert stat.S_IMODE(sessions_dir(home).parent.stat().st_mode) == 0o700
     assert "s1" not in path.name
 
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import data_dir, write_atomic
+from ..files import data_dir, private_dir, write_atomic
 
 __all__ = [
     "MAX_AGE_DAYS",
@@ -201,6 +201,7 @@ class ShownLog:
         if not self._persist or not session:
             return
         try:
+            private_dir(data_dir(home))  # ours, like the sessions folder: owner-only
             write_atomic(_file_for(home, session), text)
             self.writes += 1
         except OSError as exc:  # a read-only or full disk costs repeats, never the turn
