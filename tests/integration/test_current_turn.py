@@ -21,7 +21,7 @@ from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.recall import briefing as briefing_module
 from hermes_gbrain.recall.briefing import SEARCH_ROWS, cited_pages
 from hermes_gbrain.recall.pointers import HEADER, StoreKey, shared_engine
-from hermes_gbrain.recall.shown import REPEAT_TURNS, reset_shared_log, sessions_dir
+from hermes_gbrain.recall.shown import REPEAT_TURNS, reset_shared_log, sessions_dir, shared_log
 from support.hermes_driver import MemoryManagerDriver, load_provider
 from support.hermes_home import HermesHome
 from support.pointer_env import Profile, engine_idle, fresh_process_state, make_profile
@@ -201,6 +201,11 @@ def test_one_session_key_for_briefing_pointers_and_record(briefed: Profile) -> N
     again = provider.prefetch(message, session_id="hermes-session")
     assert not BRIEF_LINE.search(again) and MAYA not in again  # same session: no repeat
     provider.shutdown()
+    log = shared_log()
+    home = str(briefed.home.path)
+    assert log.briefed(home, "hermes-session") and MAYA in log.recent(home, "hermes-session", 3)
+    assert not log.briefed(home, "instance-session")
+    assert log.recent(home, "instance-session", 3) == frozenset()
 
 
 def test_prefetch_searches_a_message_it_was_not_told_about(profile: Profile) -> None:
