@@ -10,6 +10,7 @@ few fields we use: everything else the server returns is untrusted and unneeded.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -332,17 +333,30 @@ class GBrain:
         ``volunteer_context`` tool, or with a source filter (it has none), this is
         ``search``. Duplicates keep their first (volunteered) row.
         """
+        if source_id is not None or not self.catalog().has("volunteer_context"):
+            return self.search(
+                message, limit=limit, snippet_chars=snippet_chars, source_id=source_id, lean=False
+            )
+        # Both calls at once: a turn waits for the slower one, not for the sum.
+        volunteered: list[SearchRow] = []
+
+        def volunteer() -> None:
+            try:
+                volunteered.extend(
+                    self.volunteer_context(
+                        window or f"user: {message}", prior_context=prior_context, max_pages=5
+                    ).rows
+                )
+            except Exception:  # a side channel: the search rows still serve the turn
+                volunteered.clear()
+
+        helper = threading.Thread(target=volunteer, name="gbrain-volunteer", daemon=True)
+        helper.start()
         found = self.search(
             message, limit=limit, snippet_chars=snippet_chars, source_id=source_id, lean=False
         )
-        if source_id is not None or not self.catalog().has("volunteer_context"):
-            return found
-        try:
-            offered = self.volunteer_context(
-                window or f"user: {message}", prior_context=prior_context, max_pages=5
-            ).rows
-        except GBrainError:
-            offered = ()  # a side channel: the search rows still serve the turn
+        helper.join()  # bounded: every request has its own deadline
+        offered = tuple(volunteered)
         searched = {(r.source_id, r.slug): r for r in found.rows}
         merged = []
         for row in offered:  # the searched row has the page title and text; keep the evidence

@@ -69,7 +69,7 @@ def _two_turns_then_ok(agent: object, history: list[dict[str, object]]) -> list[
     statuses = []
     manager = agent._memory_manager  # type: ignore[attr-defined]
     provider = next(p for p in manager.providers if p.name == "gbrain")
-    for message in ("Who is Maya Okafor?", "What does she prefer?", "ok"):
+    for message in ("Who is Maya Okafor?", "How is the Driftwood Sync project going?", "ok"):
         result = agent.run_conversation(message, conversation_history=history)  # type: ignore[attr-defined]
         history[:] = list(result.get("messages") or [])
         assert manager.flush_pending(timeout=WAIT)
@@ -106,7 +106,7 @@ def test_a_turn_without_prefetch_reports_no_recall(profile: Profile) -> None:
     with MemoryManagerDriver(provider) as driver:
         driver.turn("Who is Maya Okafor?")
         assert engine_idle()
-        driver.turn("What does she prefer?")
+        driver.turn("How is the Driftwood Sync project going?")
         assert provider.recall_status() is not None
         provider.on_turn_start(3, "ok")  # what newer Hermes does before skipping recall
         assert provider.recall_status() is None

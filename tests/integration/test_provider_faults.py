@@ -1,4 +1,10 @@
-"""Fail-open faults, session-boundary races, profiles in multiplex mode, log hygiene."""
+"""Fail-open faults, session-boundary races, profiles in multiplex mode, log hygiene.
+
+Most tests drive the ``gbrain-pointer`` preset: the pointer engine behind it is the one
+the full provider uses, and the preset's background hand-out (a search after each
+turn, taken by the next) makes every step of a race observable. The full provider's
+own current-turn behaviour is tested in ``test_current_turn.py``.
+"""
 
 from __future__ import annotations
 
@@ -19,12 +25,26 @@ from support.pointer_env import WAIT, Profile, engine_idle, make_profile
 pytestmark = pytest.mark.hermes
 
 ASK = "Who is Maya Okafor?"
+NEXT = "What else should I know?"
+PRESET = "gbrain-pointer"
+
+
+@pytest.fixture
+def profile(hermes_home: HermesHome, emu: Emulator) -> Profile:
+    return make_profile(hermes_home, emu, name=PRESET)
 
 
 def turn(driver: MemoryManagerDriver, user: str) -> str:
     prefetch = driver.turn(user).prefetch
     assert engine_idle()
     return prefetch
+
+
+def later(provider: Any) -> str:
+    """What the next real turn's ``prefetch`` takes, without starting another search
+    (``on_turn_start`` re-reads the settings, as Hermes' next turn would)."""
+    provider.on_turn_start(99, NEXT)
+    return str(provider.prefetch(NEXT))
 
 
 FAULTS: dict[str, dict[str, Any]] = {
@@ -49,11 +69,11 @@ FAULTS: dict[str, dict[str, Any]] = {
 def test_fault_means_no_pointers_then_recovery(profile: Profile, knobs: dict[str, Any]) -> None:
     for name, value in knobs.items():
         setattr(profile.emu.knobs, name, value)
-    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+    with MemoryManagerDriver(load_provider(PRESET)) as driver:
         assert turn(driver, ASK) == ""
         profile.emu.reset_knobs()
         assert turn(driver, ASK) == ""  # turn 1's search failed: nothing for turn 2
-        assert turn(driver, "ok").startswith(HEADER)  # turn 2's search worked
+        assert later(driver.provider).startswith(HEADER)  # turn 2's search worked
 
 
 BENIGN: dict[str, dict[str, Any]] = {
@@ -67,23 +87,23 @@ BENIGN: dict[str, dict[str, Any]] = {
 def test_benign_variations_still_deliver(profile: Profile, knobs: dict[str, Any]) -> None:
     for name, value in knobs.items():
         setattr(profile.emu.knobs, name, value)
-    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+    with MemoryManagerDriver(load_provider(PRESET)) as driver:
         turn(driver, ASK)
-        assert turn(driver, "ok").startswith(HEADER + "\n- [default:people/maya-okafor]")
+        assert later(driver.provider).startswith(HEADER + "\n- [default:people/maya-okafor]")
 
 
 def test_server_down_means_no_pointers(profile: Profile) -> None:
     profile.set_env(GBRAIN_MCP_URL="http://127.0.0.1:9/mcp")
-    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+    with MemoryManagerDriver(load_provider(PRESET)) as driver:
         turn(driver, ASK)
-        assert turn(driver, "ok") == ""
+        assert later(driver.provider) == ""
 
 
 def test_is_error_result_means_no_pointers(profile: Profile) -> None:
     profile.set_env(GBRAIN_POINTER_SOURCE="no-such-source")
-    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+    with MemoryManagerDriver(load_provider(PRESET)) as driver:
         turn(driver, ASK)
-        assert turn(driver, "ok") == ""
+        assert later(driver.provider) == ""
     assert [r.tool for r in profile.emu.requests if r.tool] == ["query"]
 
 
@@ -91,7 +111,7 @@ def test_unfilterable_source_searches_nothing_and_says_why(profile: Profile) -> 
     from hermes_gbrain.mcp import ToolCatalog, _catalog_lock, _catalogs
 
     profile.set_env(GBRAIN_POINTER_SOURCE="work")
-    provider = load_provider("gbrain")
+    provider = load_provider(PRESET)
     with MemoryManagerDriver(provider) as driver:
         turn(driver, ASK)  # learns the catalog
         with _catalog_lock:  # a server whose `query` cannot filter either
@@ -100,7 +120,7 @@ def test_unfilterable_source_searches_nothing_and_says_why(profile: Profile) -> 
                 _catalogs[key] = ToolCatalog(tools)
         before = len([r for r in profile.emu.requests if r.tool])
         turn(driver, "what about ledger lake")
-        assert turn(driver, "ok") == ""
+        assert later(driver.provider) == ""
         assert len([r for r in profile.emu.requests if r.tool]) == before
         assert "source" in provider.unavailable_reason()  # type: ignore[attr-defined]
 
@@ -161,7 +181,7 @@ def _undo(driver: MemoryManagerDriver) -> None:
 
 @pytest.mark.parametrize("switch", [_new, _reset_inline, _undo], ids=["new", "reset", "undo"])
 def test_switch_orphans_search_in_flight(profile: Profile, hold: Hold, switch: Switch) -> None:
-    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+    with MemoryManagerDriver(load_provider(PRESET)) as driver:
         driver.turn(ASK)
         assert hold.first.wait(WAIT)  # turn 1's search is at the server
         switch(driver)
@@ -169,16 +189,16 @@ def test_switch_orphans_search_in_flight(profile: Profile, hold: Hold, switch: S
         assert hold.later.wait(WAIT)
         hold.release.set()
         assert engine_idle()
-        block = turn(driver, "ok")
+        block = later(driver.provider)
         assert "tomas-lindqvist" in block and "maya-okafor]" not in block
         # the orphaned result was published nowhere
-        other = load_provider("gbrain")
+        other = load_provider(PRESET)
         other.initialize("s1", hermes_home=str(profile.home.path))
-        assert other.prefetch("ok") == ""
+        assert later(other) == ""
 
 
 def test_shutdown_is_final_and_bounded(profile: Profile, hold: Hold) -> None:
-    driver = MemoryManagerDriver(load_provider("gbrain"))
+    driver = MemoryManagerDriver(load_provider(PRESET))
     driver.turn(ASK)
     assert hold.first.wait(WAIT)
     started = time.monotonic()
@@ -188,10 +208,10 @@ def test_shutdown_is_final_and_bounded(profile: Profile, hold: Hold) -> None:
     provider.queue_prefetch("Tell me about Tomas Lindqvist", session_id="s1")
     hold.release.set()
     assert engine_idle()
-    assert provider.prefetch("ok") == ""
-    fresh = load_provider("gbrain")
+    assert later(provider) == ""
+    fresh = load_provider(PRESET)
     fresh.initialize("s1", hermes_home=str(profile.home.path))
-    assert fresh.prefetch("ok") == ""  # nothing was published after shutdown
+    assert later(fresh) == ""  # nothing was published after shutdown
     assert not hold.later.is_set()  # and nothing was sent after it
 
 
@@ -210,8 +230,8 @@ def test_two_profiles_multiplexed(
     from hermes_constants import reset_hermes_home_override, set_hermes_home_override
 
     with Emulator() as other_emu:
-        a = make_profile(hermes_home, emu)
-        b = make_profile(make_hermes_home(tmp_path / "profile-b"), other_emu)
+        a = make_profile(hermes_home, emu, name=PRESET)
+        b = make_profile(make_hermes_home(tmp_path / "profile-b"), other_emu, name=PRESET)
         for key, value in a.env.items():  # the launch profile's env: must never be used
             monkeypatch.setenv(key, value)
         set_multiplex_active(True)
@@ -231,13 +251,13 @@ def test_two_profiles_multiplexed(
                 drivers[label] = scoped(
                     p,
                     lambda p=p: MemoryManagerDriver(
-                        load_provider("gbrain"), init_kwargs={"hermes_home": str(p.home.path)}
+                        load_provider(PRESET), init_kwargs={"hermes_home": str(p.home.path)}
                     ),
                 )
             scoped(a, lambda: turn(drivers["a"], ASK))
             scoped(b, lambda: turn(drivers["b"], "Tell me about Tomas Lindqvist"))
-            got_a = scoped(a, lambda: turn(drivers["a"], "ok"))
-            got_b = scoped(b, lambda: turn(drivers["b"], "ok"))
+            got_a = scoped(a, lambda: later(drivers["a"].provider))
+            got_b = scoped(b, lambda: later(drivers["b"].provider))
             assert "maya-okafor" in got_a and "tomas" not in got_a
             assert "tomas-lindqvist" in got_b and "maya" not in got_b
             assert [r.arguments["query"] for r in emu.requests if r.tool] == [ASK]  # type: ignore[index]
@@ -263,20 +283,23 @@ def test_two_profiles_multiplexed(
 
 
 def test_changed_secret_cannot_reuse_pointers(profile: Profile) -> None:
-    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+    with MemoryManagerDriver(load_provider(PRESET)) as driver:
         turn(driver, ASK)
         client_id, secret = profile.emu.register_client("rotated")
         profile.set_env(GBRAIN_MCP_CLIENT_ID=client_id, GBRAIN_MCP_CLIENT_SECRET=secret)
-        assert turn(driver, "ok") == ""  # waiting result belonged to the old credential
+        assert later(driver.provider) == ""  # waiting result belonged to the old credential
         turn(driver, ASK)
-        assert turn(driver, "ok").startswith(HEADER)
+        assert later(driver.provider).startswith(HEADER)
     assert profile.emu.token_requests == 2
 
 
 # -- log hygiene -----------------------------------------------------------------------------
 
 
-def test_no_secret_or_text_in_any_log(profile: Profile, caplog: pytest.LogCaptureFixture) -> None:
+def test_no_secret_or_text_in_any_log(
+    hermes_home: HermesHome, emu: Emulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    profile = make_profile(hermes_home, emu, GBRAIN_BRIEFING="on")  # the full provider
     caplog.set_level(logging.DEBUG)
     with MemoryManagerDriver(load_provider("gbrain")) as driver:
         turn(driver, ASK)

@@ -105,11 +105,15 @@ class MemoryManagerDriver:
         session_id: str = "s1",
         init_kwargs: Mapping[str, Any] | None = None,
         flush_timeout: float = 5.0,
+        first_turn: int = 1,
     ) -> None:
+        """``first_turn`` > 1 stands for a resumed session: Hermes re-seeds its user-turn
+        count from the history, so the first turn this driver runs has that number."""
         from agent.memory_manager import MemoryManager
 
         self.provider = provider
         self.session_id = session_id
+        self.first_turn = first_turn
         self.flush_timeout = flush_timeout
         self.manager: MemoryManager = MemoryManager()
         self.manager.add_provider(provider)
@@ -131,7 +135,7 @@ class MemoryManagerDriver:
         """One user turn; *assistant* defaults to ``"reply <n>"``."""
         from agent.turn_context import compose_user_api_content
 
-        number = len(self.turns) + 1
+        number = len(self.turns) + self.first_turn
         mgr = self.manager
         mgr.on_turn_start(number, user)
         prefetch = mgr.prefetch_all(user) or ""

@@ -42,12 +42,19 @@ class Profile:
         self.home.write_env(self.env)
 
 
+TEST_BUDGET_MS = "5000"
+"""The full provider's wait for a turn's own pointers in tests: generous, so that a busy
+machine cannot make a result miss its turn; tests of the bound set their own budget."""
+
+
 def make_profile(home: HermesHome, emu: Emulator, name: str = "gbrain", **extra: str) -> Profile:
     env = {
         **emu.client_env(f"reader-{home.path.name}", scopes="read"),
         "GBRAIN_POINTER_ALLOW_HTTP": "1",
         "GBRAIN_TOOLS": "off",  # no discovery refresh traffic in pointer tests
         "GBRAIN_BRIEFING": "off",  # pointer tests see pointers only; briefing tests turn it on
+        # the preset keeps its background hand-out (no budget unless a test sets one)
+        **({} if name == "gbrain-pointer" else {"GBRAIN_POINTER_SYNC_BUDGET_MS": TEST_BUDGET_MS}),
         **extra,
     }
     home.write_env(env)

@@ -40,6 +40,7 @@ __all__ = [
     "is_trivial_prompt",
     "profile_lookup",
     "spawn_thread",
+    "user_instruction",
 ]
 
 
@@ -59,6 +60,28 @@ def is_trivial_prompt(text: str) -> bool:
     if _hermes_is_trivial is not None:
         return bool(_hermes_is_trivial(text))
     return fallback_is_trivial_prompt(text)
+
+
+# -- skill turns -------------------------------------------------------------------------
+
+try:
+    from agent.skill_commands import (
+        extract_user_instruction_from_skill_message as _hermes_instruction,
+    )
+except ImportError:
+    _hermes_instruction = None  # type: ignore[assignment]
+
+
+def user_instruction(text: str) -> str:
+    """What Hermes hands ``prefetch`` for this message: a ``/skill`` turn reduced to the
+    user's own instruction (``""`` for a bare skill), anything else unchanged."""
+    if _hermes_instruction is None:
+        return text
+    try:
+        found = _hermes_instruction(text)
+    except Exception:  # a helper that fails must not cost the turn its memory
+        return text
+    return found if isinstance(found, str) else ""
 
 
 # -- recall status -----------------------------------------------------------------------

@@ -10,10 +10,11 @@ turn (see :func:`~.layers.first_turn_digest`), ahead of anything else the hook a
 
 Same settings as the provider (``GBRAIN_*`` in the profile's ``.env``), read on
 the hook's thread, which is the profile-scoped agent thread. Same fail-open rule:
-any fault means the hook adds nothing. ``GBRAIN_HOOK_POINTERS=1`` also adds
-pointers from the previous turn's background search. All state lives in this
-installed module (shared engine and desk), never in the plugin folder, which
-Hermes may import twice.
+any fault means the hook adds nothing. ``GBRAIN_HOOK_POINTERS=1`` also adds gated
+pointers about the current message, searched here and waited for within the same
+budget as the provider's (``recall.turns``); trivial turns get nothing. All state
+lives in this installed module (shared engine, desk and session record), never in
+the plugin folder, which Hermes may import twice.
 """
 
 from __future__ import annotations
@@ -23,16 +24,17 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
+from ..recall import turns
+from ..recall.config import PointerConfig, load_pointer_config
 from ..recall.pointers import MAX_LIMIT, Owner, StoreKey, shared_engine
 from . import compat
 from .layers import (
     begin_briefing,
-    briefed_pages,
-    combine,
+    compose_turn,
     first_turn_digest,
     join_context,
     read_layers,
+    recent_pages,
     take_briefing,
 )
 
@@ -92,31 +94,41 @@ class GBrainHook:
         if config is None or layers is None:
             return ""
         earlier = _earlier_user_texts(kwargs.get("conversation_history"), message)
-        first = not any(not compat.is_trivial_prompt(t) for t in earlier)
         opening = kwargs.get("is_first_turn")  # Hermes: no history before this turn
         opening = opening if isinstance(opening, bool) else not earlier
         digest = first_turn_digest(home, layers) if opening else ""
+        message = compat.user_instruction(message)
+        if not message or compat.is_trivial_prompt(message):
+            return digest  # no search; a result still waiting stays for the next real turn
+        turn = len(earlier) + 1
+        first = not any(not compat.is_trivial_prompt(t) for t in earlier)
         context = contextvars.copy_context()
         if first:
             begin_briefing(config, layers, session, message, context=context)
-        already = briefed_pages(config, session)
+        current: turns.TurnSearch | None = None
+        engine = shared_engine(compat.spawn_thread)
+        key = StoreKey(config.home, config.cache_key, session)
+        budget = turns.budget_ms(config)
+        recent = recent_pages(config, session, turn)
+        rows = turns.rows_wanted(config.limit, recent)
+        window = turns.window_of(earlier, message)
+        search = turns.GatedSearch(config, layers.briefing.gate, window=window, recent=recent)
+        if layers.hook_pointers and budget > 0:
+            current = turns.start(
+                engine, key, message, rows=rows, search=search, owner=self._owner,
+                budget_ms=budget, screen=config.screen, context=context,
+            )  # fmt: skip
         briefing = take_briefing(config, session)
         pointers = ""
-        if layers.hook_pointers:
-            engine = shared_engine(compat.spawn_thread)
-            key = StoreKey(config.home, config.cache_key, session)
+        if current is not None:
+            pointers = turns.collect(engine, current)
+        elif layers.hook_pointers:  # background only: last turn's search, then this one's
             pointers = engine.take(key, MAX_LIMIT)
-            if not compat.is_trivial_prompt(message):
-                engine.submit(
-                    key,
-                    message,
-                    config.limit,
-                    PointerSearch(config),
-                    owner=self._owner,
-                    screen=config.screen,
-                    context=context,
-                )
-        recalled = combine(briefing, pointers, limit=config.limit, already=already)
+            engine.submit(
+                key, message, rows, search, owner=self._owner, screen=config.screen,
+                context=context,
+            )  # fmt: skip
+        recalled = compose_turn(config, session, turn, briefing=briefing, pointers=pointers)
         return join_context(digest, recalled)
 
 

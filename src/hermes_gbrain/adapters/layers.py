@@ -4,7 +4,9 @@ Both adapters call :func:`read_layers` on a profile-scoped thread (``initialize`
 ``on_turn_start``, the ``pre_llm_call`` hook) and hand the frozen result on. The
 briefing itself lives on the process-wide :class:`~..recall.briefing.BriefingDesk`,
 keyed by (profile home, credential key, session id), so a provider rebuilt between
-turns, or the hook in a multiplexed gateway, still briefs each session once.
+turns, or the hook in a multiplexed gateway, still briefs each session once; the
+session record (:mod:`~..recall.shown`) carries that across processes, with the pages
+each turn showed, so :func:`compose_turn` never points at them again too soon.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..recall.briefing import (
 from ..recall.config import PointerConfig
 from ..recall.digest import DigestConfig, format_digest_block, load_digest_config, read_digest_line
 from ..recall.pointers import format_block
+from ..recall.shown import shared_log
 from ..settings import flag_on
 from ..text import one_line
 from . import compat
@@ -32,14 +35,15 @@ __all__ = [
     "FIRST_TURNS",
     "Layers",
     "begin_briefing",
-    "briefed_pages",
     "combine",
+    "compose_turn",
     "digest_block",
     "end_briefing",
     "first_turn_digest",
     "join_context",
     "layer_schema",
     "read_layers",
+    "recent_pages",
     "take_briefing",
 ]
 
@@ -106,14 +110,16 @@ def begin_briefing(
     turn: int = 1,
     context: contextvars.Context | None = None,
 ) -> bool:
-    """Start the session's briefing search if this is its first non-trivial message."""
+    """Start the session's briefing search if this is its first non-trivial message
+    (in this process or, per the session record, any earlier one)."""
     if layers is None or not layers.briefing.enabled or not isinstance(message, str):
         return False
     desk = shared_desk()
     key = _key(config, session)
-    if turn > FIRST_TURNS:
-        if not desk.started(key):
-            desk.mark_done(key)
+    if desk.started(key):
+        return False
+    if turn > FIRST_TURNS or shared_log().briefed(config.home, session):
+        desk.mark_done(key)
         return False
     if compat.is_trivial_prompt(message):
         return False
@@ -128,11 +134,26 @@ def take_briefing(config: PointerConfig, session: str) -> str:
 def end_briefing(config: PointerConfig, session: str) -> None:
     """No briefing for this session from now on (resumed, branched or compressed)."""
     shared_desk().mark_done(_key(config, session))
+    shared_log().record(config.home, session, turn=0, briefed=True)
 
 
-def briefed_pages(config: PointerConfig, session: str) -> frozenset[str]:
-    """Pages the session's briefing already showed, so pointers need not repeat them."""
-    return shared_desk().cited(_key(config, session))
+def recent_pages(config: PointerConfig, session: str, turn: int) -> frozenset[str]:
+    """Pages the session was shown within the repeat window before ``turn``."""
+    return shared_log().recent(config.home, session, turn)
+
+
+def compose_turn(
+    config: PointerConfig, session: str, turn: int, *, briefing: str, pointers: str
+) -> str:
+    """The turn's block (briefing, then pointers the session was not shown lately), and
+    a note in the session record of what it showed and whether the briefing is settled."""
+    log = shared_log()
+    block = combine(
+        briefing, pointers, limit=config.limit, already=log.recent(config.home, session, turn)
+    )
+    settled = shared_desk().started(_key(config, session))
+    log.record(config.home, session, turn=turn, pages=cited_pages(block), briefed=settled)
+    return block
 
 
 def combine(

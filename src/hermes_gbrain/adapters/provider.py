@@ -1,10 +1,13 @@
-"""``GBrainMemoryProvider``: Hermes' memory-provider hooks wired to pointer recall.
+"""``GBrainMemoryProvider``: Hermes' memory-provider hooks wired to the recall layers.
 
 Thin on purpose (like Hermes' holographic provider): it reads settings where the
 profile's secret scope is bound (``initialize``, ``on_turn_start``), freezes them,
-and hands them to the recall layer. ``prefetch`` is a lookup that never waits on the
-network (unless the user opted into a synchronous budget); ``queue_prefetch`` starts
-the search for the next turn. Read-only: no tools, no writes, no files.
+and hands them to the recall layer. The full ``gbrain`` provider searches each
+non-trivial message in ``on_turn_start`` (which 0.19.0 calls just before
+``prefetch``) and ``prefetch`` waits for that search within a small budget
+(``recall.turns``). The ``gbrain-pointer`` preset keeps the original behaviour:
+``queue_prefetch`` searches the finished turn and the next ``prefetch`` is a lookup.
+Trivial turns ("ok", "/help") get nothing and leave any waiting result in place.
 """
 
 from __future__ import annotations
@@ -12,10 +15,13 @@ from __future__ import annotations
 import contextvars
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ..api import UnsupportedError
+from ..recall import turns
+from ..recall.briefing import Gate
 from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
 from ..recall.pointers import MAX_LIMIT, QUERY_CHARS, Owner, StoreKey, Ticket, shared_engine
 from ..settings import DEFAULT_MCP_URL
@@ -24,12 +30,12 @@ from .compat import MemoryProvider
 from .layers import (
     Layers,
     begin_briefing,
-    briefed_pages,
-    combine,
+    compose_turn,
     digest_block,
     end_briefing,
     layer_schema,
     read_layers,
+    recent_pages,
     take_briefing,
 )
 from .toolwire import ProviderTools, tools_schema
@@ -51,8 +57,9 @@ class GBrainMemoryProvider(MemoryProvider):
     """GBrain pointers before every non-trivial turn; every fault means no pointers."""
 
     provider_name = "gbrain"
-    layers = True  # digest in the system prompt, first-turn briefing
+    layers = True  # digest in the system prompt, first-turn briefing, gated pointers
     offers_tools = True  # the gbrain_* tool bridge (GBRAIN_TOOLS)
+    default_budget_ms = turns.DEFAULT_BUDGET_MS  # 0: pointers lag one turn (the preset)
 
     def __init__(self) -> None:
         self._tools = ProviderTools(enabled=self.offers_tools)
@@ -67,6 +74,9 @@ class GBrainMemoryProvider(MemoryProvider):
         self._owner = Owner()
         self._keys: dict[str, None] = {}  # credential keys used, for invalidation
         self._last_count = 0
+        self._turn = 0  # Hermes' user-turn number, from on_turn_start
+        self._current: turns.TurnSearch | None = None  # this turn's own search
+        self._earlier: list[str] = []  # the last user messages, in memory only
         self._status_callback: Callable[[str], object] | None = None
         self._search_problem: dict[str, str] = {}  # credential key -> why searches cannot run
 
@@ -138,22 +148,66 @@ class GBrainMemoryProvider(MemoryProvider):
         self._tools.start(self._home, kwargs)
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
-        # A turn newer Hermes gates as trivial gets no prefetch: no count from the last one.
+        """A new user turn: start the briefing and this message's own search at once."""
+        shown_at = time.monotonic()  # the budget counts from here
         self._last_count = 0
+        self._current = None
+        self._turn = turn_number if isinstance(turn_number, int) and turn_number > 0 else 0
         if self._home is not None:
             self._refresh()
         config = self._config
-        if self.layers and config is not None and not self._owner.closed:
+        if config is None or self._owner.closed or not isinstance(message, str):
+            return
+        query = compat.user_instruction(message)
+        if not query or compat.is_trivial_prompt(query):
+            return  # no search; a result still waiting stays for the next real turn
+        session = self._session_for(kwargs.get("session_id"))
+        context = contextvars.copy_context()
+        if self.layers:
             begin_briefing(
-                config,
-                self._layers,
-                self._session,
-                message,
-                turn=turn_number if isinstance(turn_number, int) else 1,
-                context=contextvars.copy_context(),
+                config, self._layers, session, query, turn=self._turn or 1, context=context
             )
+        if self._budget(config) > 0:
+            self._current = self._start_current(config, session, query, context, shown_at)
 
     # -- recall ---------------------------------------------------------------------------
+
+    def _session_for(self, session_id: object) -> str:
+        """One session key for briefing, pointers and the record: Hermes' argument when
+        it passes one (0.19.0's ``prefetch`` never does), else the instance's session."""
+        return session_id if isinstance(session_id, str) and session_id else self._session
+
+    def _budget(self, config: PointerConfig) -> int:
+        return turns.budget_ms(config, self.default_budget_ms)
+
+    def _gate(self) -> Gate:
+        layers = self._layers
+        return layers.briefing.gate if layers is not None else Gate()
+
+    def _start_current(
+        self,
+        config: PointerConfig,
+        session: str,
+        query: str,
+        context: contextvars.Context | None,
+        since: float | None = None,
+    ) -> turns.TurnSearch | None:
+        recent = recent_pages(config, session, self._turn)
+        window = turns.window_of(self._earlier, query)
+        self._earlier = [*self._earlier, query][-turns.WINDOW_TURNS :]
+        return turns.start(
+            shared_engine(compat.spawn_thread),
+            self._key(config, session),
+            query,
+            rows=turns.rows_wanted(config.limit, recent),
+            search=turns.GatedSearch(config, self._gate(), window=window, recent=recent),
+            owner=self._owner,
+            budget_ms=self._budget(config),
+            screen=config.screen,
+            context=context or self._context,
+            outcome=self._outcome_for(config),
+            since=since,
+        )
 
     def _key(self, config: PointerConfig, session_id: str) -> StoreKey:
         credential = config.cache_key
@@ -189,27 +243,50 @@ class GBrainMemoryProvider(MemoryProvider):
         )
 
     def prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> str:
-        """What is ready for this session, handed out once; never waits by default."""
+        """This turn's block: its own pointers (waited for within the budget) and, on the
+        session's first real turn, the briefing. Trivial turns get nothing."""
         config = self._config
-        if config is None or self._owner.closed:
+        if config is None or self._owner.closed or compat.is_trivial_prompt(query):
+            self._last_count = 0
             return ""
-        key = self._key(config, session_id)
-        engine = shared_engine(compat.spawn_thread)
-        # With a briefing in play, take every waiting line: pages it showed are dropped
-        # before the limit is applied (in ``combine``).
-        wanted = MAX_LIMIT if self.layers else config.limit
-        block = engine.take(key, wanted)
-        if not block and config.sync_budget_ms > 0 and not compat.is_trivial_prompt(query):
-            ticket = self._submit(config, key, query)
-            if ticket is not None and ticket.done.wait(config.sync_budget_ms / 1000.0):
-                block = engine.take(key, wanted)
+        session = self._session_for(session_id)
         if self.layers:
-            already = briefed_pages(config, self._session)
-            briefing = take_briefing(config, self._session)
-            block = combine(briefing, block, limit=config.limit, already=already)
+            block = self._layered_block(config, session, query)
+        else:
+            block = self._pointer_block(config, session, query)
         self._last_count = block.count("\n")
         if self._last_count and self._status_callback is not None:
             self._announce(self._last_count)
+        return block
+
+    def _layered_block(self, config: PointerConfig, session: str, query: str) -> str:
+        engine = shared_engine(compat.spawn_thread)
+        key = self._key(config, session)
+        current, self._current = self._current, None
+        briefing = take_briefing(config, session)  # waits for the briefing's own budget
+        if self._budget(config) > 0:
+            if current is None or not current.answers(key, query):
+                # No on_turn_start for this message (newer Hermes, a skill turn): start here,
+                # the message on_turn_start saw (if any) replaced in the window.
+                if current is not None:
+                    self._earlier = self._earlier[:-1]
+                current = self._start_current(config, session, query, None)
+            pointers = turns.collect(engine, current) if current is not None else ""
+        else:
+            pointers = engine.take(key, MAX_LIMIT)  # the previous turn's background search
+        return compose_turn(config, session, self._turn, briefing=briefing, pointers=pointers)
+
+    def _pointer_block(self, config: PointerConfig, session: str, query: str) -> str:
+        """The preset: what the previous turn's search left, or (opt-in budget) a
+        search of this message when nothing is waiting."""
+        engine = shared_engine(compat.spawn_thread)
+        key = self._key(config, session)
+        block = engine.take(key, config.limit)
+        budget = self._budget(config)
+        if not block and budget > 0:
+            ticket = self._submit(config, key, query)
+            if ticket is not None and ticket.done.wait(budget / 1000.0):
+                block = engine.take(key, config.limit)
         return block
 
     def _announce(self, count: int) -> None:
@@ -222,11 +299,31 @@ class GBrainMemoryProvider(MemoryProvider):
             log.debug("status callback failed: %s", type(exc).__name__)
 
     def queue_prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> None:
-        """Search for the turn that just finished, for the next turn's ``prefetch``."""
+        """Background mode only (the preset, or a budget of 0): search the turn that just
+        finished for the next turn's ``prefetch``."""
         config = self._config
         if config is None or self._owner.closed or compat.is_trivial_prompt(query):
             return
-        self._submit(config, self._key(config, session_id), query)
+        if self._budget(config) > 0 and self.layers:
+            return  # each turn searches its own message
+        session = self._session_for(session_id)
+        key = self._key(config, session)
+        if not self.layers:
+            self._submit(config, key, query)
+            return
+        recent = recent_pages(config, session, self._turn + 1)
+        window = turns.window_of(self._earlier, query)
+        self._earlier = [*self._earlier, query][-turns.WINDOW_TURNS :]
+        shared_engine(compat.spawn_thread).submit(
+            key,
+            query[:QUERY_CHARS],
+            turns.rows_wanted(config.limit, recent),
+            turns.GatedSearch(config, self._gate(), window=window, recent=recent),
+            owner=self._owner,
+            screen=config.screen,
+            context=self._context,
+            outcome=self._outcome_for(config),
+        )
 
     def recall_status(self) -> Any:
         """Newer Hermes shows this beside the turn; 0.19.0 never asks."""
@@ -246,6 +343,7 @@ class GBrainMemoryProvider(MemoryProvider):
         **kwargs: Any,
     ) -> None:
         """Any switch orphans searches in flight for the old and the new session."""
+        self._current = None
         config = self._config
         home = config.home if config is not None else self._home
         sessions = {self._session, parent_session_id, new_session_id} - {""}
@@ -352,8 +450,9 @@ class GBrainPointerProvider(GBrainMemoryProvider):
     """The ``gbrain-pointer`` preset: read-only pointers only, same settings."""
 
     provider_name = "gbrain-pointer"
-    layers = False  # pointers only: no digest, no briefing
+    layers = False  # pointers only: no digest, no briefing, no gate
     offers_tools = False  # read-only pointers: no tools
+    default_budget_ms = 0  # background, one turn late (opt-in budget as before)
 
 
 def register(ctx: Any) -> None:

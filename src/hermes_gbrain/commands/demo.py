@@ -1,12 +1,13 @@
-"""``hermes-gbrain demo``: pointer recall through real Hermes, against the bundled emulator.
+"""``hermes-gbrain demo``: per-turn recall through real Hermes, against the bundled emulator.
 
 It starts the emulator on a free loopback port with its sample brain, registers a
 read-only OAuth client, installs the ``gbrain`` provider shim into a throw-away
-Hermes home, loads it through Hermes' own discovery, and drives four turns through
+Hermes home, loads it through Hermes' own discovery, and drives five turns through
 Hermes' real ``MemoryManager``. For each turn it prints the user message and the
-exact memory block the model would receive (pointers lag one turn: the search for a
-message runs after it, for the next turn). Hermes is imported only inside
-``run_demo``; the client stack below works without it.
+exact memory block the model would receive: pointers about that very message
+(searched when Hermes shows it, waited for within the budget), the briefing on the
+first real turn, nothing on a trivial turn, and no page the session saw lately.
+Hermes is imported only inside ``run_demo``; the client stack below works without it.
 """
 
 from __future__ import annotations
@@ -27,11 +28,14 @@ from .install import install
 
 __all__ = ["DEMO_TURNS", "run_demo"]
 
+BRIEF_MARK = " — "  # a briefing line: "- Title [source:slug] — summary"
+
 DEMO_TURNS = (
     "Who is Maya Okafor and what is she working on?",
     "ok",
     "How is the Driftwood Sync project going?",
     "Remind me what we decided about the on-device store.",
+    "Is Maya Okafor still leading Driftwood Sync?",
 )
 
 
@@ -60,7 +64,6 @@ def _drive(home: Path, out: TextIO) -> None:
     print("\n── system prompt block (the digest, fixed for the whole session):", file=out)
     print(_indent(prompt) if prompt else "    (none)", file=out)
     history: list[dict[str, Any]] = []
-    searched = 0  # the last turn searched after it (whose pointers the next block holds)
     for number, user in enumerate(DEMO_TURNS, start=1):
         manager.on_turn_start(number, user)
         # Newer Hermes (the one with is_trivial_prompt) never asks for memory on a trivial
@@ -71,32 +74,22 @@ def _drive(home: Path, out: TextIO) -> None:
         print(f"\n── turn {number} ─ user: {user}", file=out)
         if context:
             source = (
-                "the first-turn briefing, searched for this message"
-                if number == 1
-                else f"pointers from turn {searched}'s search"
+                "the briefing and pointers, both searched for this message"
+                if BRIEF_MARK in context
+                else "pointers searched for this message; pages shown in the last 5 turns left out"
             )
             print(f"  appended by Hermes to the message ({source}):", file=out)
             print(_indent(sent[len(user) :].strip("\n")), file=out)
-        elif gated:
-            print(
-                "  no memory block (a trivial message: this Hermes does not ask for memory)",
-                file=out,
-            )
+        elif compat.is_trivial_prompt(user):
+            print("  no memory block (trivial message: no search)", file=out)
         else:
-            after_trivial = number > 1 and DEMO_TURNS[number - 2] == "ok"
-            why = (
-                f" (turn {number - 1} was a trivial message, so nothing was searched for this turn)"
-                if after_trivial
-                else ""
-            )
-            print(f"  no memory block{why}", file=out)
+            print("  no memory block (nothing relevant the session has not just seen)", file=out)
         print(f"  bytes sent as the user message: {len(sent.encode())}", file=out)
         reply = f"(assistant reply {number})"
         history += [{"role": "user", "content": user}, {"role": "assistant", "content": reply}]
         manager.sync_all(user, reply, session_id="demo", messages=list(history))
         if not gated:
             manager.queue_prefetch_all(user, session_id="demo")
-            searched = number
         manager.flush_pending(timeout=5)
         shared_engine().wait_idle(5)
     manager.on_session_end(history)
@@ -130,7 +123,7 @@ def run_demo(out: TextIO) -> int:
         previous = os.environ.get("HERMES_HOME")
         os.environ["HERMES_HOME"] = str(home)
         try:
-            print("\nFour turns through Hermes' MemoryManager with the gbrain provider:", file=out)
+            print("\nFive turns through Hermes' MemoryManager with the gbrain provider:", file=out)
             _drive(home, out)
         except (GBrainError, ImportError) as exc:
             print(f"demo failed: {type(exc).__name__}: {one_line(str(exc))}", file=out)
@@ -142,7 +135,8 @@ def run_demo(out: TextIO) -> int:
                 os.environ["HERMES_HOME"] = previous
         searches = sum(1 for r in emu.requests if r.tool in ("search", "query"))
         print(
-            f"\nsearches sent: {searches} (trivial turns skipped); "
+            f"\nsearches sent: {searches} (the briefing, then one per real turn; none for "
+            "the trivial one); "
             f"token requests: {emu.token_requests} (one mint, reused)",
             file=out,
         )

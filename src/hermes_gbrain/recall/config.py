@@ -36,11 +36,15 @@ tokens of response, nothing in the prompt)."""
 
 @dataclass(frozen=True, slots=True)
 class PointerConfig:
-    """Frozen pointer settings: connection, limit, screen, synchronous budget."""
+    """Frozen pointer settings: connection, limit, screen, synchronous budget.
+
+    ``sync_budget_ms`` is None when ``GBRAIN_POINTER_SYNC_BUDGET_MS`` is unset: each
+    adapter then applies its own default (see ``turns.DEFAULT_BUDGET_MS``).
+    """
 
     settings: Settings
     screen: bool = True
-    sync_budget_ms: int = 0
+    sync_budget_ms: int | None = None
     cache_key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -74,10 +78,17 @@ def load_pointer_config(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) 
     return PointerConfig(
         settings=load_settings(lookup, hermes_home=hermes_home),
         screen=flag_not_off(lookup("GBRAIN_POINTER_SCREEN")),
-        sync_budget_ms=clamped_int(
-            lookup("GBRAIN_POINTER_SYNC_BUDGET_MS"), 0, 0, MAX_SYNC_BUDGET_MS
-        ),
+        sync_budget_ms=_budget(lookup("GBRAIN_POINTER_SYNC_BUDGET_MS")),
     )
+
+
+def _budget(raw: str | None) -> int | None:
+    """Unset, blank or junk: None (the adapter's default); else clamped 0-5000."""
+    try:
+        number = int((raw or "").strip())
+    except ValueError:
+        return None
+    return clamped_int(str(number), 0, 0, MAX_SYNC_BUDGET_MS)
 
 
 _brains_lock = threading.Lock()

@@ -1,0 +1,158 @@
+"""Pointers about the message being answered, within a small budget.
+
+The full provider and the hook search a message as soon as Hermes shows it
+(``on_turn_start`` on hermes-agent 0.19.0, before ``prefetch``; the hook's own call
+otherwise) and wait for the answer only until a deadline set when the search was
+started. A search that misses its deadline is orphaned: it may finish its request,
+but its rows answer a message already sent to the model, so they are never handed out
+(the next non-trivial turn searches its own message instead).
+
+Rows come from the same call as the briefing's (``GBrain.recall_rows``: GBrain's
+``volunteer_context`` over the last few user messages, then ``search``, with short
+summaries the gate reads) and pass the same relevance gate (``briefing.select_rows``)
+before they become pointer lines. Pages the session was shown within the last few turns
+(``shown.REPEAT_TURNS``) are named to GBrain as prior context and skipped by the gate;
+:func:`rows_wanted` asks for a few more rows so that the limit can still be filled with
+other relevant pages. This is the configuration ``bench/relevance.py`` measures.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..api import SearchRow
+from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, select_rows
+from .config import SPARE_ROWS, PointerConfig, brain_for
+from .pointers import MAX_LIMIT, QUERY_CHARS, Outcome, Owner, PointerEngine, StoreKey, Ticket
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "GatedSearch",
+    "TurnSearch",
+    "budget_ms",
+    "collect",
+    "rows_wanted",
+    "start",
+    "window_of",
+]
+
+DEFAULT_BUDGET_MS = 250
+"""How long a turn may wait for its own pointers by default (see README, "Pointer
+recall in Hermes": a keyword search on loopback answers in ~30 ms, hybrid search with
+embeddings in ~150 ms; ``bench/turn_latency.py`` measures both)."""
+REPEAT_SPARE_MAX = 5
+"""At most this many rows are asked for beyond the limit to replace recent pages."""
+WINDOW_TURNS = 4
+"""User messages (the current one included) ``volunteer_context`` reads."""
+
+
+def budget_ms(config: PointerConfig, default: int = DEFAULT_BUDGET_MS) -> int:
+    """``GBRAIN_POINTER_SYNC_BUDGET_MS`` when set (0 = background only), else ``default``."""
+    return default if config.sync_budget_ms is None else config.sync_budget_ms
+
+
+def rows_wanted(limit: int, recent: frozenset[str]) -> int:
+    """The pointer limit plus room for the recently shown pages the block will drop."""
+    return min(MAX_LIMIT, limit + min(len(recent), REPEAT_SPARE_MAX))
+
+
+def window_of(earlier: Sequence[str], message: str) -> str:
+    """The conversation window ``volunteer_context`` reads: the last user messages."""
+    recent = [*earlier[-(WINDOW_TURNS - 1) :], message]
+    return "\n".join(f"user: {text[:QUERY_CHARS]}" for text in recent)
+
+
+class GatedSearch:
+    """A pointer search whose rows pass the relevance gate for the message searched.
+
+    Asks ``recall_rows`` for ``SEARCH_ROWS + SPARE_ROWS`` rows and more when recent
+    pages are to be skipped (so never the briefing's ``SEARCH_ROWS``), with the
+    briefing's summary length: the gate anchors paraphrases on the summary.
+    """
+
+    __slots__ = ("_config", "_gate", "_recent", "_window")
+
+    def __init__(
+        self,
+        config: PointerConfig,
+        gate: Gate,
+        *,
+        window: str | None = None,
+        recent: frozenset[str] = frozenset(),
+    ) -> None:
+        self._config = config
+        self._gate = gate
+        self._window = window
+        self._recent = recent
+
+    def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
+        extra = max(0, limit - self._config.limit)
+        prior = "\n".join(f"- {page}" for page in sorted(self._recent))
+        rows = (
+            brain_for(self._config)
+            .recall_rows(
+                query,
+                window=self._window,
+                prior_context=prior or None,
+                limit=SEARCH_ROWS + SPARE_ROWS + extra,
+                snippet_chars=SNIPPET_REQUEST,
+                source_id=self._config.settings.source,
+            )
+            .rows
+        )
+        skip = {page.strip("[]") for page in self._recent}
+        return select_rows(rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSearch:
+    """The search for one turn's message and the moment its turn stops waiting."""
+
+    key: StoreKey
+    query: str
+    ticket: Ticket
+    deadline: float
+
+    def answers(self, key: StoreKey, query: str) -> bool:
+        """True when this search is for ``query`` in the session ``key``."""
+        return self.key == key and self.query == query[:QUERY_CHARS]
+
+
+def start(
+    engine: PointerEngine,
+    key: StoreKey,
+    query: str,
+    *,
+    rows: int,
+    search: GatedSearch,
+    owner: Owner,
+    budget_ms: int,
+    screen: bool = True,
+    context: contextvars.Context | None = None,
+    outcome: Outcome | None = None,
+    since: float | None = None,
+) -> TurnSearch | None:
+    """Start the search for this turn's message; never blocks. None if the engine is closed.
+
+    The deadline is ``budget_ms`` after ``since`` (a ``time.monotonic()`` reading taken
+    when Hermes showed the message), else after now."""
+    deadline = (time.monotonic() if since is None else since) + max(0, budget_ms) / 1000.0
+    ticket = engine.submit(
+        key, query, rows, search, owner=owner, screen=screen, context=context, outcome=outcome
+    )
+    if ticket is None:
+        return None
+    return TurnSearch(key, query[:QUERY_CHARS], ticket, deadline)
+
+
+def collect(engine: PointerEngine, turn: TurnSearch) -> str:
+    """The turn's pointer block (up to ``MAX_LIMIT`` lines), waiting until its deadline
+    at most; ``""`` when nothing relevant was found or the search is late (then orphaned)."""
+    turn.ticket.done.wait(max(0.0, turn.deadline - time.monotonic()))
+    if not turn.ticket.done.is_set():
+        engine.invalidate(turn.key)
+        return ""
+    return engine.take(turn.key, MAX_LIMIT)
