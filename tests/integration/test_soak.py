@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.soak import SoakConfig, run_soak
+from support.soak import SoakConfig, leak_scan, run_soak
 
 
 def test_short_soak_holds_every_zero_target(tmp_path: Path) -> None:
@@ -37,3 +37,14 @@ def test_short_soak_holds_every_zero_target(tmp_path: Path) -> None:
     assert result.leaks == []
     assert len(result.faults) >= 5  # the run met many kinds of fault
     assert result.resets and result.undos and result.shutdowns
+
+
+def test_the_leak_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
+    """The scan above would see a leak: a planted secret, token or message is reported."""
+    home = tmp_path / "home"
+    (home / "gbrain").mkdir(parents=True)
+    (home / ".env").write_text("GBRAIN_MCP_CLIENT_SECRET=s3cret-value\n")  # by design
+    (home / "gbrain" / "state.json").write_text('{"note": "tok-123"}')
+    lines = ["hermes_gbrain.recall: search failed for umsg000042"]
+    leaks = leak_scan(lines, [home], ["s3cret-value", "tok-123"], ["What about it? umsg000042"])
+    assert leaks == ["secret in gbrain/state.json", "user message in a log record or repr"]

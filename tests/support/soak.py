@@ -169,7 +169,7 @@ class _Tally:
     puts: Counter[str] = field(default_factory=Counter)
     mints: Counter[str] = field(default_factory=Counter)
 
-    def drain(self, profile: _Profile) -> None:
+    def drain(self, profile: SoakProfile) -> None:
         emu = profile.emu
         with emu._log_lock:
             requests, emu.requests = emu.requests, []
@@ -190,7 +190,7 @@ class _Tally:
 
 
 @dataclass
-class _Profile:
+class SoakProfile:
     name: str
     home: HermesHome
     emu: Emulator
@@ -206,7 +206,7 @@ class _Profile:
 
 
 @contextmanager
-def _scope(profile: _Profile) -> Iterator[None]:
+def profile_scope(profile: SoakProfile) -> Iterator[None]:
     from agent.secret_scope import build_profile_secret_scope, reset_secret_scope, set_secret_scope
     from hermes_constants import reset_hermes_home_override, set_hermes_home_override
 
@@ -222,7 +222,7 @@ def _scope(profile: _Profile) -> Iterator[None]:
 class _Chat:
     """One conversation: a driver on a profile, its epoch (bumped by each reset)."""
 
-    def __init__(self, index: int, profile: _Profile, serial: Iterator[int]) -> None:
+    def __init__(self, index: int, profile: SoakProfile, serial: Iterator[int]) -> None:
         self.index = index
         self.profile = profile
         self.epoch = 0
@@ -232,7 +232,7 @@ class _Chat:
 
     def _open(self) -> MemoryManagerDriver:
         session = f"{self.profile.name}-chat{self.index}-{next(self._serial)}"
-        with _scope(self.profile):
+        with profile_scope(self.profile):
             return MemoryManagerDriver(
                 load_provider(self.profile.provider),
                 session_id=session,
@@ -241,7 +241,7 @@ class _Chat:
             )
 
     def reopen(self) -> None:
-        with _scope(self.profile):
+        with profile_scope(self.profile):
             self.driver.close()
         self.epoch += 1
         self.driver = self._open()
@@ -249,7 +249,7 @@ class _Chat:
     def reset(self) -> None:
         """``/new``: a new session id on the same agent."""
         new = f"{self.profile.name}-chat{self.index}-{next(self._serial)}"
-        with _scope(self.profile):
+        with profile_scope(self.profile):
             self.driver.manager.on_session_switch(
                 new, parent_session_id=self.driver.session_id, reset=True, reason="new_session"
             )
@@ -260,12 +260,12 @@ class _Chat:
 
     def undo(self) -> None:
         """``/undo``: the same session, the transcript cut back by one turn."""
-        with _scope(self.profile):
+        with profile_scope(self.profile):
             self.driver.manager.on_session_switch(self.driver.session_id, rewound=True)
         del self.driver.history[-2:]
 
 
-def _build(root: Path, config: SoakConfig) -> list[_Profile]:
+def _build(root: Path, config: SoakConfig) -> list[SoakProfile]:
     profiles = []
     for name, provider, writes in (("a", "gbrain", True), ("b", "gbrain", False),
                                    ("c", "gbrain-pointer", False)):  # fmt: skip
@@ -279,7 +279,7 @@ def _build(root: Path, config: SoakConfig) -> list[_Profile]:
             env.update(emu.client_env(f"writer-{name}", scopes="read write"))
         home.write_env(env)
         (home.path / "gbrain_memory.json").write_text(json.dumps({"timeout": config.deadline_s}))
-        profile = _Profile(name, home, emu, env, provider, writes)
+        profile = SoakProfile(name, home, emu, env, provider, writes)
         for chat in range(config.sessions):
             for epoch in (0, 1):
                 word = profile.word(chat, epoch)
@@ -343,7 +343,7 @@ def run_soak(
     chats: list[_Chat] = []
     lock = threading.Lock()
     counter = iter(range(config.turns))
-    active: dict[int, tuple[_Profile, str]] = {}
+    active: dict[int, tuple[SoakProfile, str]] = {}
     acked: dict[str, str] = {}  # slug -> content of writes acknowledged to the model
     pointer_blocks_by_chat: Counter[tuple[str, int]] = Counter()
     root.mkdir(parents=True, exist_ok=True)
@@ -393,7 +393,7 @@ def run_soak(
             with lock:
                 messages.append(text)
             began = time.monotonic()
-            with _scope(profile):
+            with profile_scope(profile):
                 record = chat.driver.turn(text, flush=False)
                 if profile.writes and rng.random() < config.write_rate:
                     slug = f"soak/w-{chat.index:03d}-{turn:06d}"
@@ -462,7 +462,7 @@ def run_soak(
                 profile.emu.start()
         stop_began = time.monotonic()
         for chat in chats:
-            with _scope(chat.profile):
+            with profile_scope(chat.profile):
                 chat.driver.close()
         result.stop_s = time.monotonic() - stop_began
         fresh_process_state()
@@ -495,7 +495,7 @@ def run_soak(
         result.hermes_errors = list(capture.provider_errors)
         secrets = _secrets(profiles, tally.bearers)
         capture.close()
-        result.leaks = _scan(
+        result.leaks = leak_scan(
             [capture.path.read_text(encoding="utf-8"), *(repr(c.driver.provider) for c in chats)],
             [p.home.path for p in profiles],
             secrets,
@@ -532,7 +532,7 @@ def _outbox_states(home: Path) -> dict[str, str]:
     return found
 
 
-def _secrets(profiles: list[_Profile], bearers: set[str]) -> list[str]:
+def _secrets(profiles: list[SoakProfile], bearers: set[str]) -> list[str]:
     """Client secrets and every bearer the emulators saw (a token is a secret too)."""
     found = set(bearers)
     for profile in profiles:
@@ -542,7 +542,7 @@ def _secrets(profiles: list[_Profile], bearers: set[str]) -> list[str]:
     return sorted(found)
 
 
-def _scan(
+def leak_scan(
     lines: list[str], homes: list[Path], secrets: list[str], messages: list[str]
 ) -> list[str]:
     """Where any secret or user message shows up: log records, reprs, files under the homes."""

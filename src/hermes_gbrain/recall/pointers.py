@@ -247,6 +247,11 @@ class PointerEngine:
         with self._lock:
             return self._busy.get(share, 0)
 
+    def pending(self, share: str) -> int:
+        """Searches queued or running for one share (tests, benchmarks)."""
+        with self._lock:
+            return self._busy.get(share, 0) + len(self._queues.get(share, ()))
+
     # -- provider side -----------------------------------------------------------------
 
     def submit(
