@@ -186,7 +186,7 @@ class PointerEngine:
     every session holds a result or a search, the newcomer is refused (no search is
     sent) rather than evicting a result still waiting for its turn. With more active
     sessions than room, ``max_sessions`` of them keep getting pointers and the hit
-    rate falls as room / sessions, never to zero (``bench/pointers.py --rotation``).
+    rate falls as room / sessions, never to zero (``bench/pointers.py``, figure 4).
     """
 
     def __init__(
