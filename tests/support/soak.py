@@ -468,6 +468,10 @@ def run_soak(
         fresh_process_state()
         gc.collect()
         result.resources.append(("end", *resources()))
+        # The command line on each profile, as an operator would run it after the soak.
+        set_multiplex_active(False)
+        _restore(saved_env)
+        cli_output = [_cli(profile, config.deadline_s) for profile in profiles]
         for profile in profiles:
             tally.drain(profile)
         # -- writes: every acknowledged write landed once, or is still queued on disk ---------
@@ -496,7 +500,11 @@ def run_soak(
         secrets = _secrets(profiles, tally.bearers)
         capture.close()
         result.leaks = leak_scan(
-            [capture.path.read_text(encoding="utf-8"), *(repr(c.driver.provider) for c in chats)],
+            [
+                capture.path.read_text(encoding="utf-8"),
+                *(repr(c.driver.provider) for c in chats),
+                *cli_output,
+            ],
             [p.home.path for p in profiles],
             secrets,
             messages,
@@ -506,15 +514,39 @@ def run_soak(
         root_logger.removeHandler(capture)
         capture.close()
         root_logger.setLevel(old_level)
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _restore(saved_env)
         for profile in profiles:
             profile.emu.stop()
         fresh_process_state()
     return result
+
+
+def _restore(saved: dict[str, str | None]) -> None:
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+def _cli(profile: SoakProfile, deadline_s: float) -> str:
+    """What ``status``, ``doctor`` and ``search`` print for the profile (stdout and stderr)."""
+    import contextlib
+    import io
+
+    from hermes_gbrain.commands.main import main
+
+    home = str(profile.home.path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        for argv in (
+            ["status", "--hermes-home", home],
+            ["doctor", "--hermes-home", home],
+            ["search", profile.word(0, 0), "--hermes-home", home],
+        ):
+            with contextlib.suppress(SystemExit):
+                main(argv)
+    return out.getvalue()
 
 
 def _outbox_states(home: Path) -> dict[str, str]:

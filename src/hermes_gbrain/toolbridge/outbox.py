@@ -69,6 +69,9 @@ MAX_ATTEMPTS = 8
 BASE_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 300.0
 LEASE_S = 120.0
+SETTLE_S = 15.0
+"""After a failed send, how long the shutdown drain leaves the row alone: the request
+may still reach the server (the MCP deadline is 12 s)."""
 KEEP_DONE_S = 7 * 86_400.0
 MAX_CONTENT_BYTES = 1_000_000
 PERMANENT_CODES = frozenset(
@@ -520,6 +523,7 @@ class OutboxWorker:
         observe: Observer,
         spawn: Callable[[Callable[[], None], str], threading.Thread] | None = None,
         max_wait_s: float = 30.0,
+        settle_s: float = SETTLE_S,
     ) -> None:
         self.outbox = outbox
         self.endpoint = endpoint
@@ -529,6 +533,8 @@ class OutboxWorker:
             lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
         )
         self._max_wait = max_wait_s
+        self._settle_s = settle_s
+        self._unsure: dict[str, float] = {}  # op id -> when a send of it failed
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._draining = threading.Event()
@@ -612,6 +618,17 @@ class OutboxWorker:
                 self._wake.wait(wait)
                 self._wake.clear()
                 continue
+            if draining:
+                # A send that failed a moment ago may still be on its way to the server
+                # (held past our deadline, then applied): trying it again now would check
+                # the page before that landed and send it twice. It stays queued; the next
+                # start checks the page first, as for any retry.
+                settled = time.monotonic() - self._settle_s
+                unsure = {op for op, at in self._unsure.items() if at > settled}
+                batch = [e for e in batch if e.op_id not in unsure]
+                if not batch:
+                    self._idle.set()
+                    return
             for entry in batch:
                 if self._stop.is_set():
                     return
@@ -622,6 +639,7 @@ class OutboxWorker:
         if not self.outbox.claim(entry.op_id):
             return
         attempts = entry.attempts + 1
+        sending = False
         try:
             now = self._observe(entry)
             if entry.before is None:
@@ -639,8 +657,14 @@ class OutboxWorker:
                         "was kept and this write was not sent",
                     )
                 return
+            sending = True
             self._send(entry)
         except Exception as exc:  # every failure is recorded, none escapes the worker
+            if sending:
+                failed_at = time.monotonic()
+                horizon = failed_at - self._settle_s
+                self._unsure = {op: at for op, at in self._unsure.items() if at > horizon}
+                self._unsure[entry.op_id] = failed_at
             permanent, reason = classify(exc)
             if permanent:
                 self.outbox.failed(entry.op_id, reason)
