@@ -526,3 +526,21 @@ def test_drain_leaves_a_send_that_may_still_land(tmp_path: Path) -> None:
     later = OutboxWorker(box, "u", server.send, observe=server.observe, settle_s=0.0)
     later._one(box.due("u", now=float("inf"))[0])
     assert server.puts == 1 and box.status().pending == 0
+
+
+def test_drain_tries_a_row_in_back_off_once_more(tmp_path: Path) -> None:
+    """The drain tries every pending row once more, even when the worker had just begun
+    an ordinary pass (whose end used to look like the drain's own, ending it untried)."""
+    box = Outbox(tmp_path / "o.sqlite3")
+    tries: list[str] = []
+
+    def send(entry: Entry) -> None:
+        tries.append(entry.slug)
+        raise TransportError("ConnectError")
+
+    box.enqueue("u", "a/b", "text")
+    worker = OutboxWorker(box, "u", send, observe=lambda e: Observed(ABSENT), settle_s=0.0)
+    worker._one(box.due("u", now=float("inf"))[0])  # failed once: now in back-off
+    worker.start()
+    worker.drain(2.0)
+    assert tries == ["a/b", "a/b"]

@@ -539,6 +539,7 @@ class OutboxWorker:
         self._stop = threading.Event()
         self._draining = threading.Event()
         self._idle = threading.Event()
+        self._drained = threading.Event()  # set only when a drain pass is over
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._close_after = False
@@ -571,7 +572,9 @@ class OutboxWorker:
         self.wake()
         thread = self._thread
         if thread is not None and thread.is_alive():
-            self._idle.wait(max(0.0, deadline - time.monotonic()))
+            # Not ``_idle``: a pass that began before the drain may set that one, and
+            # the drain would end before trying anything.
+            self._drained.wait(max(0.0, deadline - time.monotonic()))
         self._stop.set()
         self._wake.set()
         if thread is not None:
@@ -595,6 +598,7 @@ class OutboxWorker:
         try:
             self._loop()
         finally:
+            self._drained.set()  # however the loop ended, a drain has nothing to wait for
             with self._lock:
                 close = self._close_after
             if close:
@@ -610,6 +614,7 @@ class OutboxWorker:
             if not batch:
                 self._idle.set()
                 if draining:
+                    self._drained.set()
                     return
                 next_at = self.outbox.next_due_at(self.endpoint)
                 wait = self._max_wait
@@ -625,10 +630,10 @@ class OutboxWorker:
                 # start checks the page first, as for any retry.
                 settled = time.monotonic() - self._settle_s
                 unsure = {op for op, at in self._unsure.items() if at > settled}
+                tried_in_drain.update(e.op_id for e in batch if e.op_id in unsure)
                 batch = [e for e in batch if e.op_id not in unsure]
                 if not batch:
-                    self._idle.set()
-                    return
+                    continue
             for entry in batch:
                 if self._stop.is_set():
                     return
