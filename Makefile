@@ -66,6 +66,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/relevance.py
 	$(BIN)/python bench/digest_reach.py
 	$(BIN)/python bench/turn_latency.py
+	$(BIN)/python bench/bulkheads.py
+	$(BIN)/python bench/soak.py
 
 # Flips each safety check in docs/reliability.md and shows the suite catching it (~2 min).
 mutate: $(STAMP)

@@ -29,6 +29,7 @@ __all__ = [
     "StaticToken",
     "clear_token_cache",
     "keyed_hash",
+    "share_key_of",
 ]
 
 TOKEN_CAP = 16_384
@@ -67,12 +68,26 @@ class Credential(Protocol):
         ...
 
 
+def share_key_of(credential: object) -> str:
+    """The transport budget a credential's requests use (see ``Transport.post``).
+
+    One per credential whatever the profile or scope asked for, so a profile's read
+    and write clients share one budget; a credential without one uses its cache key.
+    """
+    share = getattr(credential, "share_key", None)
+    if isinstance(share, str):
+        return share
+    key = getattr(credential, "cache_key", "")
+    return key if isinstance(key, str) else ""
+
+
 class StaticToken:
     """A bearer given by the user: used as is, never refreshed or replaced."""
 
     def __init__(self, token: str, *, namespace: str = "") -> None:
         self._token = token
         self._key = keyed_hash("static", namespace, token)
+        self.share_key = keyed_hash("share", "static", token)
 
     def __repr__(self) -> str:
         return "StaticToken(<hidden>)"
@@ -157,6 +172,7 @@ class ClientCredentials:
         self._cap = cap
         self._deadline_s = deadline_s
         self._key = keyed_hash("oauth", namespace, token_url, client_id, client_secret, scope or "")
+        self.share_key = keyed_hash("share", "oauth", token_url, client_id, client_secret)
 
     def __repr__(self) -> str:
         return f"ClientCredentials(token_url={self._token_url!r}, secret=<hidden>)"
@@ -230,6 +246,7 @@ class ClientCredentials:
             },
             cap=self._cap,
             deadline_s=self._deadline_s,
+            share=self.share_key,
         )
         if response.status == 429:
             raise RateLimitedError(_retry_after(response.headers))

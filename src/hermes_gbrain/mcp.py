@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jsontext
-from .auth import Credential
+from .auth import Credential, share_key_of
 from .errors import (
     AuthError,
     DeadlineError,
@@ -462,6 +462,7 @@ class MCPClient:
             cap=self._cap,
             deadline_s=self._deadline_s,
             until=until if watcher is not None else None,
+            share=share_key_of(self._credential),
         )
 
     def _remember_session(self, response: Response) -> None:

@@ -12,7 +12,11 @@ place (``reference/http-client.md`` in the design notes has the measurements):
 * a wall-clock deadline that also bounds a server dripping one byte at a time, in the
   body *and* in the status line and headers. httpx timeouts are per socket operation,
   so each socket operation here gets at most the time left before the deadline;
-* one shared pool, guarded by a semaphore no larger than the pool (httpcore#1110).
+* one shared pool, guarded by slots no more numerous than the pool (httpcore#1110),
+  budgeted per *share*: a request names its share (the credential), and each
+  (origin, share) pair holds at most ``per_share`` slots of the process-wide
+  ``max_connections``. A brain that hangs or drips fills only its own share; other
+  profiles keep sending (the bulkhead of ``docs/reliability.md``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpcore
 import httpx
@@ -38,7 +44,10 @@ from .errors import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_CONNECTIONS",
     "DEFAULT_MAX_REQUEST_BYTES",
+    "DEFAULT_PER_SHARE",
+    "Bulkhead",
     "Response",
     "Transport",
     "UntilFactory",
@@ -46,7 +55,10 @@ __all__ = [
     "shared_transport",
 ]
 
-DEFAULT_MAX_CONNECTIONS = 4
+DEFAULT_MAX_CONNECTIONS = 16
+"""Connections the whole process may hold at once, whatever the number of profiles."""
+DEFAULT_PER_SHARE = 4
+"""Connections one (origin, credential) may hold at once: a hung brain's whole budget."""
 DEFAULT_MAX_REQUEST_BYTES = 1_048_576
 DRAIN_GRACE_S = 0.25
 """After the awaited reply, how long to wait for the stream's end before cutting it."""
@@ -78,6 +90,76 @@ def call_deadline(seconds: float) -> Iterator[None]:
 def _header_ok(value: str) -> bool:
     """Printable ASCII only: anything else fails to encode, or splits the header."""
     return value.isascii() and value.isprintable()
+
+
+class Bulkhead:
+    """Slots per key under a process-wide ceiling; a full key never blocks another.
+
+    Waiters for a key at its limit wait on that key alone; every other key may take a
+    slot while the ceiling has room. Keys with nothing held or awaited are forgotten,
+    so the table never grows past the keys in use.
+    """
+
+    def __init__(self, *, per_key: int, ceiling: int) -> None:
+        if per_key < 1 or ceiling < 1:
+            raise ValueError("bulkhead limits must be at least 1")
+        self.per_key = min(per_key, ceiling)
+        self.ceiling = ceiling
+        self._cond = threading.Condition(threading.Lock())
+        self._held: dict[object, int] = {}
+        self._total = 0
+        self.peak = 0
+
+    def __repr__(self) -> str:
+        return f"Bulkhead(held={self._total}/{self.ceiling}, keys={len(self._held)})"
+
+    def held(self, key: object) -> int:
+        """Slots ``key`` holds now (tests, benchmarks)."""
+        with self._cond:
+            return self._held.get(key, 0)
+
+    @property
+    def total(self) -> int:
+        return self._total
+
+    def _free(self, key: object) -> bool:
+        return self._total < self.ceiling and self._held.get(key, 0) < self.per_key
+
+    def acquire(self, key: object, timeout: float | None = None) -> bool:
+        """Take a slot for ``key``; False when none came free within ``timeout``."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._free(key), timeout):
+                return False
+            self._held[key] = self._held.get(key, 0) + 1
+            self._total += 1
+            self.peak = max(self.peak, self._total)
+            return True
+
+    def try_acquire(self, key: object) -> bool:
+        """Take a slot for ``key`` only if one is free now."""
+        return self.acquire(key, 0)
+
+    def release(self, key: object) -> None:
+        with self._cond:
+            count = self._held.get(key, 0)
+            if count <= 0:
+                raise ValueError("bulkhead released more often than acquired")
+            if count == 1:
+                del self._held[key]
+            else:
+                self._held[key] = count - 1
+            self._total -= 1
+            self._cond.notify_all()
+
+
+@lru_cache(maxsize=256)
+def _origin(url: str) -> str:
+    """Scheme, host and port: the server a request goes to (its bulkhead's first half)."""
+    try:
+        parts = urlsplit(url)
+        return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{parts.port or ''}"
+    except ValueError:
+        return url
 
 
 UntilFactory = Callable[[int, str], Callable[[bytes], bool] | None]
@@ -212,12 +294,15 @@ class Transport:
     """A thread-safe POST client: capped, deadlined, never redirected, never proxied.
 
     ``transport`` replaces the network for unit tests (``httpx.MockTransport``).
+    At most ``max_connections`` requests are in flight, ``per_share`` of them for one
+    (origin, share) pair.
     """
 
     def __init__(
         self,
         *,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        per_share: int = DEFAULT_PER_SHARE,
         ssl_context: ssl.SSLContext | None = None,
         transport: httpx.BaseTransport | None = None,
         max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
@@ -226,7 +311,7 @@ class Transport:
         if max_connections < 1:
             raise ValueError("max_connections must be at least 1")
         self._max_request_bytes = max_request_bytes
-        self._slots = threading.BoundedSemaphore(max_connections)
+        self.slots = Bulkhead(per_key=per_share, ceiling=max_connections)
         if transport is None:
             transport = _http_transport(max_connections, ssl_context or _default_ssl_context())
         self._client = httpx.Client(
@@ -254,8 +339,13 @@ class Transport:
         cap: int,
         deadline_s: float,
         until: UntilFactory | None = None,
+        share: str = "",
     ) -> Response:
         """POST ``content`` and return the capped body, or raise a ``GBrainError``.
+
+        ``share`` names whose budget the request uses (a credential's key, never the
+        secret): requests of one share to one origin wait only for each other, and for
+        the process-wide ceiling.
 
         ``until``, given the status and media type, may return a callback that sees
         each chunk as it arrives and returns True once the caller has what it needs
@@ -278,7 +368,8 @@ class Transport:
             deadline, deadline_s = outer
             if deadline <= started:
                 raise DeadlineError(deadline_s)
-        if not self._slots.acquire(timeout=deadline - started):
+        bulkhead = (_origin(url), share)
+        if not self.slots.acquire(bulkhead, timeout=deadline - started):
             raise DeadlineError(deadline_s)
         previous = getattr(_deadline, "at", None)
         _deadline.at = deadline
@@ -300,7 +391,7 @@ class Transport:
             raise TransportError(type(exc).__name__) from None
         finally:
             _deadline.at = previous
-            self._slots.release()
+            self.slots.release(bulkhead)
 
     def _send(
         self,

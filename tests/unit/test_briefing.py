@@ -227,3 +227,53 @@ def test_combine_drops_briefed_pages_before_the_limit() -> None:
     later = combine("", pointers, limit=2, already=frozenset({"[default:a/two]"}))
     assert later == format_block(["- [default:a/one] One", "- [w:a/three] Three"], 2)
     assert combine("", "", limit=3) == ""
+
+
+class _Held:
+    """A briefing search held on an event, with a bulkhead share."""
+
+    def __init__(self, share: str) -> None:
+        self.share = share
+        self.gate = threading.Event()
+        self.entered = threading.Semaphore(0)
+
+    def __call__(self, message: str, rows: int) -> list[SearchRow]:
+        self.entered.release()
+        self.gate.wait(5)
+        return []
+
+
+def test_desk_bulkhead_keeps_a_hung_credential_to_its_share() -> None:
+    desk = BriefingDesk(max_running=4, per_share=2)
+    hung = _Held("a")
+    try:
+        assert desk.start("a1", "Maya?", hung, CONFIG)
+        assert desk.start("a2", "Maya?", hung, CONFIG)
+        assert hung.entered.acquire(timeout=5) and hung.entered.acquire(timeout=5)
+        assert not desk.start("a3", "Maya?", hung, CONFIG)  # a's share is full
+        healthy = _Held("b")
+        healthy.gate.set()
+        assert desk.start("b1", "Maya?", healthy, CONFIG)  # b still briefs
+        assert desk.slots.held("a") == 2
+    finally:
+        hung.gate.set()
+
+
+def test_desk_capacity_never_drops_a_briefing_within_its_budget() -> None:
+    now = [0.0]
+    desk = BriefingDesk(max_sessions=2, ttl_s=60.0, clock=lambda: now[0])
+    held = _Held("a")
+    try:
+        assert desk.start("one", "Maya?", held, CONFIG)
+        assert desk.start("two", "Maya?", held, CONFIG)
+        assert not desk.start("three", "Maya?", held, CONFIG)  # both wait within budget
+        assert desk.refused == 1 and desk.started("one")
+    finally:
+        held.gate.set()
+    desk.take("one")  # settled (its search ended): "one" and "two" may now make way
+    desk.take("two")
+    assert desk.start("three", "Maya?", held, CONFIG)
+    assert not desk.started("one") and desk.started("two")
+    now[0] += 61.0  # untouched sessions are forgotten by age
+    desk.mark_done("four")
+    assert not desk.started("two") and not desk.started("three")

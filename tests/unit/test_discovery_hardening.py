@@ -142,3 +142,42 @@ def test_a_cache_file_with_odd_values_is_a_miss_not_a_crash(tmp_path: Path) -> N
     )
     assert load_discovery(tmp_path, credential_key(config)) is None
     assert {s["name"] for s in ToolSession().schemas(config)} >= {"gbrain_search", "gbrain_call"}
+
+
+def test_a_burst_of_sessions_shares_one_refresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions starting while a refresh runs follow it: one thread and one tools/list per
+    credential, however many sessions (a hung brain would otherwise hold one per session)."""
+    gate, calls, spawned = threading.Event(), [], []
+    real = session_module.discover
+
+    def held(brain: GBrain, s: Settings) -> Any:
+        calls.append(s)
+        assert gate.wait(10)
+        return real(brain, s)
+
+    def spawn(fn: Any, name: str) -> threading.Thread:
+        spawned.append(name)
+        return threading.Thread(target=fn, name=name, daemon=True)
+
+    monkeypatch.setattr(session_module, "discover", held)
+    brain = GBrain(FakeMCP(tools=[tool_spec("search", "query")]).static_client())
+    sessions = []
+    for _ in range(5):
+        session = ToolSession(spawn=spawn)
+        session._brain = lambda settings, write: brain  # type: ignore[method-assign]
+        session.start(settings(tmp_path), write_gate("read", None, None))
+        sessions.append(session)
+    assert not any(s.refreshed.is_set() for s in sessions)
+    gate.set()
+    for session in sessions:
+        assert session.refreshed.wait(10)
+        assert session.refresh_error is None
+        assert session.bridge is not None and session.bridge.discovery is not None
+    assert len(calls) == 1 and spawned == ["gbrain-discovery"]
+    # Once it is over, the next session refreshes again (nothing is left in flight).
+    late = ToolSession(spawn=spawn)
+    late._brain = lambda settings, write: brain  # type: ignore[method-assign]
+    late.start(settings(tmp_path), write_gate("read", None, None))
+    assert late.refreshed.wait(10) and len(calls) == 2

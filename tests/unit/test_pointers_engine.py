@@ -208,3 +208,70 @@ def test_context_is_used_for_each_job(engine: PointerEngine) -> None:
     assert ticket is not None and ticket.done.wait(WAIT)
     assert seen == ["profile-a"]
     assert engine.take(KEY, 3) == ""  # empty answer: no block
+
+
+# -- bulkheads and capacity ----------------------------------------------------------------
+
+
+def test_a_hung_share_ties_up_only_its_own_workers() -> None:
+    """Share "a" hangs: it runs at most per_share searches; share "b" still gets its pointers."""
+    engine = PointerEngine(max_workers=4, per_share=2)
+    hung = FakeSearch(hold=True)
+    owner = Owner()
+    try:
+        tickets = [
+            engine.submit(StoreKey("/a", "a", f"s{i}"), "q", 3, hung, owner=owner) for i in range(8)
+        ]
+        assert hung.started.wait(WAIT)
+        for i in range(5):  # a healthy profile keeps getting its pointers, one after another
+            b_key = StoreKey("/b", "b", f"s{i}")
+            assert run(engine, b_key, FakeSearch(), owner).done.wait(WAIT)
+            assert engine.take(b_key, 3) != ""
+        assert engine.running("a") == 2
+        assert len(hung.calls) == 2  # the rest of a's work waits in a's own queue
+        assert engine.workers <= 4
+    finally:
+        hung.gate.set()
+    assert all(t is not None and t.done.wait(WAIT) for t in tickets)
+    assert engine.wait_idle(WAIT)
+    engine.shutdown(1.0)
+
+
+def _rotate(engine: PointerEngine, sessions: int, rounds: int) -> int:
+    """Sessions taking turns in order: take the waiting result, then submit the next search."""
+    owner, search, hits = Owner(), FakeSearch(), 0
+    for turn in range(rounds):
+        for i in range(sessions):
+            key = StoreKey("/h", "c", f"s{i}")
+            hits += bool(engine.take(key, 3)) if turn else 0
+            engine.submit(key, "q", 3, search, owner=owner)
+        assert engine.wait_idle(WAIT)
+    return hits
+
+
+def test_more_sessions_than_room_degrades_gracefully() -> None:
+    """The cliff: 5 sessions in rotation through room for 4 got 0 hits under LRU eviction."""
+    engine = PointerEngine(max_sessions=4)
+    hits = _rotate(engine, sessions=5, rounds=4)
+    assert hits == 4 * 3  # the four that hold a place keep their results; one waits
+    assert engine.refused == 5 * 4 - 4 * 4
+    engine.shutdown(1.0)
+    roomy = PointerEngine(max_sessions=8)
+    assert _rotate(roomy, sessions=5, rounds=4) == 5 * 3
+    roomy.shutdown(1.0)
+
+
+def test_a_taken_slot_makes_room_and_abandoned_results_expire() -> None:
+    now = [0.0]
+    engine = PointerEngine(max_sessions=2, ttl_s=60.0, clock=lambda: now[0])
+    owner = Owner()
+    first, second, third = (StoreKey("/h", "c", name) for name in ("one", "two", "three"))
+    for key in (first, second):
+        assert run(engine, key, FakeSearch(), owner).done.wait(WAIT)
+    assert engine.submit(third, "q", 3, FakeSearch(), owner=owner) is None  # both wait
+    assert engine.take(first, 3) != ""  # "one" took its result: its place is spare
+    assert run(engine, third, FakeSearch(), owner).done.wait(WAIT)
+    assert engine.take(third, 3) != ""
+    now[0] += 61.0  # "two" never came back for its result
+    assert engine.take(second, 3) == ""
+    assert engine.expired == 2 and engine.sessions == 0

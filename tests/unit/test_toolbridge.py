@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hermes_gbrain.errors import ToolError, TransportError
+from hermes_gbrain.errors import DeadlineError, ToolError, TransportError
 from hermes_gbrain.mcp import ToolSpec
 from hermes_gbrain.settings import Settings
 from hermes_gbrain.toolbridge.deletes import DeleteTokens, Refusal, Revision
@@ -501,3 +501,46 @@ def test_tool_classes_and_destructive_names() -> None:
         assert is_destructive(name), name
     for name in ("put_page", "add_tag", "get_versions", "search", "takes_update"):
         assert not is_destructive(name), name
+
+
+def test_drain_leaves_a_send_that_may_still_land(tmp_path: Path) -> None:
+    """Found by the soak: a send cut at our deadline while the server still held it, then
+    the shutdown drain checked the page before the first one landed and sent it again.
+    Now the drain leaves it queued; the next start checks the page and sends nothing."""
+    box = Outbox(tmp_path / "o.sqlite3")
+    server, held = _Server(), []
+
+    def send(entry: Entry) -> None:
+        held.append(entry)  # the server has it but answers after our deadline
+        raise DeadlineError(1.0)
+
+    box.enqueue("u", "a/b", "new text")
+    worker = OutboxWorker(box, "u", send, observe=server.observe)
+    worker._one(box.due("u", now=float("inf"))[0])
+    assert len(held) == 1
+    worker._draining.set()  # the shutdown drain, run on this thread
+    worker._loop()
+    assert len(held) == 1  # not sent again while the first may still land
+    assert box.status().pending == 1
+    server.send(held[0])  # ... and it does land
+    later = OutboxWorker(box, "u", server.send, observe=server.observe, settle_s=0.0)
+    later._one(box.due("u", now=float("inf"))[0])
+    assert server.puts == 1 and box.status().pending == 0
+
+
+def test_drain_tries_a_row_in_back_off_once_more(tmp_path: Path) -> None:
+    """The drain tries every pending row once more, even when the worker had just begun
+    an ordinary pass (whose end used to look like the drain's own, ending it untried)."""
+    box = Outbox(tmp_path / "o.sqlite3")
+    tries: list[str] = []
+
+    def send(entry: Entry) -> None:
+        tries.append(entry.slug)
+        raise TransportError("ConnectError")
+
+    box.enqueue("u", "a/b", "text")
+    worker = OutboxWorker(box, "u", send, observe=lambda e: Observed(ABSENT), settle_s=0.0)
+    worker._one(box.due("u", now=float("inf"))[0])  # failed once: now in back-off
+    worker.start()
+    worker.drain(2.0)
+    assert tries == ["a/b", "a/b"]

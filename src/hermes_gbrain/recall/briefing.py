@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from ..api import SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
+from ..transport import Bulkhead
 from .config import PointerConfig, brain_for
 from .gate import (
     DEFAULT_MIN_RATIO,
@@ -154,12 +155,14 @@ def format_briefing(rows: Sequence[SearchRow]) -> str:
 class BriefingSearch:
     """The rows a briefing gates: ``GBrain.recall_rows`` (``volunteer_context``, then
     ``search`` with full rows, as summaries need ``chunk_text``), capped snippets, the
-    source filter kept. A ``SearchFn`` bound to one frozen config."""
+    source filter kept. A ``SearchFn`` bound to one frozen config; ``share`` names its
+    credential for the desk's bulkhead."""
 
-    __slots__ = ("_config",)
+    __slots__ = ("_config", "share")
 
     def __init__(self, config: PointerConfig) -> None:
         self._config = config
+        self.share = config.cache_key
 
     def __call__(self, message: str, rows: int) -> Sequence[SearchRow]:
         result = brain_for(self._config).recall_rows(
@@ -195,8 +198,12 @@ class _Handed:
     cited: frozenset[str]
 
 
-MAX_SESSIONS = 4096
+MAX_SESSIONS = 16_384
 MAX_RUNNING = 8
+PER_SHARE = 2
+"""Briefing searches one credential may run at once (of ``MAX_RUNNING``)."""
+SESSION_TTL_S = 1_800.0
+_EVICT_SCAN = 64
 
 
 class BriefingDesk:
@@ -206,23 +213,69 @@ class BriefingDesk:
     ``take`` waits at most until that search's deadline and hands the block out
     once. A session that got its briefing, or whose search failed or ran out of
     time, never gets another: later turns add nothing.
+
+    Searches run on their own daemon threads, at most ``max_running`` at once and
+    ``per_share`` for one credential (the search's ``share``), so a hung brain cannot
+    take a healthy profile's briefings. The desk remembers ``max_sessions`` sessions
+    and forgets one untouched for ``ttl_s``; when full, a new session displaces the
+    oldest whose briefing is settled, never one still waiting within its budget, and
+    is refused a briefing (fails open) when every remembered session is.
     """
 
-    def __init__(self, *, max_sessions: int = MAX_SESSIONS, max_running: int = MAX_RUNNING):
+    def __init__(
+        self,
+        *,
+        max_sessions: int = MAX_SESSIONS,
+        max_running: int = MAX_RUNNING,
+        per_share: int = PER_SHARE,
+        ttl_s: float = SESSION_TTL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self._lock = threading.Lock()
         self._state: OrderedDict[Hashable, _Pending | _Handed | str] = OrderedDict()
-        self._max_sessions = max_sessions
-        self._slots = threading.BoundedSemaphore(max_running)
+        self._stamps: dict[Hashable, float] = {}
+        self._max_sessions = max(1, max_sessions)
+        self._ttl = ttl_s
+        self._clock = clock
+        self.slots = Bulkhead(per_key=per_share, ceiling=max_running)
         self.searches = 0
+        self.refused = 0
 
     def __repr__(self) -> str:
         return f"BriefingDesk(sessions={len(self._state)})"
 
+    def _expire(self, now: float) -> None:
+        horizon = now - self._ttl
+        while self._state:
+            key = next(iter(self._state))
+            if self._stamps.get(key, now) > horizon:
+                return
+            del self._state[key]
+            self._stamps.pop(key, None)
+
+    def _room(self, key: Hashable) -> bool:
+        """Make room for ``key``; False when every remembered session is still live."""
+        now = self._clock()
+        self._expire(now)
+        if key in self._state or len(self._state) < self._max_sessions:
+            return True
+        for index, (old, state) in enumerate(self._state.items()):
+            if index >= _EVICT_SCAN:
+                break
+            if isinstance(state, _Pending) and not state.done.is_set() and now < state.deadline:
+                continue  # still within its budget: its session is about to take it
+            del self._state[old]
+            self._stamps.pop(old, None)
+            return True
+        return False
+
     def _remember(self, key: Hashable, value: _Pending | _Handed | str) -> None:
+        if not self._room(key):
+            self.refused += 1  # full of sessions mid-briefing: this note is not kept
+            return
         self._state[key] = value
         self._state.move_to_end(key)
-        while len(self._state) > self._max_sessions:
-            self._state.popitem(last=False)
+        self._stamps[key] = self._clock()
 
     def started(self, key: Hashable) -> bool:
         """True once a briefing search began (or finished) for ``key``."""
@@ -239,10 +292,14 @@ class BriefingDesk:
         context: contextvars.Context | None = None,
     ) -> bool:
         """Begin the search for ``key`` unless one already began; never blocks."""
+        share = getattr(search, "share", "")
         with self._lock:
             if key in self._state or not config.enabled:
                 return False
-            if not self._slots.acquire(blocking=False):
+            if not self._room(key):
+                self.refused += 1
+                return False  # every remembered session is mid-briefing: fail open
+            if not self.slots.try_acquire(share):
                 return False  # too many briefings in flight: fail open, try next session
             pending = _Pending(threading.Event(), time.monotonic() + config.budget_ms / 1000.0)
             self._remember(key, pending)
@@ -257,7 +314,7 @@ class BriefingDesk:
             except Exception:  # fail open: no briefing, no message text anywhere
                 pending.text = ""
             finally:
-                self._slots.release()
+                self.slots.release(share)
                 pending.done.set()
 
         target = (lambda: context.copy().run(run)) if context is not None else run
@@ -265,7 +322,7 @@ class BriefingDesk:
         try:
             thread.start()
         except RuntimeError:  # interpreter shutting down
-            self._slots.release()
+            self.slots.release(share)
             pending.done.set()
         return True
 
@@ -280,7 +337,7 @@ class BriefingDesk:
         with self._lock:
             if self._state.get(key) is not state:
                 return ""
-            self._state[key] = _Handed(frozenset(cited_pages(text)))
+            self._remember(key, _Handed(frozenset(cited_pages(text))))
         return text
 
     def cited(self, key: Hashable) -> frozenset[str]:
@@ -298,6 +355,7 @@ class BriefingDesk:
         """``key`` may be briefed again (a brand-new session under a reused id)."""
         with self._lock:
             self._state.pop(key, None)
+            self._stamps.pop(key, None)
 
 
 _shared_lock = threading.Lock()

@@ -33,8 +33,11 @@ from .screen import looks_like_instructions
 __all__ = [
     "HEADER",
     "MAX_LIMIT",
+    "MAX_SESSIONS",
     "MAX_WORKERS",
+    "PER_SHARE",
     "QUERY_CHARS",
+    "RESULT_TTL_S",
     "TITLE_CAP",
     "Owner",
     "PointerEngine",
@@ -134,11 +137,16 @@ class Ticket:
 class _Slot:
     seq: int = 0
     lines: tuple[str, ...] | None = None
+    stamp: float = 0.0
+    """When it was last submitted to, published to or taken from (monotonic)."""
+    pending: int = 0
+    """Jobs queued or running for this slot, current or not."""
 
 
 @dataclass(slots=True)
 class _Job:
     key: StoreKey
+    slot: _Slot
     ticket: Ticket
     query: str
     limit: int
@@ -156,26 +164,58 @@ def _default_spawn(target: Callable[[], None], name: str) -> threading.Thread:
 Spawn = Callable[[Callable[[], None], str], threading.Thread]
 """Makes an unstarted daemon thread (Hermes' ``spawn_context_thread`` when present)."""
 
+MAX_SESSIONS = 16_384
+"""Sessions the store holds at once (a few hundred bytes each, ~2 KB at most)."""
+RESULT_TTL_S = 1_800.0
+"""A session untouched this long is forgotten, result and all."""
+PER_SHARE = 2
+"""Workers one credential (``StoreKey.credential``) may occupy at once."""
+
 
 class PointerEngine:
-    """Background searches on at most ``max_workers`` daemon threads, results in a store."""
+    """Background searches on at most ``max_workers`` daemon threads, results in a store.
+
+    **Bulkhead.** Jobs queue per share (the credential key: endpoint, credential and
+    source filter) and one share runs at most ``per_share`` of them at once, shares
+    taking turns; a brain that hangs ties up ``per_share`` workers and its own queue,
+    never another profile's.
+
+    **Capacity.** The store holds ``max_sessions`` sessions. A session untouched for
+    ``ttl_s`` is dropped. When the store is full, a new session first displaces the
+    oldest session that holds nothing (its result taken, nothing in flight); when
+    every session holds a result or a search, the newcomer is refused (no search is
+    sent) rather than evicting a result still waiting for its turn. With more active
+    sessions than room, ``max_sessions`` of them keep getting pointers and the hit
+    rate falls as room / sessions, never to zero (``bench/pointers.py``, figure 4).
+    """
 
     def __init__(
         self,
         *,
-        max_workers: int = 4,
-        max_sessions: int = 4096,
+        max_workers: int = MAX_WORKERS,
+        per_share: int = PER_SHARE,
+        max_sessions: int = MAX_SESSIONS,
         max_queue: int = 1024,
+        ttl_s: float = RESULT_TTL_S,
         spawn: Spawn | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._max_workers = max(1, min(MAX_WORKERS, max_workers))
-        self._max_sessions = max_sessions
-        self._max_queue = max_queue
+        self._per_share = max(1, min(self._max_workers, per_share))
+        self._max_sessions = max(1, max_sessions)
+        self._max_queue = max(1, max_queue)
+        self._ttl = ttl_s
+        self._clock = clock
         self._spawn = spawn or _default_spawn
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
-        self._slots: OrderedDict[StoreKey, _Slot] = OrderedDict()
-        self._queue: deque[_Job] = deque()
+        self._slots: OrderedDict[StoreKey, _Slot] = OrderedDict()  # oldest touched first
+        self._spare: OrderedDict[StoreKey, None] = OrderedDict()  # slots holding nothing
+        self._queues: dict[str, deque[_Job]] = {}
+        self._ready: deque[str] = deque()  # shares with queued work and a free worker
+        self._ready_set: set[str] = set()
+        self._busy: dict[str, int] = {}  # share -> jobs running
+        self._queued = 0
         self._threads: list[threading.Thread] = []
         self._idle = 0
         self._running = 0
@@ -184,6 +224,8 @@ class PointerEngine:
         self._closed = False
         self.peak_workers = 0
         self.searches = 0
+        self.refused = 0
+        self.expired = 0
 
     def __repr__(self) -> str:
         return f"PointerEngine(workers={len(self._threads)}, sessions={len(self._slots)})"
@@ -195,6 +237,20 @@ class PointerEngine:
     @property
     def workers(self) -> int:
         return len(self._threads)
+
+    @property
+    def sessions(self) -> int:
+        return len(self._slots)
+
+    def running(self, share: str) -> int:
+        """Searches running now for one share (tests, benchmarks)."""
+        with self._lock:
+            return self._busy.get(share, 0)
+
+    def pending(self, share: str) -> int:
+        """Searches queued or running for one share (tests, benchmarks)."""
+        with self._lock:
+            return self._busy.get(share, 0) + len(self._queues.get(share, ()))
 
     # -- provider side -----------------------------------------------------------------
 
@@ -213,34 +269,35 @@ class PointerEngine:
         """Queue a search for ``key``, superseding any earlier one; never blocks.
 
         Any result still waiting for this key is dropped (it answered an older
-        message). Returns None when the engine or the owner is closed.
+        message). Returns None when the engine or the owner is closed, or when the
+        store is full of results still waiting for their sessions.
         """
         with self._lock:
             if self._closed or owner.closed:
                 return None
             slot = self._slot(key)
+            if slot is None:
+                self.refused += 1
+                return None
             slot.seq = next(self._seq)
             slot.lines = None
+            slot.pending += 1
+            self._spare.pop(key, None)
             ticket = Ticket(slot.seq)
-            job = _Job(key, ticket, query[:QUERY_CHARS], limit, search, screen, owner, context,
-                       outcome)  # fmt: skip
-            if len(self._queue) >= self._max_queue:
-                self._queue.popleft().ticket.done.set()  # the oldest is the least useful
-            self._queue.append(job)
-            if self._idle > 0:
-                self._idle -= 1  # that worker is spoken for; the next submit looks further
-                self._wake.notify()
-            elif len(self._threads) < self._max_workers:
-                self._start_worker()
+            job = _Job(key, slot, ticket, query[:QUERY_CHARS], limit, search, screen, owner,
+                       context, outcome)  # fmt: skip
+            self._enqueue(job)
             return ticket
 
     def take(self, key: StoreKey, limit: int) -> str:
         """Hand out the waiting result for ``key`` once, cut to ``limit``; ``""`` if none."""
         with self._lock:
+            self._expire()
             slot = self._slots.get(key)
             if slot is None or slot.lines is None:
                 return ""
             lines, slot.lines = slot.lines, None
+            self._touch(key, slot)
         return format_block(lines, limit)
 
     def waiting(self, key: StoreKey) -> bool:
@@ -256,12 +313,13 @@ class PointerEngine:
             if slot is not None:
                 slot.seq = next(self._seq)
                 slot.lines = None
+                self._settle(key, slot)
 
     def wait_idle(self, timeout: float) -> bool:
         """Block until no search is queued or running (tests, benchmarks); False on timeout."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while self._queue or self._running:
+            while self._queued or self._running:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return False
@@ -272,11 +330,18 @@ class PointerEngine:
         """Final for ``owner``: its queued searches never run, running ones never publish."""
         with self._lock:
             owner.closed = True
-            kept = deque(job for job in self._queue if job.owner is not owner)
-            for job in self._queue:
-                if job.owner is owner:
-                    job.ticket.done.set()
-            self._queue = kept
+            for share in list(self._queues):
+                queue = self._queues[share]
+                kept: deque[_Job] = deque()
+                for job in queue:
+                    if job.owner is owner:
+                        self._drop(job)
+                    else:
+                        kept.append(job)
+                self._queues[share] = kept
+                if not kept:
+                    self._forget_queue(share)
+            self._notify_settled()
 
     def shutdown(self, timeout: float = 0.5) -> None:
         """Stop everything within ``timeout``: nothing publishes afterwards.
@@ -286,10 +351,15 @@ class PointerEngine:
         deadline = time.monotonic() + max(0.0, timeout)
         with self._lock:
             self._closed = True
-            for job in self._queue:
-                job.ticket.done.set()
-            self._queue.clear()
+            for queue in self._queues.values():
+                for job in queue:
+                    job.ticket.done.set()
+            self._queues.clear()
+            self._ready.clear()
+            self._ready_set.clear()
+            self._queued = 0
             self._slots.clear()
+            self._spare.clear()
             self._idle = 0
             self._wake.notify_all()
             self._settled.notify_all()
@@ -299,17 +369,92 @@ class PointerEngine:
                 continue
             thread.join(max(0.0, deadline - time.monotonic()))
 
-    # -- internals ---------------------------------------------------------------------
+    # -- the store (lock held) -----------------------------------------------------------
 
-    def _slot(self, key: StoreKey) -> _Slot:
+    def _touch(self, key: StoreKey, slot: _Slot) -> None:
+        slot.stamp = self._clock()
+        self._slots.move_to_end(key)
+        self._settle(key, slot)
+
+    def _settle(self, key: StoreKey, slot: _Slot) -> None:
+        """Keep ``_spare`` exactly the slots that hold nothing and wait for nothing."""
+        if slot.lines is None and slot.pending == 0 and self._slots.get(key) is slot:
+            self._spare[key] = None
+            self._spare.move_to_end(key)
+        else:
+            self._spare.pop(key, None)
+
+    def _expire(self) -> None:
+        """Forget sessions untouched for the TTL (oldest first: the order is by touch)."""
+        horizon = self._clock() - self._ttl
+        while self._slots:
+            key, slot = next(iter(self._slots.items()))
+            if slot.stamp > horizon:
+                return
+            del self._slots[key]
+            self._spare.pop(key, None)
+            self.expired += 1
+
+    def _slot(self, key: StoreKey) -> _Slot | None:
+        self._expire()
         slot = self._slots.get(key)
         if slot is None:
+            if len(self._slots) >= self._max_sessions:
+                if not self._spare:
+                    return None  # every session holds a result or a search: keep them
+                spare, _ = self._spare.popitem(last=False)
+                del self._slots[spare]
             slot = self._slots[key] = _Slot()
-            while len(self._slots) > self._max_sessions:
-                self._slots.popitem(last=False)
-        else:
-            self._slots.move_to_end(key)
+        slot.stamp = self._clock()
+        self._slots.move_to_end(key)
         return slot
+
+    # -- the queues (lock held) ----------------------------------------------------------
+
+    def _enqueue(self, job: _Job) -> None:
+        share = job.key.credential
+        if self._queued >= self._max_queue:
+            # The longest queue (a hung share, usually) loses its oldest job.
+            longest = max(self._queues, key=lambda name: len(self._queues[name]))
+            self._drop(self._queues[longest].popleft())
+            if not self._queues[longest]:
+                self._forget_queue(longest)
+        self._queues.setdefault(share, deque()).append(job)
+        self._queued += 1
+        self._make_ready(share)
+
+    def _drop(self, job: _Job) -> None:
+        """A queued job that will never run: its ticket ends, its slot may be spare."""
+        self._queued -= 1
+        job.slot.pending -= 1
+        self._settle(job.key, job.slot)
+        job.ticket.done.set()
+
+    def _forget_queue(self, share: str) -> None:
+        self._queues.pop(share, None)
+        if share in self._ready_set:
+            self._ready_set.discard(share)
+            self._ready.remove(share)
+
+    def _make_ready(self, share: str) -> None:
+        """Offer ``share`` to the workers if it has work and is under its budget."""
+        if share in self._ready_set or not self._queues.get(share):
+            return
+        if self._busy.get(share, 0) >= self._per_share:
+            return
+        self._ready.append(share)
+        self._ready_set.add(share)
+        if self._idle > 0:
+            self._idle -= 1  # that worker is spoken for; the next offer looks further
+            self._wake.notify()
+        elif len(self._threads) < self._max_workers:
+            self._start_worker()
+
+    def _notify_settled(self) -> None:
+        if not self._queued and not self._running:
+            self._settled.notify_all()
+
+    # -- workers -------------------------------------------------------------------------
 
     def _start_worker(self) -> None:
         thread = self._spawn(self._work, f"gbrain-pointers-{len(self._threads)}")
@@ -320,23 +465,31 @@ class PointerEngine:
 
     def _next_job(self) -> _Job | None:
         with self._lock:
-            while not self._queue:
+            while not self._ready:
                 if self._closed:
                     return None
                 self._idle += 1
                 self._wake.wait()  # whoever notifies takes us off the idle count
             if self._closed:
                 return None
+            share = self._ready.popleft()
+            self._ready_set.discard(share)
+            queue = self._queues[share]
+            job = queue.popleft()
+            self._queued -= 1
+            if not queue:
+                del self._queues[share]
+            self._busy[share] = self._busy.get(share, 0) + 1
             self._running += 1
-            return self._queue.popleft()
+            self._make_ready(share)  # its next job, if any and under budget, goes round
+            return job
 
     def _current(self, job: _Job) -> bool:
-        slot = self._slots.get(job.key)
         return (
             not self._closed
             and not job.owner.closed
-            and slot is not None
-            and slot.seq == job.ticket.seq
+            and self._slots.get(job.key) is job.slot
+            and job.slot.seq == job.ticket.seq
         )
 
     def _work(self) -> None:
@@ -347,10 +500,18 @@ class PointerEngine:
             try:
                 self._run(job)
             finally:
+                share = job.key.credential
                 with self._lock:
                     self._running -= 1
-                    if not self._queue and not self._running:
-                        self._settled.notify_all()
+                    left = self._busy.get(share, 0) - 1
+                    if left > 0:
+                        self._busy[share] = left
+                    else:
+                        self._busy.pop(share, None)
+                    job.slot.pending -= 1
+                    self._settle(job.key, job.slot)
+                    self._make_ready(share)
+                    self._notify_settled()
                 job.ticket.done.set()
 
     def _run(self, job: _Job) -> None:
@@ -372,8 +533,8 @@ class PointerEngine:
         with self._lock:
             if not self._current(job):
                 return
-            slot = self._slots[job.key]
-            slot.lines = lines or None
+            job.slot.lines = lines or None
+            self._touch(job.key, job.slot)
             outcome = job.outcome
         if outcome is not None:
             try:

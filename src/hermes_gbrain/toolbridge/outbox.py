@@ -69,6 +69,9 @@ MAX_ATTEMPTS = 8
 BASE_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 300.0
 LEASE_S = 120.0
+SETTLE_S = 15.0
+"""After a failed send, how long the shutdown drain leaves the row alone: the request
+may still reach the server (the MCP deadline is 12 s)."""
 KEEP_DONE_S = 7 * 86_400.0
 MAX_CONTENT_BYTES = 1_000_000
 PERMANENT_CODES = frozenset(
@@ -520,6 +523,7 @@ class OutboxWorker:
         observe: Observer,
         spawn: Callable[[Callable[[], None], str], threading.Thread] | None = None,
         max_wait_s: float = 30.0,
+        settle_s: float = SETTLE_S,
     ) -> None:
         self.outbox = outbox
         self.endpoint = endpoint
@@ -529,10 +533,13 @@ class OutboxWorker:
             lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
         )
         self._max_wait = max_wait_s
+        self._settle_s = settle_s
+        self._unsure: dict[str, float] = {}  # op id -> when a send of it failed
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._draining = threading.Event()
         self._idle = threading.Event()
+        self._drained = threading.Event()  # set only when a drain pass is over
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._close_after = False
@@ -565,7 +572,9 @@ class OutboxWorker:
         self.wake()
         thread = self._thread
         if thread is not None and thread.is_alive():
-            self._idle.wait(max(0.0, deadline - time.monotonic()))
+            # Not ``_idle``: a pass that began before the drain may set that one, and
+            # the drain would end before trying anything.
+            self._drained.wait(max(0.0, deadline - time.monotonic()))
         self._stop.set()
         self._wake.set()
         if thread is not None:
@@ -589,6 +598,7 @@ class OutboxWorker:
         try:
             self._loop()
         finally:
+            self._drained.set()  # however the loop ended, a drain has nothing to wait for
             with self._lock:
                 close = self._close_after
             if close:
@@ -604,6 +614,7 @@ class OutboxWorker:
             if not batch:
                 self._idle.set()
                 if draining:
+                    self._drained.set()
                     return
                 next_at = self.outbox.next_due_at(self.endpoint)
                 wait = self._max_wait
@@ -612,6 +623,17 @@ class OutboxWorker:
                 self._wake.wait(wait)
                 self._wake.clear()
                 continue
+            if draining:
+                # A send that failed a moment ago may still be on its way to the server
+                # (held past our deadline, then applied): trying it again now would check
+                # the page before that landed and send it twice. It stays queued; the next
+                # start checks the page first, as for any retry.
+                settled = time.monotonic() - self._settle_s
+                unsure = {op for op, at in self._unsure.items() if at > settled}
+                tried_in_drain.update(e.op_id for e in batch if e.op_id in unsure)
+                batch = [e for e in batch if e.op_id not in unsure]
+                if not batch:
+                    continue
             for entry in batch:
                 if self._stop.is_set():
                     return
@@ -622,6 +644,7 @@ class OutboxWorker:
         if not self.outbox.claim(entry.op_id):
             return
         attempts = entry.attempts + 1
+        sending = False
         try:
             now = self._observe(entry)
             if entry.before is None:
@@ -639,8 +662,14 @@ class OutboxWorker:
                         "was kept and this write was not sent",
                     )
                 return
+            sending = True
             self._send(entry)
         except Exception as exc:  # every failure is recorded, none escapes the worker
+            if sending:
+                failed_at = time.monotonic()
+                horizon = failed_at - self._settle_s
+                self._unsure = {op: at for op, at in self._unsure.items() if at > horizon}
+                self._unsure[entry.op_id] = failed_at
             permanent, reason = classify(exc)
             if permanent:
                 self.outbox.failed(entry.op_id, reason)

@@ -55,6 +55,12 @@ _NO_WRITE_PLATFORMS = {"cron"}
 _WRITE_MODES = ("write", "admin")
 _COMPACT_WRITES = frozenset(s["name"] for s in schema_sets.WRITE_COMPACT)
 
+_refresh_lock = threading.Lock()
+_refreshing: dict[tuple[str, str, str], list[ToolSession]] = {}
+"""Refreshes in flight, by (home, credential key, mode): sessions starting meanwhile wait
+for that one instead of starting their own, so a burst of sessions (or a hung brain)
+costs one discovery thread per credential, not one per session."""
+
 
 def write_gate(mode: str, agent_context: str | None, platform: str | None) -> WriteGate:
     """Writes only from a primary agent, never from cron, subagent or flush contexts."""
@@ -93,6 +99,7 @@ class ToolSession:
         self._lock = threading.Lock()
         self.refreshed = threading.Event()
         self.refresh_error: str | None = None
+        self.discovered: Discovery | None = None
         self._closed = False
 
     def __repr__(self) -> str:
@@ -199,7 +206,7 @@ class ToolSession:
             approve=self._approve,
         )
         if refresh:
-            self._spawn(lambda: self._refresh_quietly(settings), "gbrain-discovery").start()
+            self._start_refresh(settings, key)
             if discovery is None and settings.tools in _WRITE_MODES and gate.allowed:
                 # Scopes unknown: learn them now, within a bound, so that write tools are
                 # offered only to a credential that can write.
@@ -214,6 +221,44 @@ class ToolSession:
         self._bridge = None
         self.refreshed.set()
         self._settle_offer()
+
+    def _start_refresh(self, settings: Settings, key: str) -> None:
+        """Refresh in the background, or follow the refresh already running for this key."""
+        flight = (settings.hermes_home, key, settings.tools)
+        with _refresh_lock:
+            followers = _refreshing.get(flight)
+            if followers is not None:
+                followers.append(self)
+                return
+            _refreshing[flight] = []
+
+        def run() -> None:
+            try:
+                self._refresh_quietly(settings)
+            finally:
+                with _refresh_lock:
+                    waiting = _refreshing.pop(flight, [])
+                for other in waiting:
+                    other._follow(self)
+
+        try:
+            self._spawn(run, "gbrain-discovery").start()
+        except RuntimeError:  # interpreter shutting down: nothing will refresh
+            with _refresh_lock:
+                waiting = _refreshing.pop(flight, [])
+            for session in (self, *waiting):
+                session.refresh_error = "RuntimeError"
+                session.refreshed.set()
+
+    def _follow(self, leader: ToolSession) -> None:
+        """Take the result of the refresh this session waited for."""
+        found = leader.discovered
+        bridge = self._bridge
+        if found is not None and bridge is not None and not self._closed:
+            bridge.discovery = found
+        self.discovered = found
+        self.refresh_error = leader.refresh_error
+        self.refreshed.set()
 
     def _refresh_quietly(self, settings: Settings) -> None:
         try:
@@ -259,6 +304,7 @@ class ToolSession:
         bridge = self._bridge
         if bridge is not None:
             bridge.discovery = found
+        self.discovered = found
         self.refresh_error = None
         self.refreshed.set()
         return found
