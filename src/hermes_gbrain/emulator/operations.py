@@ -10,6 +10,7 @@ import hashlib
 import math
 import time
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -112,6 +113,31 @@ def _backlink_counts(pages: list[Page]) -> dict[str, int]:
         for target in page.links:
             counts[target] += 1
     return dict(counts)
+
+
+class _Backlinks(Mapping[str, int]):
+    """``_backlink_counts(pages)`` for just the slugs a search asks about, from the index's
+    link postings: the full count walks every page's links on every search."""
+
+    def __init__(self, pages: list[Page], index: search.SearchIndex) -> None:
+        self._pages = pages
+        self._index = index
+        self._allowed: set[int] | None = None
+
+    def __getitem__(self, slug: str) -> int:
+        if self._allowed is None:
+            self._allowed = {p.id for p in self._pages}
+        allowed = self._allowed
+        count = sum(n for pid, n in self._index.linkers.get(slug, {}).items() if pid in allowed)
+        if not count:
+            raise KeyError(slug)
+        return count
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_backlink_counts(self._pages))
+
+    def __len__(self) -> int:
+        return len(_backlink_counts(self._pages))
 
 
 def _snip(text: str, slug: str, snippet_chars: int | None) -> str:
@@ -222,7 +248,8 @@ def _search_rows(
     if until:
         ceiling = _parse_time(until, "until")
         candidates = [p for p in candidates if p.effective_date <= ceiling]
-    hits = search.rank(candidates, args["query"], _backlink_counts(pages))
+    index = ctx.store.search_index()
+    hits = search.rank(candidates, args["query"], _Backlinks(pages, index), index)
     offset = max(0, int(args.get("offset") or 0))
     hits = hits[offset : offset + _limit(args.get("limit"), DEFAULT_SEARCH_LIMIT)]
     kept: list[search.Hit] = []
@@ -692,7 +719,7 @@ def op_entity(ctx: Context, args: dict[str, Any]) -> Outcome:
     pages = ctx.readable_pages()
     page = _resolve_entity(pages, args["name"])
     if page is None:
-        hits = search.rank(pages, args["name"], {})[:3]
+        hits = search.rank(pages, args["name"], {}, ctx.store.search_index())[:3]
         return Outcome(
             {
                 "protocol_version": 1,
@@ -739,7 +766,8 @@ def op_recall(ctx: Context, args: dict[str, Any]) -> Outcome:
     result: dict[str, Any] = {"facts": [], "total": 0, "protocol_version": 1}
     if args.get("query"):
         pages = ctx.readable_pages()
-        hits = search.rank(pages, args["query"], _backlink_counts(pages))
+        index = ctx.store.search_index()
+        hits = search.rank(pages, args["query"], _Backlinks(pages, index), index)
         result["results"] = [
             {
                 "slug": h.page.slug,

@@ -205,12 +205,60 @@ def _title_arm(docs: Sequence[_Doc], terms: Sequence[str]) -> tuple[list[_Doc], 
     return [], False
 
 
-def rank(pages: Sequence[Page], query: str, backlink_counts: Mapping[str, int]) -> list[Hit]:
-    """Rank ``pages`` for ``query``; best first, ties broken by slug."""
+class SearchIndex:
+    """An inverted index over page versions: each page's tokenised ``_Doc`` and, per stem,
+    the ids of pages whose title or chunks hold it. GBrain keeps a ``tsvector`` per chunk
+    and a GIN index (``schema.sql``); this stands in for both so a search touches only the
+    pages that share a term. Pages never holding any query term score nothing in either
+    arm, so ranking the candidates gives exactly the rows ranking every page gives."""
+
+    def __init__(self) -> None:
+        self.docs: dict[int, _Doc] = {}
+        self.postings: dict[str, set[int]] = {}
+        self.linkers: dict[str, dict[int, int]] = {}
+        """Link target slug -> {id of a page linking to it: how many times}."""
+
+    def add(self, page: Page) -> None:
+        """Index ``page``'s current version (replacing an earlier one)."""
+        old = self.docs.get(page.id)
+        if old is not None:
+            for term in old.title.keys() | old.body.keys():
+                self.postings.get(term, set()).discard(page.id)
+            for target in old.page.links:
+                self.linkers.get(target, {}).pop(page.id, None)
+        doc = _doc(page)
+        self.docs[page.id] = doc
+        for term in doc.title.keys() | doc.body.keys():
+            self.postings.setdefault(term, set()).add(page.id)
+        for target, times in Counter(page.links).items():
+            self.linkers.setdefault(target, {})[page.id] = times
+
+    def candidates(self, pages: Sequence[Page], terms: Sequence[str]) -> list[_Doc]:
+        """Docs of the ``pages`` (kept in their order) holding at least one of ``terms``."""
+        ids: set[int] = set()
+        for term in terms:
+            ids |= self.postings.get(term, set())
+        docs = []
+        for page in pages:
+            if page.id in ids:
+                doc = self.docs.get(page.id)
+                docs.append(doc if doc is not None and doc.page is page else _doc(page))
+        return docs
+
+
+def rank(
+    pages: Sequence[Page],
+    query: str,
+    backlink_counts: Mapping[str, int],
+    index: SearchIndex | None = None,
+) -> list[Hit]:
+    """Rank ``pages`` for ``query``; best first, ties broken by slug.
+
+    With ``index`` only the pages sharing a term are tokenised and scored (same rows)."""
     terms = query_terms(query)
     if not terms:
         return []
-    docs = [_doc(p) for p in pages]
+    docs = index.candidates(pages, terms) if index is not None else [_doc(p) for p in pages]
     chunk_list, chunk_relaxed = _chunk_arm(docs, terms)
     title_list, title_relaxed = _title_arm(docs, terms)
     hits: dict[int, Hit] = {}
