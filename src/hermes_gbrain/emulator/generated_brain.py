@@ -237,7 +237,7 @@ def size_of(brain: str) -> int | None:
     return int(digits)
 
 
-def _page(rng: random.Random, index: int) -> tuple[str, str]:
+def _page(rng: random.Random, index: int, earlier: list[str]) -> tuple[str, str]:
     roll = rng.random()
     if roll < 0.22:
         first, last = rng.choice(_FIRST), rng.choice(_LAST)
@@ -267,10 +267,9 @@ def _page(rng: random.Random, index: int) -> tuple[str, str]:
             f"{rng.choice(_FIRST)} {rng.choice(_VERB)} the {rng.choice(_TOPIC)} "
             f"{rng.choice(_NOUN)} with the {rng.choice(_ADJ)} team."
         )
-    if index > 10:
-        sentences.append(
-            f"See [[people/x-{rng.randrange(index)}]] and [[projects/y-{index % 97}]]."
-        )
+    if len(earlier) > 10:  # links to earlier pages, a few of them popular
+        hub, other = earlier[rng.randrange(10)], earlier[rng.randrange(len(earlier))]
+        sentences.append(f"See [[{hub}]] and [[{other}]].")
     content = f"---\ntype: {kind}\ntitle: {title}\ntags: [{rng.choice(_TOPIC)}]\n---\n"
     return slug, content + f"# {title}\n\n" + " ".join(sentences) + "\n"
 
@@ -278,8 +277,10 @@ def _page(rng: random.Random, index: int) -> tuple[str, str]:
 def pages(count: int, seed: int = 7) -> Iterator[tuple[str, str, str]]:
     """``(slug, markdown, updated_at)`` for ``count`` pages, oldest first."""
     rng = random.Random(seed)  # noqa: S311 - benchmark data, not security
+    earlier: list[str] = []
     for index in range(count):
-        slug, content = _page(rng, index)
+        slug, content = _page(rng, index, earlier)
+        earlier.append(slug)
         yield slug, content, iso_of(_BASE + timedelta(minutes=index))
 
 
