@@ -28,11 +28,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from targets import Targets, add_check_flag
-
 from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.settings import load_settings
+from targets import Targets, add_check_flag
 
 QUERIES = ("pricing review", "Ada Abbott", "amber falcon", "security beacon team", "hiring")
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -40,13 +39,13 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 def child(mode: str, home: str) -> None:
     """Run one digest build (``baseline``/``build``) here and print its figures as JSON."""
-    from hermes_gbrain.recall.digest import (  # noqa: PLC0415
+    from hermes_gbrain.recall.digest import (
         _names,
         build_digest,
         compose_line,
         write_digest,
     )
-    from hermes_gbrain.recall.gate import TitleVocabulary  # noqa: PLC0415
+    from hermes_gbrain.recall.gate import TitleVocabulary
 
     brain = open_brain(load_settings(os.environ.get, hermes_home=Path(home)))
     brain.catalog()  # discovery is not what is measured
@@ -79,7 +78,7 @@ def run_child(emu: Emulator, mode: str, home: str, hours: float = 0) -> dict[str
         "HERMES_HOME": home,
     }
     emu.clear_requests()
-    out = subprocess.run(  # noqa: S603 - our own script
+    out = subprocess.run(
         [sys.executable, __file__, "--child", mode, home],
         env=env,
         capture_output=True,
