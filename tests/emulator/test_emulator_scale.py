@@ -83,3 +83,30 @@ def test_generated_brain_is_deterministic() -> None:
         "concept",
         "fact",
     }
+
+
+def test_list_pages_by_recency_equals_sorting_every_page(http: httpx.Client) -> None:
+    with Emulator(brain="generated:700") as emu:
+        store = emu.store
+        store.soft_delete(store.pages()[3].slug, "default")
+        store.put_page(store.pages()[0].slug, "---\ntype: person\n---\n# Moved To The Top\n")
+        mcp = Mcp(emu, http, mint(emu, "read"))
+        floor = store.pages()[400].updated_at
+        for args in (
+            {"sort": "updated_desc", "type": "person", "limit": 24},
+            {"sort": "updated_desc", "type": "concept", "limit": 100, "offset": 100},
+            {"sort": "updated_asc", "updated_after": floor, "limit": 100},
+            {"sort": "updated_asc", "updated_after": floor, "include_deleted": True, "limit": 50},
+            {"sort": "updated_desc", "include_deleted": True, "limit": 100},
+        ):
+            everything = store.pages(include_deleted=bool(args.get("include_deleted")))
+            if "type" in args:
+                everything = [p for p in everything if p.type == args["type"]]
+            if "updated_after" in args:
+                everything = [p for p in everything if p.updated_at > args["updated_after"]]
+            everything.sort(
+                key=lambda p: (p.updated_at, p.id), reverse=args["sort"] == "updated_desc"
+            )
+            start = int(args.get("offset", 0))
+            expected = [p.slug for p in everything[start : start + int(args["limit"])]]
+            assert [r["slug"] for r in mcp.data("list_pages", args)] == expected, args

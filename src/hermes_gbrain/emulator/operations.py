@@ -7,6 +7,7 @@ an ``Outcome``; the shapes follow the recorded GBrain 0.46.28 replies field for 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import time
 from collections import Counter
@@ -411,25 +412,44 @@ def op_get_page(ctx: Context, args: dict[str, Any]) -> Outcome:
 
 def op_list_pages(ctx: Context, args: dict[str, Any]) -> Outcome:
     deleted = bool(args.get("include_deleted"))
-    pages = ctx.readable_pages(args.get("source_id"), deleted=deleted)
-    if args.get("type"):
-        pages = [p for p in pages if p.type == args["type"]]
-    if args.get("tag"):
-        pages = [p for p in pages if args["tag"] in p.tags]
-    if args.get("updated_after"):
-        floor = _parse_time(args["updated_after"], "updated_after")
-        pages = [p for p in pages if p.updated_at > floor]
+    floor = (
+        _parse_time(args["updated_after"], "updated_after") if args.get("updated_after") else None
+    )
     sort = args.get("sort") or "updated_desc"
-    if sort == "slug":
-        pages.sort(key=lambda p: (p.slug, p.source_id))
-    elif sort == "updated_asc":
-        pages.sort(key=lambda p: (p.updated_at, p.id))
-    elif sort == "created_desc":
-        pages.sort(key=lambda p: (p.created_at, p.id), reverse=True)
-    else:
-        pages.sort(key=lambda p: (p.updated_at, p.id), reverse=True)
+    if sort not in ("slug", "updated_asc", "created_desc"):
+        sort = "updated_desc"
     offset = max(0, int(args.get("offset") or 0))
-    pages = pages[offset : offset + _limit(args.get("limit"), DEFAULT_LIST_LIMIT)]
+    limit = _limit(args.get("limit"), DEFAULT_LIST_LIMIT)
+    kind, tag = args.get("type"), args.get("tag")
+    if sort in ("updated_desc", "updated_asc"):
+        # The same rows as filtering and sorting every page (below), read off the store's
+        # recency order so a request for a few rows touches a few pages.
+        sources = set(ctx.readable_sources(args.get("source_id")))
+
+        def wanted(p: Page) -> bool:
+            return (
+                p.source_id in sources
+                and (deleted or p.deleted_at is None)
+                and p.frontmatter.get("visibility") != "private"
+                and (not kind or p.type == kind)
+                and (not tag or tag in p.tags)
+            )
+
+        stream = ctx.store.by_update(descending=sort == "updated_desc", after=floor)
+        pages = list(itertools.islice(filter(wanted, stream), offset, offset + limit))
+    else:
+        pages = ctx.readable_pages(args.get("source_id"), deleted=deleted)
+        if kind:
+            pages = [p for p in pages if p.type == kind]
+        if tag:
+            pages = [p for p in pages if tag in p.tags]
+        if floor is not None:
+            pages = [p for p in pages if p.updated_at > floor]
+        if sort == "slug":
+            pages.sort(key=lambda p: (p.slug, p.source_id))
+        else:
+            pages.sort(key=lambda p: (p.created_at, p.id), reverse=True)
+        pages = pages[offset : offset + limit]
     rows = []
     for page in pages:
         row: dict[str, Any] = {

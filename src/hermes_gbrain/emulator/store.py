@@ -6,11 +6,12 @@ simplicity beats throughput. ``data_dir=None`` keeps everything in memory.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -189,6 +190,8 @@ class PageStore:
         # with every write, so a write costs O(page), not a re-read of the store.
         self._by_id: dict[int, Page] | None = None
         self._by_key: dict[tuple[str, str], int] = {}
+        self._by_time: list[tuple[str, int]] = []
+        """``(updated_at, id)`` of every page, sorted: ``list_pages`` walks it by recency."""
         from hermes_gbrain.emulator.search import SearchIndex  # noqa: PLC0415 - it imports us
 
         self._index = SearchIndex()
@@ -355,6 +358,13 @@ class PageStore:
     def _keep(self, page: Page) -> None:
         """Put ``page`` (a new object) in the in-memory view; call with the lock held."""
         by_id = self._loaded()
+        old = by_id.get(page.id)
+        if old is None or old.updated_at != page.updated_at:
+            if old is not None:
+                at = bisect.bisect_left(self._by_time, (old.updated_at, old.id))
+                if at < len(self._by_time) and self._by_time[at] == (old.updated_at, old.id):
+                    del self._by_time[at]
+            bisect.insort(self._by_time, (page.updated_at, page.id))
         by_id[page.id] = page
         self._by_key[(page.source_id, page.slug)] = page.id
         self._unindexed.add(page.id)
@@ -373,6 +383,7 @@ class PageStore:
                         Chunk(r["id"], r["page_id"], r["chunk_index"], r["chunk_source"], r["text"])
                     )
             self._by_key = {(p.source_id, p.slug): p.id for p in pages}
+            self._by_time = sorted((p.updated_at, p.id) for p in pages)
             self._unindexed = set(by_id)
             self._by_id = by_id
             return by_id
@@ -402,6 +413,25 @@ class PageStore:
             if (allowed is None or page.source_id in allowed)
             and (include_deleted or page.deleted_at is None)
         ]
+
+    def by_update(self, *, descending: bool, after: str | None = None) -> Iterator[Page]:
+        """Pages (deleted ones too) in ``(updated_at, id)`` order, only those updated after
+        ``after``; lazily, so a caller wanting 24 rows looks at about 24 pages."""
+        with self.db.lock:
+            by_id = self._loaded()
+            order = list(self._by_time)  # a snapshot of the order (pointers only)
+        pages = by_id  # looked up, never iterated: safe beside a concurrent write
+        start = 0 if after is None else bisect.bisect_right(order, (after, 1 << 62))
+        if descending:
+            for index in range(len(order) - 1, start - 1, -1):
+                page = pages.get(order[index][1])
+                if page is not None:
+                    yield page
+        else:
+            for index in range(start, len(order)):
+                page = pages.get(order[index][1])
+                if page is not None:
+                    yield page
 
     def search_index(self) -> SearchIndex:
         """The inverted index over every page, brought up to date with the writes since the

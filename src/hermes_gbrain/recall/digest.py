@@ -159,12 +159,14 @@ def _names(refs: Sequence[PageRef]) -> dict[str, list[str]]:
     """Clean, screened, de-duplicated titles per kind, most recently updated first."""
     ordered = sorted(refs, key=lambda r: r.updated_at or "", reverse=True)
     names: dict[str, list[str]] = {kind: [] for kind, _ in KINDS}
+    seen: dict[str, set[str]] = {kind: set() for kind, _ in KINDS}
     for ref in ordered:
         kind = ref.type or "concept"  # GBrain's own rule: untyped pages count as concepts
-        if kind not in names:
+        if kind not in names or len(names[kind]) >= NAMES_PER_KIND:
             continue
         title = _clean_title(ref)
-        if title and title not in names[kind]:
+        if title and title not in seen[kind]:
+            seen[kind].add(title)
             names[kind].append(title)
     return names
 
