@@ -57,10 +57,11 @@ def test_line_unchanged_and_requests_bounded(big: Emulator, hermes_home: HermesH
     assert digest.line == _old_line(big, "2026-11-30 12:00 UTC")
     listings = _listings(big)
     named = [a for a in listings if a.get("type")]
-    # One short request per kind; the full title listing is keyset paged (no offsets).
+    # One short request per kind; the title listing is keyset paged, each batch starting
+    # at the last stamp seen and stepping past its one row (distinct stamps).
     assert len(named) == 4 and all(a["limit"] == 24 for a in named)
     assert len(listings) - len(named) == PAGES // 100 + 1
-    assert not any(a.get("offset") for a in listings)
+    assert all((a.get("offset") or 0) <= 1 for a in listings)
     assert digest.vocabulary == _every_title(big)
     write_digest(hermes_home.path, digest)
     assert stat.S_IMODE(index_path(hermes_home.path).stat().st_mode) == 0o600
@@ -105,3 +106,18 @@ def test_incremental_refresh_sees_new_changed_and_deleted_pages(hermes_home: Her
         )
         assert digest.counts["titles"] == "full"
         assert digest.vocabulary == _every_title(emu) and digest.vocabulary.pages == 400
+
+
+def test_keyset_listing_survives_a_run_of_equal_stamps(hermes_home: HermesHome) -> None:
+    """``updated_after`` is strict: 250 pages written in the same millisecond must not
+    stall or skip the listing (it steps with ``offset`` inside one stamp)."""
+    with Emulator(seed=False) as emu:
+        stamp = "2026-11-29T10:00:00.000Z"
+        for i in range(250):
+            emu.store.put_page(f"concepts/c-{i:03d}", f"# Same Stamp {i}\n", now=stamp)
+        emu.store.put_page("people/last-one", "# Last One\n", now="2026-11-29T11:00:00.000Z")
+        digest = build_digest(_brain(emu, hermes_home), now=NOW, hermes_home=hermes_home.path)
+        assert digest.titles is not None and len(digest.titles.pages) == 251
+        assert digest.vocabulary == _every_title(emu)
+        offsets = [a.get("offset") for a in _listings(emu) if a.get("sort") == "updated_asc"]
+        assert offsets == [None, 100, 200]  # one stamp: the cursor stays, offset steps

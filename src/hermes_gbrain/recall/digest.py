@@ -1,8 +1,9 @@
 """Level 1 recall: one compact line describing the brain, for the system prompt.
 
 Built offline (``hermes-gbrain digest``, usually from a Hermes cron job) from
-read-only calls: ``get_brain_identity``, ``schema_stats``, ``list_pages`` (paged
-past its 100-row cap) and ``get_stats`` only when ``tools/list`` offers it (it needs
+read-only calls: ``get_brain_identity``, ``schema_stats`` (the counts), ``list_pages``
+(a few recent rows per kind for the names, and what changed since the last build for
+the title index, see ``title_index``) and ``get_stats`` only when ``tools/list`` offers it (it needs
 the ``admin`` scope and adds the tag count). The builder's token asks for
 :data:`DIGEST_SCOPE`: GBrain grants the part of it the client was registered with
 (a read client gets ``read``), so ``get_stats`` is offered exactly when the

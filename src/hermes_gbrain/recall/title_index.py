@@ -34,7 +34,7 @@ from typing import Any
 
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
 from ..files import data_dir, write_atomic
-from .gate import TitleVocabulary
+from .gate import TitleVocabulary, content_stems
 
 __all__ = [
     "FULL_REBUILD_HOURS",
@@ -78,13 +78,25 @@ class TitleIndex:
     """Rows received in the last refresh."""
     requests: int = 0
     """``list_pages`` requests of the last refresh."""
+    df: dict[str, int] = field(default_factory=dict)
+    """Stem -> how many indexed titles hold it, kept in step with ``pages``."""
 
     def titles(self) -> Iterator[str]:
         for (_, slug), (title, _) in self.pages.items():
             yield title or slug.rsplit("/", 1)[-1]
 
     def vocabulary(self) -> TitleVocabulary:
-        return TitleVocabulary.build(self.titles())
+        """The gate's vocabulary: what ``TitleVocabulary.build(self.titles())`` gives,
+        from the kept counts (no title is re-read)."""
+        return TitleVocabulary.from_counts(len(self.pages), self.df)
+
+    def _count(self, key: tuple[str, str], title: str, step: int) -> None:
+        for stem in content_stems(title or key[1].rsplit("/", 1)[-1]):
+            held = self.df.get(stem, 0) + step
+            if held > 0:
+                self.df[stem] = held
+            else:
+                self.df.pop(stem, None)
 
     def type_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -95,10 +107,18 @@ class TitleIndex:
     def apply(self, refs: Iterable[PageRef]) -> None:
         for ref in refs:
             key = (ref.source_id, ref.slug)
+            old = self.pages.get(key)
             if ref.deleted_at:
-                self.pages.pop(key, None)
-            elif key in self.pages or len(self.pages) < MAX_INDEXED:
-                self.pages[key] = ((ref.title or "")[:TITLE_KEEP], ref.type or "concept")
+                if old is not None:
+                    del self.pages[key]
+                    self._count(key, old[0], -1)
+            elif old is not None or len(self.pages) < MAX_INDEXED:
+                title = (ref.title or "")[:TITLE_KEEP]
+                if old is None or old[0] != title:
+                    if old is not None:
+                        self._count(key, old[0], -1)
+                    self._count(key, title, +1)
+                self.pages[key] = (title, ref.type or "concept")
             if ref.updated_at and (self.cursor is None or ref.updated_at > self.cursor):
                 self.cursor = ref.updated_at
 
@@ -112,6 +132,7 @@ class TitleIndex:
             "built_at": self.built_at,
             "server_total": self.server_total,
             "pages": nested,
+            "df": self.df,
         }
 
     @classmethod
@@ -132,11 +153,17 @@ class TitleIndex:
                 ):
                     return None
                 pages[(source, slug)] = (row[0], row[1])
+        df = data.get("df")
+        if not isinstance(df, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in df.values()
+        ):
+            return None
         return cls(
             pages,
             cursor if isinstance(cursor, str) else None,
             built,
             total if isinstance(total, int) and not isinstance(total, bool) else None,
+            df=df,
         )
 
 
@@ -183,10 +210,12 @@ def _keyset(
 ) -> None:
     """Page ``updated_asc`` from ``after`` into ``index`` until a short batch.
 
-    The next batch starts one millisecond before the last row's stamp, so rows sharing
-    that stamp beyond the batch are not skipped (``updated_after`` is strict); when a
-    whole batch shares one stamp the cursor cannot move and ``offset`` steps past it."""
+    ``updated_after`` is strict, and many pages can share one stamp (a bulk import), so
+    the next batch starts one millisecond before the last row's stamp, with ``offset``
+    stepping past the rows of that stamp already seen: nothing skipped, nothing twice."""
     offset = 0
+    last: str | None = None
+    at_last = 0  # rows seen so far stamped ``last``
     while index.listed < MAX_INDEXED + LIST_PAGE_SIZE:
         refs, sent = brain.list_page_batch(
             sort="updated_asc",
@@ -202,14 +231,17 @@ def _keyset(
             progress(index.listed, total)
         if sent < LIST_PAGE_SIZE:
             return
-        last = next((r.updated_at for r in reversed(refs) if r.updated_at), None)
+        for ref in refs:
+            if ref.updated_at is None:
+                continue
+            if ref.updated_at == last:
+                at_last += 1
+            else:
+                last, at_last = ref.updated_at, 1
         following = _earlier(last, timedelta(milliseconds=1)) if last else None
         if following is None:
             return  # rows without stamps: nothing to page by
-        if following == after or (after is not None and following < after):
-            offset += sent
-        else:
-            after, offset = following, 0
+        after, offset = following, at_last
 
 
 def _full(brain: GBrain, total: int | None, now: datetime, progress: Progress | None) -> TitleIndex:
@@ -261,7 +293,12 @@ def refresh_index(
         return _full(brain, server_total, now, progress)
     before = len(previous.pages)
     index = TitleIndex(
-        dict(previous.pages), previous.cursor, previous.built_at, server_total, "incremental"
+        dict(previous.pages),
+        previous.cursor,
+        previous.built_at,
+        server_total,
+        "incremental",
+        df=dict(previous.df),
     )
     _keyset(brain, index, start, progress, None)
     moved = (
