@@ -121,3 +121,10 @@ def test_keyset_listing_survives_a_run_of_equal_stamps(hermes_home: HermesHome) 
         assert digest.vocabulary == _every_title(emu)
         offsets = [a.get("offset") for a in _listings(emu) if a.get("sort") == "updated_asc"]
         assert offsets == [None, 100, 200]  # one stamp: the cursor stays, offset steps
+
+
+def test_sample_brain_line_is_the_full_listing_line(hermes_home: HermesHome) -> None:
+    with Emulator() as emu:
+        digest = build_digest(_brain(emu, hermes_home), now=NOW, hermes_home=hermes_home.path)
+        assert digest.line == _old_line(emu, "2026-11-30 12:00 UTC")
+        assert digest.vocabulary == _every_title(emu)
