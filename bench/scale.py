@@ -8,7 +8,7 @@ runs in a child process against the emulator in this one, so time and peak memor
 
 Emulator (each size): ``search`` p50 over HTTP, and the cost of one ``put_page``.
 
-    python bench/scale.py            # 1k and 10k digests; emulator at 100, 1k, 10k (~30 s)
+    python bench/scale.py            # 1k and 10k digests; emulator at 100, 1k, 10k (~15 s)
     python bench/scale.py --large    # adds the 50k digest (~1 min more)
     python bench/scale.py --check    # exit 1 on a missed target
 """
