@@ -415,6 +415,34 @@ class GBrain:
             offset += len(result.data)
         return refs
 
+    def list_page_batch(
+        self,
+        *,
+        type: str | None = None,
+        sort: str | None = None,
+        updated_after: str | None = None,
+        include_deleted: bool | None = None,
+        limit: int = LIST_PAGE_SIZE,
+        offset: int = 0,
+    ) -> tuple[list[PageRef], int]:
+        """One ``list_pages`` request: its usable rows and how many rows the server sent.
+
+        For callers that page themselves (a few recent rows per type, or keyset paging
+        with ``updated_after``): a batch shorter than ``limit`` (by the server's count,
+        before unusable rows are dropped) is the last one."""
+        result = self._call(
+            "list_pages",
+            {},
+            type=type,
+            sort=sort,
+            updated_after=updated_after,
+            include_deleted=include_deleted,
+            limit=max(1, min(LIST_PAGE_SIZE, limit)),
+            offset=offset or None,
+        )
+        sent = len(result.data) if isinstance(result.data, list) else 0
+        return _page_refs(result.data), sent
+
     def get_page(
         self, slug: str, *, fuzzy: bool | None = None, source_id: str | None = None
     ) -> Page:

@@ -14,7 +14,6 @@ import pytest
 from hermes_gbrain.commands.cron import JOB_NAME, SCRIPT_NAME
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.connect import open_brain
-from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.faults import RecordedRequest
 from hermes_gbrain.recall.digest import (
     build_digest,
@@ -24,7 +23,6 @@ from hermes_gbrain.recall.digest import (
     write_digest,
 )
 from hermes_gbrain.settings import load_settings
-from support.hermes_home import HermesHome
 from support.pointer_env import Profile
 
 pytestmark = pytest.mark.hermes
@@ -56,21 +54,6 @@ def test_admin_scope_adds_tags_and_budget_is_kept(profile: Profile) -> None:
     assert ", 29 tags." in digest.line and len(digest.line) <= 150
 
 
-def test_list_pages_is_paged_past_100_rows(hermes_home: HermesHome) -> None:
-    with Emulator() as emu:
-        for i in range(180):
-            emu.store.put_page(f"people/person-{i:03d}", f"---\ntype: person\n---\n# Person {i}\n")
-        env = emu.client_env("big")
-        seen: list[tuple[int, int | None]] = []
-        brain = open_brain(load_settings(env.get, hermes_home=hermes_home.path))
-        digest = build_digest(brain, progress=lambda n, total: seen.append((n, total)))
-        listings = [r for r in emu.requests if r.tool == "list_pages"]
-        offsets = [(r.arguments or {}).get("offset") for r in listings]
-    assert offsets == [None, 100, 200]
-    assert digest.counts["listed"] == 211 and "People (187)" in digest.line
-    assert seen == [(100, 211), (200, 211), (211, 211)]
-
-
 def test_cli_writes_atomically_and_a_failed_build_keeps_the_good_digest(
     profile: Profile, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -80,7 +63,7 @@ def test_cli_writes_atomically_and_a_failed_build_keeps_the_good_digest(
     good = read_digest(home)
     assert good is not None and good["line"] in out
     names = sorted(p.name for p in digest_path(home).parent.iterdir())
-    assert names == ["digest.json", "title_vocab.json"]
+    assert names == ["digest.json", "title_index.json", "title_vocab.json"]
     raw = digest_path(home).read_text(encoding="utf-8")
     assert profile.env["GBRAIN_MCP_CLIENT_SECRET"] not in raw and profile.emu.mcp_url not in raw
 
@@ -96,7 +79,7 @@ def test_cli_writes_atomically_and_a_failed_build_keeps_the_good_digest(
     assert "hermes-gbrain digest:" in capsys.readouterr().err
     assert digest_path(home).read_text(encoding="utf-8") == raw
     names = sorted(p.name for p in digest_path(home).parent.iterdir())
-    assert names == ["digest.json", "title_vocab.json"]
+    assert names == ["digest.json", "title_index.json", "title_vocab.json"]
 
 
 def test_quiet_build_prints_nothing(profile: Profile, capsys: pytest.CaptureFixture[str]) -> None:

@@ -117,7 +117,7 @@ def run_demo(out: TextIO) -> int:
         install("gbrain", home)
         (home / ".env").write_text("".join(f"{k}={v}\n" for k, v in env.items()))
         (home / "config.yaml").write_text("memory:\n  provider: gbrain\n")
-        digest = build_digest(open_brain(settings, scope="read"))
+        digest = build_digest(open_brain(settings, scope="read"), hermes_home=home)
         write_digest(home, digest)  # what `hermes-gbrain digest` (or its cron job) does
         print(f"digest built ({len(digest.line)} chars) into gbrain/digest.json", file=out)
         previous = os.environ.get("HERMES_HOME")

@@ -155,7 +155,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     progress = TerminalProgress(err) if interactive else None
     try:
         brain = open_brain(settings, scope=DIGEST_SCOPE)
-        digest = build_digest(brain, max_chars=max_chars, progress=progress)
+        digest = build_digest(brain, max_chars=max_chars, progress=progress, hermes_home=home)
     finally:
         if progress is not None:
             progress.close()

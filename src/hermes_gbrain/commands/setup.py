@@ -369,7 +369,7 @@ def _digest(settings: Settings, home: Path, out: TextIO) -> bool:
         print("digest: off in this profile (GBRAIN_DIGEST=off)", file=out)
         return False
     brain = open_brain(settings, scope=DIGEST_SCOPE)
-    digest = build_digest(brain, max_chars=config.max_chars)
+    digest = build_digest(brain, max_chars=config.max_chars, hermes_home=home)
     path = write_digest(home, digest)
     print(f"digest: {len(digest.line)} characters written to {path}", file=out)
     return True

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, get_args
 
-from hermes_gbrain.emulator import large_brain, sample_brain
+from hermes_gbrain.emulator import generated_brain, large_brain, sample_brain
 from hermes_gbrain.emulator.faults import Knobs, RecordedRequest
 from hermes_gbrain.emulator.oauth import OAuth, OAuthError, RateLimiter
 from hermes_gbrain.emulator.operations import LEAN_SERVER_VERSION, SERVER_VERSION
@@ -17,6 +17,26 @@ from hermes_gbrain.emulator.store import Database, PageStore
 from hermes_gbrain.emulator.tools import Dispatcher, StrictParams, build_catalog
 
 STOP_TIMEOUT_S = 5.0
+REQUEST_LOG_SIZE = 5_000
+"""Requests the log keeps (the newest; ~3 KB each, so ~15 MB at most). Counters such as
+``token_requests`` and ``request_count`` count every request, dropped ones included."""
+
+
+class RequestLog(list[RecordedRequest]):
+    """The request log: a list (tests compare it, index it, filter it) that keeps only the
+    newest ``size`` entries, dropping the oldest tenth at a time so an append stays cheap."""
+
+    def __init__(self, size: int = REQUEST_LOG_SIZE) -> None:
+        super().__init__()
+        if size < 1:
+            raise ValueError("the request log keeps at least one request")
+        self.size = size
+
+    def append(self, request: RecordedRequest) -> None:
+        super().append(request)
+        if len(self) > self.size:
+            del self[: max(len(self) - self.size, self.size // 10)]
+
 
 BRAINS = {"sample": sample_brain.seed, "large": large_brain.seed}
 """Seeded brains: the 31-page sample (default) and the ~300-page relevance benchmark brain."""
@@ -28,7 +48,9 @@ class Emulator:
         ``data_dir=None`` keeps the brain in memory; a directory keeps ``brain.sqlite3`` there, so
         pages, clients and tokens survive a restart. ``lean=True`` imitates newer GBrain (``search``
         declares ``fields`` and rows carry ``injection_suspected``). ``brain="large"`` seeds the
-    ~300-page benchmark brain instead of the 31-page sample.
+    ~300-page benchmark brain instead of the 31-page sample; ``brain="generated:N"`` an
+    N-page synthetic brain for scale benchmarks (``generated_brain``). The request log keeps
+    the newest ``request_log_size`` requests (:data:`REQUEST_LOG_SIZE`).
     """
 
     def __init__(  # noqa: PLR0917 - the documented positional order
@@ -40,14 +62,16 @@ class Emulator:
         seed: bool = True,
         port: int = 0,
         host: str = "127.0.0.1",
-        brain: Literal["sample", "large"] = "sample",
+        brain: str = "sample",
+        request_log_size: int = REQUEST_LOG_SIZE,
     ) -> None:
         if strict_params not in get_args(StrictParams):
             raise ValueError(f"strict_params must be one of {get_args(StrictParams)}")
         if token_ttl < 1:
             raise ValueError("token_ttl must be at least 1 second")
-        if brain not in BRAINS:
-            raise ValueError(f"brain must be one of {tuple(BRAINS)}")
+        generated = generated_brain.size_of(brain)
+        if brain not in BRAINS and generated is None:
+            raise ValueError(f"brain must be one of {tuple(BRAINS)} or 'generated:N'")
         self.lean = lean
         self.strict_params: StrictParams = strict_params
         self.host = host
@@ -58,14 +82,19 @@ class Emulator:
         self.rate_limiter = RateLimiter()
         self.dispatcher = Dispatcher(build_catalog(lean=lean), strict_params)
         self.knobs = Knobs()
-        self.requests: list[RecordedRequest] = []
+        self.requests: RequestLog = RequestLog(request_log_size)
+        self._token_requests = 0
+        self._request_count = 0
         self._log_lock = threading.Lock()
         self._server: EmulatorHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._base_url: str | None = None
         self.store.add_source("default", "default")
         if seed and not self.store.pages(include_deleted=True):
-            BRAINS[brain](self.store)
+            if generated is not None:
+                generated_brain.seed(self.store, generated)
+            else:
+                BRAINS[brain](self.store)
 
     # lifecycle ------------------------------------------------------------------------------
     def start(self) -> Emulator:
@@ -180,14 +209,24 @@ class Emulator:
     def record(self, request: RecordedRequest) -> None:
         with self._log_lock:
             self.requests.append(request)
+            self._request_count += 1
+            if request.method == "POST" and request.path == "/token":
+                self._token_requests += 1
 
     def clear_requests(self) -> None:
-        """Empty the request log (and so the ``token_requests`` count)."""
+        """Empty the request log and zero its counters."""
         with self._log_lock:
             self.requests.clear()
+            self._token_requests = self._request_count = 0
 
     @property
     def token_requests(self) -> int:
-        """POST /token requests in the log (``mint_token`` does not count)."""
+        """POST /token requests since the last clear (``mint_token`` does not count)."""
         with self._log_lock:
-            return sum(1 for r in self.requests if r.method == "POST" and r.path == "/token")
+            return self._token_requests
+
+    @property
+    def request_count(self) -> int:
+        """Requests since the last clear, including those the log has dropped."""
+        with self._log_lock:
+            return self._request_count

@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from types import FrameType
 
+from hermes_gbrain.emulator import generated_brain
 from hermes_gbrain.emulator.app import Emulator
 from hermes_gbrain.files import write_atomic
 from hermes_gbrain.settings import read_dotenv
@@ -31,6 +32,14 @@ DEFAULT_PORT = 3131
 CLIENTS_FILE = "clients.env"
 _READ = ("GBRAIN_MCP_CLIENT_ID", "GBRAIN_MCP_CLIENT_SECRET")
 _WRITE = ("GBRAIN_MCP_WRITE_CLIENT_ID", "GBRAIN_MCP_WRITE_CLIENT_SECRET")
+
+
+def _brain(value: str) -> str:
+    if value in ("sample", "large") or generated_brain.size_of(value) is not None:
+        return value
+    raise argparse.ArgumentTypeError(
+        f"choose sample, large or generated:N (1-{generated_brain.MAX_PAGES}), not {value!r}"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,9 +77,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-seed", action="store_true", help="start with an empty brain")
     parser.add_argument(
         "--brain",
-        choices=("sample", "large"),
+        type=_brain,
         default="sample",
-        help="seeded brain: the 31-page sample (default) or the ~300-page benchmark brain",
+        help="seeded brain: sample (31 pages, default), large (~300-page benchmark brain) or "
+        "generated:N (N synthetic pages, for scale benchmarks)",
     )
     return parser
 

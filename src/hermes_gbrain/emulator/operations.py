@@ -7,9 +7,11 @@ an ``Outcome``; the shapes follow the recorded GBrain 0.46.28 replies field for 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import time
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -112,6 +114,31 @@ def _backlink_counts(pages: list[Page]) -> dict[str, int]:
         for target in page.links:
             counts[target] += 1
     return dict(counts)
+
+
+class _Backlinks(Mapping[str, int]):
+    """``_backlink_counts(pages)`` for just the slugs a search asks about, from the index's
+    link postings: the full count walks every page's links on every search."""
+
+    def __init__(self, pages: list[Page], index: search.SearchIndex) -> None:
+        self._pages = pages
+        self._index = index
+        self._allowed: set[int] | None = None
+
+    def __getitem__(self, slug: str) -> int:
+        if self._allowed is None:
+            self._allowed = {p.id for p in self._pages}
+        allowed = self._allowed
+        count = sum(n for pid, n in self._index.linkers.get(slug, {}).items() if pid in allowed)
+        if not count:
+            raise KeyError(slug)
+        return count
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_backlink_counts(self._pages))
+
+    def __len__(self) -> int:
+        return len(_backlink_counts(self._pages))
 
 
 def _snip(text: str, slug: str, snippet_chars: int | None) -> str:
@@ -222,7 +249,8 @@ def _search_rows(
     if until:
         ceiling = _parse_time(until, "until")
         candidates = [p for p in candidates if p.effective_date <= ceiling]
-    hits = search.rank(candidates, args["query"], _backlink_counts(pages))
+    index = ctx.store.search_index()
+    hits = search.rank(candidates, args["query"], _Backlinks(pages, index), index)
     offset = max(0, int(args.get("offset") or 0))
     hits = hits[offset : offset + _limit(args.get("limit"), DEFAULT_SEARCH_LIMIT)]
     kept: list[search.Hit] = []
@@ -384,25 +412,44 @@ def op_get_page(ctx: Context, args: dict[str, Any]) -> Outcome:
 
 def op_list_pages(ctx: Context, args: dict[str, Any]) -> Outcome:
     deleted = bool(args.get("include_deleted"))
-    pages = ctx.readable_pages(args.get("source_id"), deleted=deleted)
-    if args.get("type"):
-        pages = [p for p in pages if p.type == args["type"]]
-    if args.get("tag"):
-        pages = [p for p in pages if args["tag"] in p.tags]
-    if args.get("updated_after"):
-        floor = _parse_time(args["updated_after"], "updated_after")
-        pages = [p for p in pages if p.updated_at > floor]
+    floor = (
+        _parse_time(args["updated_after"], "updated_after") if args.get("updated_after") else None
+    )
     sort = args.get("sort") or "updated_desc"
-    if sort == "slug":
-        pages.sort(key=lambda p: (p.slug, p.source_id))
-    elif sort == "updated_asc":
-        pages.sort(key=lambda p: (p.updated_at, p.id))
-    elif sort == "created_desc":
-        pages.sort(key=lambda p: (p.created_at, p.id), reverse=True)
-    else:
-        pages.sort(key=lambda p: (p.updated_at, p.id), reverse=True)
+    if sort not in ("slug", "updated_asc", "created_desc"):
+        sort = "updated_desc"
     offset = max(0, int(args.get("offset") or 0))
-    pages = pages[offset : offset + _limit(args.get("limit"), DEFAULT_LIST_LIMIT)]
+    limit = _limit(args.get("limit"), DEFAULT_LIST_LIMIT)
+    kind, tag = args.get("type"), args.get("tag")
+    if sort in ("updated_desc", "updated_asc"):
+        # The same rows as filtering and sorting every page (below), read off the store's
+        # recency order so a request for a few rows touches a few pages.
+        sources = set(ctx.readable_sources(args.get("source_id")))
+
+        def wanted(p: Page) -> bool:
+            return (
+                p.source_id in sources
+                and (deleted or p.deleted_at is None)
+                and p.frontmatter.get("visibility") != "private"
+                and (not kind or p.type == kind)
+                and (not tag or tag in p.tags)
+            )
+
+        stream = ctx.store.by_update(descending=sort == "updated_desc", after=floor)
+        pages = list(itertools.islice(filter(wanted, stream), offset, offset + limit))
+    else:
+        pages = ctx.readable_pages(args.get("source_id"), deleted=deleted)
+        if kind:
+            pages = [p for p in pages if p.type == kind]
+        if tag:
+            pages = [p for p in pages if tag in p.tags]
+        if floor is not None:
+            pages = [p for p in pages if p.updated_at > floor]
+        if sort == "slug":
+            pages.sort(key=lambda p: (p.slug, p.source_id))
+        else:
+            pages.sort(key=lambda p: (p.created_at, p.id), reverse=True)
+        pages = pages[offset : offset + limit]
     rows = []
     for page in pages:
         row: dict[str, Any] = {
@@ -692,7 +739,7 @@ def op_entity(ctx: Context, args: dict[str, Any]) -> Outcome:
     pages = ctx.readable_pages()
     page = _resolve_entity(pages, args["name"])
     if page is None:
-        hits = search.rank(pages, args["name"], {})[:3]
+        hits = search.rank(pages, args["name"], {}, ctx.store.search_index())[:3]
         return Outcome(
             {
                 "protocol_version": 1,
@@ -739,7 +786,8 @@ def op_recall(ctx: Context, args: dict[str, Any]) -> Outcome:
     result: dict[str, Any] = {"facts": [], "total": 0, "protocol_version": 1}
     if args.get("query"):
         pages = ctx.readable_pages()
-        hits = search.rank(pages, args["query"], _backlink_counts(pages))
+        index = ctx.store.search_index()
+        hits = search.rank(pages, args["query"], _Backlinks(pages, index), index)
         result["results"] = [
             {
                 "slug": h.page.slug,

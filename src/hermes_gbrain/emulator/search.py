@@ -167,11 +167,15 @@ def _ts_rank(counts: Counter[str], terms: Sequence[str], weight: float = 1.0) ->
     return sum(weight * math.log1p(counts[t]) for t in terms if counts[t])
 
 
-def _chunk_arm(docs: Sequence[_Doc], terms: Sequence[str]) -> tuple[list[tuple[_Doc, Chunk]], bool]:
+Pools = tuple[Sequence[_Doc], Sequence[_Doc]]
+"""The docs an arm looks at: for its strict pass, then for its OR-relaxed pass."""
+
+
+def _chunk_arm(pools: Pools, terms: Sequence[str]) -> tuple[list[tuple[_Doc, Chunk]], bool]:
     """searchKeyword: each page's best chunk, strict AND first, then OR of the terms."""
     for relaxed in (False, True):
         found: list[tuple[float, str, _Doc, Chunk]] = []
-        for d in docs:
+        for d in pools[relaxed]:
             best: tuple[float, Chunk] | None = None
             for chunk, counts in d.chunks:
                 hits = sum(1 for t in terms if counts[t])
@@ -188,12 +192,12 @@ def _chunk_arm(docs: Sequence[_Doc], terms: Sequence[str]) -> tuple[list[tuple[_
     return [], False
 
 
-def _title_arm(docs: Sequence[_Doc], terms: Sequence[str]) -> tuple[list[_Doc], bool]:
+def _title_arm(pools: Pools, terms: Sequence[str]) -> tuple[list[_Doc], bool]:
     """searchTitles: page grain over titles; strict, then OR. Only titles vote here: in
     recordings 106 and 108 every page but the title hit scores from one list alone."""
     for relaxed in (False, True):
         found: list[tuple[float, str, _Doc]] = []
-        for d in docs:
+        for d in pools[relaxed]:
             hits = sum(1 for t in terms if d.title[t])
             if hits == 0 or (not relaxed and hits < len(terms)):
                 continue
@@ -205,14 +209,78 @@ def _title_arm(docs: Sequence[_Doc], terms: Sequence[str]) -> tuple[list[_Doc], 
     return [], False
 
 
-def rank(pages: Sequence[Page], query: str, backlink_counts: Mapping[str, int]) -> list[Hit]:
-    """Rank ``pages`` for ``query``; best first, ties broken by slug."""
+class SearchIndex:
+    """An inverted index over page versions: each page's tokenised ``_Doc`` and, per stem,
+    the ids of pages whose title (or chunks) hold it. GBrain keeps a ``tsvector`` per chunk
+    and per title with GIN indexes (``schema.sql``); this stands in for them so a search
+    touches only the pages that share a term. An arm's strict pass can only score pages
+    holding every term, its relaxed pass pages holding one, and each pool keeps the order
+    of the pages given, so the rows are exactly those of scoring every page."""
+
+    def __init__(self) -> None:
+        self.docs: dict[int, _Doc] = {}
+        self.title_postings: dict[str, set[int]] = {}
+        self.body_postings: dict[str, set[int]] = {}
+        self.linkers: dict[str, dict[int, int]] = {}
+        """Link target slug -> {id of a page linking to it: how many times}."""
+
+    def add(self, page: Page) -> None:
+        """Index ``page``'s current version (replacing an earlier one)."""
+        old = self.docs.get(page.id)
+        if old is not None:
+            for term in old.title:
+                self.title_postings.get(term, set()).discard(page.id)
+            for term in old.body:
+                self.body_postings.get(term, set()).discard(page.id)
+            for target in old.page.links:
+                self.linkers.get(target, {}).pop(page.id, None)
+        doc = _doc(page)
+        self.docs[page.id] = doc
+        for term in doc.title:
+            self.title_postings.setdefault(term, set()).add(page.id)
+        for term in doc.body:
+            self.body_postings.setdefault(term, set()).add(page.id)
+        for target, times in Counter(page.links).items():
+            self.linkers.setdefault(target, {})[page.id] = times
+
+    def pools(self, pages: Sequence[Page], terms: Sequence[str]) -> tuple[Pools, Pools]:
+        """The chunk arm's and the title arm's pools among ``pages``."""
+        wanted: list[set[int]] = []
+        for postings in (self.body_postings, self.title_postings):
+            lists = [postings.get(t, set()) for t in terms]
+            wanted.append(set.intersection(*lists))
+            wanted.append(set.union(*lists))
+        every = set.union(*wanted)
+        docs = []
+        for page in pages:
+            if page.id in every:
+                doc = self.docs.get(page.id)
+                docs.append(doc if doc is not None and doc.page is page else _doc(page))
+        body_all, body_any, title_all, title_any = (
+            [d for d in docs if d.page.id in ids] for ids in wanted
+        )
+        return (body_all, body_any), (title_all, title_any)
+
+
+def rank(
+    pages: Sequence[Page],
+    query: str,
+    backlink_counts: Mapping[str, int],
+    index: SearchIndex | None = None,
+) -> list[Hit]:
+    """Rank ``pages`` for ``query``; best first, ties broken by slug.
+
+    With ``index`` only the pages sharing a term are tokenised and scored (same rows)."""
     terms = query_terms(query)
     if not terms:
         return []
-    docs = [_doc(p) for p in pages]
-    chunk_list, chunk_relaxed = _chunk_arm(docs, terms)
-    title_list, title_relaxed = _title_arm(docs, terms)
+    if index is not None:
+        chunk_pools, title_pools = index.pools(pages, terms)
+    else:
+        docs = [_doc(p) for p in pages]
+        chunk_pools = title_pools = (docs, docs)
+    chunk_list, chunk_relaxed = _chunk_arm(chunk_pools, terms)
+    title_list, title_relaxed = _title_arm(title_pools, terms)
     hits: dict[int, Hit] = {}
     weight = RELAXED_WEIGHT if chunk_relaxed else 1.0
     for position, (d, chunk) in enumerate(chunk_list):

@@ -6,17 +6,21 @@ simplicity beats throughput. ``data_dir=None`` keeps everything in memory.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_gbrain.emulator import markdown
+
+if TYPE_CHECKING:
+    from hermes_gbrain.emulator.search import SearchIndex
 
 DB_FILENAME = "brain.sqlite3"
 
@@ -174,12 +178,24 @@ def _row_to_page(row: sqlite3.Row) -> Page:
 
 
 class PageStore:
-    """Pages, their chunks and sources. Reads share cached ``Page`` objects: do not mutate."""
+    """Pages, their chunks and sources. Reads share cached ``Page`` objects: do not mutate.
+
+    A write replaces the page's object, so a caller holding an older list keeps a
+    consistent (older) view."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self._generation = 0
-        self._cache: tuple[int, list[Page]] | None = None
+        # Pages by id (id order: ids only grow), loaded from SQLite once, then kept in step
+        # with every write, so a write costs O(page), not a re-read of the store.
+        self._by_id: dict[int, Page] | None = None
+        self._by_key: dict[tuple[str, str], int] = {}
+        self._by_time: list[tuple[str, int]] = []
+        """``(updated_at, id)`` of every page, sorted: ``list_pages`` walks it by recency."""
+        from hermes_gbrain.emulator.search import SearchIndex  # noqa: PLC0415 - it imports us
+
+        self._index = SearchIndex()
+        self._unindexed: set[int] = set()
 
     # sources -------------------------------------------------------------------------------
     def add_source(self, source_id: str, name: str | None = None) -> None:
@@ -268,18 +284,36 @@ class PageStore:
                     (*values, source_id, slug, created_at or stamp),
                 )
                 page_id = int(cur.lastrowid or 0)
+            chunks = []
             for index, (kind, text) in enumerate(
                 markdown.chunk_body(parsed.compiled_truth, parsed.timeline)
             ):
-                self.db.execute(
+                cur = self.db.conn.execute(
                     "INSERT INTO chunks (page_id, chunk_index, chunk_source, text)"
                     " VALUES (?,?,?,?)",
                     (page_id, index, kind, text),
                 )
-            self._generation += 1
-            page = self.get(slug, [source_id], include_deleted=True)
-        if page is None:
-            raise RuntimeError(f"page {slug} vanished while being written")
+                chunks.append(Chunk(int(cur.lastrowid or 0), page_id, index, kind, text))
+            page = Page(
+                id=page_id,
+                source_id=source_id,
+                slug=slug,
+                type=parsed.type,
+                title=parsed.title,
+                compiled_truth=parsed.compiled_truth,
+                timeline=parsed.timeline,
+                frontmatter=json.loads(values[4]),
+                tags=json.loads(values[5]),
+                links=json.loads(values[6]),
+                content_hash=parsed.content_hash,
+                created_at=existing[0]["created_at"] if existing else created_at or stamp,
+                updated_at=stamp,
+                deleted_at=None,
+                effective_date=effective,
+                effective_date_source=effective_source,
+                chunks=chunks,
+            )
+            self._keep(page)
         return PutResult(page, created=not existing)
 
     def versions(self, page_id: int, limit: int = 50) -> list[dict[str, Any]]:
@@ -305,11 +339,11 @@ class PageStore:
             page = self.get(slug, [source_id])
             if page is None:
                 return None
-            self.db.execute(
-                "UPDATE pages SET deleted_at = ? WHERE id = ?", (now or iso_now(), page.id)
-            )
-            self._generation += 1
-            return self.get(slug, [source_id], include_deleted=True)
+            stamp = now or iso_now()
+            self.db.execute("UPDATE pages SET deleted_at = ? WHERE id = ?", (stamp, page.id))
+            gone = replace(page, deleted_at=stamp)
+            self._keep(gone)
+            return gone
 
     def restore(self, slug: str, source_id: str) -> Page | None:
         with self.db.lock:
@@ -317,37 +351,29 @@ class PageStore:
             if page is None or page.deleted_at is None:
                 return None
             self.db.execute("UPDATE pages SET deleted_at = NULL WHERE id = ?", (page.id,))
-            self._generation += 1
-            return self.get(slug, [source_id])
+            back = replace(page, deleted_at=None)
+            self._keep(back)
+            return back
 
-    # reads ---------------------------------------------------------------------------------
-    def get(
-        self, slug: str, sources: Iterable[str] | None = None, *, include_deleted: bool = False
-    ) -> Page | None:
-        """The page with this slug in the first matching source (``None`` = any source)."""
-        for page in self.pages(sources, include_deleted=include_deleted):
-            if page.slug == slug:
-                return page
-        return None
+    def _keep(self, page: Page) -> None:
+        """Put ``page`` (a new object) in the in-memory view; call with the lock held."""
+        by_id = self._loaded()
+        old = by_id.get(page.id)
+        if old is None or old.updated_at != page.updated_at:
+            if old is not None:
+                at = bisect.bisect_left(self._by_time, (old.updated_at, old.id))
+                if at < len(self._by_time) and self._by_time[at] == (old.updated_at, old.id):
+                    del self._by_time[at]
+            bisect.insort(self._by_time, (page.updated_at, page.id))
+        by_id[page.id] = page
+        self._by_key[(page.source_id, page.slug)] = page.id
+        self._unindexed.add(page.id)
+        self._generation += 1
 
-    def pages(
-        self, sources: Iterable[str] | None = None, *, include_deleted: bool = False
-    ) -> list[Page]:
-        """All pages (with chunks) in id order, optionally limited to some sources."""
-        allowed = None if sources is None else set(sources)
-        result = []
-        for page in self._snapshot():
-            if allowed is not None and page.source_id not in allowed:
-                continue
-            if page.deleted_at is not None and not include_deleted:
-                continue
-            result.append(page)
-        return result
-
-    def _snapshot(self) -> list[Page]:
+    def _loaded(self) -> dict[int, Page]:
         with self.db.lock:
-            if self._cache is not None and self._cache[0] == self._generation:
-                return self._cache[1]
+            if self._by_id is not None:
+                return self._by_id
             pages = [_row_to_page(r) for r in self.db.execute("SELECT * FROM pages ORDER BY id")]
             by_id = {p.id: p for p in pages}
             for r in self.db.execute("SELECT * FROM chunks ORDER BY page_id, chunk_index"):
@@ -356,8 +382,66 @@ class PageStore:
                     owner.chunks.append(
                         Chunk(r["id"], r["page_id"], r["chunk_index"], r["chunk_source"], r["text"])
                     )
-            self._cache = (self._generation, pages)
-            return pages
+            self._by_key = {(p.source_id, p.slug): p.id for p in pages}
+            self._by_time = sorted((p.updated_at, p.id) for p in pages)
+            self._unindexed = set(by_id)
+            self._by_id = by_id
+            return by_id
+
+    # reads ---------------------------------------------------------------------------------
+    def get(
+        self, slug: str, sources: Iterable[str] | None = None, *, include_deleted: bool = False
+    ) -> Page | None:
+        """The page with this slug in the first matching source (``None`` = any source)."""
+        with self.db.lock:
+            by_id = self._loaded()
+            wanted = self.source_ids() if sources is None else list(sources)
+            found = [by_id[i] for s in wanted if (i := self._by_key.get((s, slug))) is not None]
+        live = [p for p in found if include_deleted or p.deleted_at is None]
+        return min(live, key=lambda p: p.id) if live else None
+
+    def pages(
+        self, sources: Iterable[str] | None = None, *, include_deleted: bool = False
+    ) -> list[Page]:
+        """All pages (with chunks) in id order, optionally limited to some sources."""
+        allowed = None if sources is None else set(sources)
+        with self.db.lock:
+            snapshot = list(self._loaded().values())
+        return [
+            page
+            for page in snapshot
+            if (allowed is None or page.source_id in allowed)
+            and (include_deleted or page.deleted_at is None)
+        ]
+
+    def by_update(self, *, descending: bool, after: str | None = None) -> Iterator[Page]:
+        """Pages (deleted ones too) in ``(updated_at, id)`` order, only those updated after
+        ``after``; lazily, so a caller wanting 24 rows looks at about 24 pages."""
+        with self.db.lock:
+            by_id = self._loaded()
+            order = list(self._by_time)  # a snapshot of the order (pointers only)
+        pages = by_id  # looked up, never iterated: safe beside a concurrent write
+        start = 0 if after is None else bisect.bisect_right(order, (after, 1 << 62))
+        if descending:
+            for index in range(len(order) - 1, start - 1, -1):
+                page = pages.get(order[index][1])
+                if page is not None:
+                    yield page
+        else:
+            for index in range(start, len(order)):
+                page = pages.get(order[index][1])
+                if page is not None:
+                    yield page
+
+    def search_index(self) -> SearchIndex:
+        """The inverted index over every page, brought up to date with the writes since the
+        last search (indexing is deferred to the first search after a write)."""
+        with self.db.lock:
+            by_id = self._loaded()
+            for page_id in self._unindexed:
+                self._index.add(by_id[page_id])
+            self._unindexed.clear()
+            return self._index
 
     def backlinks(self, slug: str, sources: Iterable[str] | None = None) -> list[Page]:
         """Live pages that link to ``slug``."""

@@ -1,8 +1,9 @@
 """Level 1 recall: one compact line describing the brain, for the system prompt.
 
 Built offline (``hermes-gbrain digest``, usually from a Hermes cron job) from
-read-only calls: ``get_brain_identity``, ``schema_stats``, ``list_pages`` (paged
-past its 100-row cap) and ``get_stats`` only when ``tools/list`` offers it (it needs
+read-only calls: ``get_brain_identity``, ``schema_stats`` (the counts), ``list_pages``
+(a few recent rows per kind for the names, and what changed since the last build for
+the title index, see ``title_index``) and ``get_stats`` only when ``tools/list`` offers it (it needs
 the ``admin`` scope and adds the tag count). The builder's token asks for
 :data:`DIGEST_SCOPE`: GBrain grants the part of it the client was registered with
 (a read client gets ``read``), so ``get_stats`` is offered exactly when the
@@ -27,20 +28,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..api import GBrain, PageRef
+from ..api import LIST_PAGE_SIZE, GBrain, PageRef
 from ..files import data_dir, write_atomic
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .gate import TitleVocabulary, write_vocabulary
 from .generated import is_generated
 from .screen import looks_like_instructions
+from .title_index import TitleIndex, load_index, refresh_index, write_index
 
 __all__ = [
     "DEFAULT_MAX_AGE_HOURS",
@@ -69,6 +70,9 @@ MAX_MAX_CHARS = 2_000
 DEFAULT_MAX_AGE_HOURS = 48.0
 NAME_CAP = 48
 NAMES_PER_KIND = 6
+FIRST_BATCH = 24
+"""Rows asked per kind first: four times the names shown, room for skipped pages."""
+MAX_SCANNED_PER_KIND = 1_000
 SCHEMA = 1
 DIGEST_HEADER = (
     "Long-term memory: a GBrain knowledge base is connected. Its shape (auto-generated from "
@@ -121,6 +125,8 @@ class Digest:
     counts: Mapping[str, Any] = field(default_factory=dict)
     vocabulary: TitleVocabulary | None = field(default=None, compare=False, repr=False)
     """Title-word counts for the relevance gate, written beside the digest file."""
+    titles: TitleIndex | None = field(default=None, compare=False, repr=False)
+    """Every page's title, kept for the next build's incremental refresh."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,21 +146,57 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
+def _clean_title(ref: PageRef) -> str:
+    """The name to show for ``ref``, or ``""`` when it must not be shown."""
+    if _is_generated(ref) or ref.deleted_at:
+        return ""
+    raw = one_line(ref.title or ref.slug.rsplit("/", 1)[-1], 4 * NAME_CAP)
+    if not raw or looks_like_instructions(raw):
+        return ""
+    return one_line(raw.replace(",", " ").replace(";", " "), NAME_CAP)
+
+
 def _names(refs: Sequence[PageRef]) -> dict[str, list[str]]:
     """Clean, screened, de-duplicated titles per kind, most recently updated first."""
     ordered = sorted(refs, key=lambda r: r.updated_at or "", reverse=True)
     names: dict[str, list[str]] = {kind: [] for kind, _ in KINDS}
+    seen: dict[str, set[str]] = {kind: set() for kind, _ in KINDS}
     for ref in ordered:
         kind = ref.type or "concept"  # GBrain's own rule: untyped pages count as concepts
-        if kind not in names or _is_generated(ref) or ref.deleted_at:
+        if kind not in names or len(names[kind]) >= NAMES_PER_KIND:
             continue
-        raw = one_line(ref.title or ref.slug.rsplit("/", 1)[-1], 4 * NAME_CAP)
-        if not raw or looks_like_instructions(raw):
-            continue
-        title = one_line(raw.replace(",", " ").replace(";", " "), NAME_CAP)
-        if title and title not in names[kind]:
+        title = _clean_title(ref)
+        if title and title not in seen[kind]:
+            seen[kind].add(title)
             names[kind].append(title)
     return names
+
+
+def _recent_names(brain: GBrain, kind: str) -> tuple[list[str], int]:
+    """The first :data:`NAMES_PER_KIND` names of one kind, newest first, and the requests.
+
+    ``list_pages {type, sort: "updated_desc"}`` a few rows at a time: the first batch
+    (:data:`FIRST_BATCH`) covers the usual brain; generated or screened pages at the top
+    cost one more batch of 100 each, up to :data:`MAX_SCANNED_PER_KIND` rows."""
+    names: list[str] = []
+    seen: set[str] = set()
+    offset = requests = 0
+    limit = FIRST_BATCH
+    while len(names) < NAMES_PER_KIND and offset < MAX_SCANNED_PER_KIND:
+        refs, sent = brain.list_page_batch(
+            type=kind, sort="updated_desc", limit=limit, offset=offset
+        )
+        requests += 1
+        for ref in refs:
+            title = _clean_title(ref) if (ref.type or "concept") == kind else ""
+            if title and title not in seen:
+                seen.add(title)
+                names.append(title)
+        if sent < limit:
+            break
+        offset += sent
+        limit = LIST_PAGE_SIZE
+    return names[:NAMES_PER_KIND], requests
 
 
 def compose_line(  # noqa: PLR0917 - the line's parts, in reading order
@@ -193,7 +235,7 @@ def compose_line(  # noqa: PLR0917 - the line's parts, in reading order
 
 
 Progress = Callable[[int, int | None], None]
-"""Told ``(pages listed so far, expected total or None)``."""
+"""Told ``(title rows listed so far, expected total or None)``."""
 
 
 def build_digest(
@@ -202,8 +244,14 @@ def build_digest(
     max_chars: int = DEFAULT_MAX_CHARS,
     now: datetime | None = None,
     progress: Progress | None = None,
+    hermes_home: str | os.PathLike[str] | None = None,
 ) -> Digest:
-    """Build the digest from read-scope calls. Raises on any failure (nothing is written)."""
+    """Build the digest from read-scope calls. Raises on any failure (nothing is written).
+
+    Names come from a few recent rows per kind; counts from ``schema_stats``. The title
+    index behind the gate's vocabulary is refreshed from the one saved in
+    ``hermes_home`` (incrementally when it can be trusted, see ``title_index``), or
+    rebuilt when there is none."""
     max_chars = max(MIN_MAX_CHARS, min(MAX_MAX_CHARS, max_chars))
     catalog = brain.catalog()
     identity = brain.get_brain_identity() if catalog.has("get_brain_identity") else {}
@@ -211,15 +259,10 @@ def build_digest(
     admin = brain.mcp.call_tool("get_stats", {}).data if catalog.has("get_stats") else None
     found = stats.get("aggregate")
     aggregate: dict[str, Any] = found if isinstance(found, dict) else {}
-    expected = _int_or_none(aggregate.get("total_pages")) or _int_or_none(
-        identity.get("page_count")
-    )
-
-    def listed(count: int) -> None:
-        if progress is not None:
-            progress(count, expected)
-
-    refs = [r for r in brain.list_pages(sort="updated_desc", progress=listed) if not r.deleted_at]
+    total = _int_or_none(aggregate.get("total_pages"))
+    when = (now or datetime.now(UTC)).astimezone(UTC)
+    previous = load_index(hermes_home) if hermes_home is not None else None
+    index = refresh_index(brain, previous, server_total=total, now=when, progress=progress)
     by_type: dict[str, int] = {}
     for entry in aggregate.get("by_type") or ():
         if isinstance(entry, dict) and isinstance(entry.get("type"), str):
@@ -227,23 +270,33 @@ def build_digest(
             if count is not None:
                 by_type[one_line(entry["type"], 40)] = count
     if not by_type:
-        by_type = dict(Counter(r.type or "concept" for r in refs))
-    pages = _int_or_none(aggregate.get("total_pages")) or len(refs)
+        by_type = index.type_counts()
+    pages = total or len(index.pages)
+    names: dict[str, list[str]] = {}
+    requests = index.requests
+    for kind, _ in KINDS:
+        if by_type.get(kind, 0) > 0:
+            names[kind], spent = _recent_names(brain, kind)
+            requests += spent
     tags = _int_or_none(admin.get("tag_count")) if isinstance(admin, dict) else None
-    when = (now or datetime.now(UTC)).astimezone(UTC)
-    line = compose_line(
-        when.strftime("%Y-%m-%d %H:%M UTC"), pages, tags, by_type, _names(refs), max_chars
-    )
+    line = compose_line(when.strftime("%Y-%m-%d %H:%M UTC"), pages, tags, by_type, names, max_chars)
     brain_info: dict[str, Any] = {
         key: identity[key] if key in ("page_count", "chunk_count") else one_line(identity[key], 40)
         for key in ("version", "engine", "page_count", "chunk_count")
         if key in identity and isinstance(identity[key], str | int)
     }
-    counts: dict[str, Any] = {"pages": pages, "listed": len(refs), "by_type": by_type}
+    counts: dict[str, Any] = {
+        "pages": pages,
+        "listed": index.listed,
+        "by_type": by_type,
+        "list_requests": requests,
+        "titles": index.refreshed,
+    }
     if tags is not None:
         counts["tags"] = tags
-    vocabulary = TitleVocabulary.build(r.title or r.slug.rsplit("/", 1)[-1] for r in refs)
-    return Digest(line, when.isoformat(timespec="seconds"), brain_info, counts, vocabulary)
+    return Digest(
+        line, when.isoformat(timespec="seconds"), brain_info, counts, index.vocabulary(), index
+    )
 
 
 # -- the file ------------------------------------------------------------------------------
@@ -260,9 +313,11 @@ def write_digest(hermes_home: str | os.PathLike[str], digest: Digest) -> Path:
     The title vocabulary of the relevance gate (``title_vocab.json``) goes beside it."""
     path = digest_path(hermes_home)
     data = json.dumps(digest.to_json(), ensure_ascii=False, indent=2) + "\n"
-    write_atomic(path, data)
+    if digest.titles is not None:
+        write_index(hermes_home, digest.titles)
     if digest.vocabulary is not None:
         write_vocabulary(hermes_home, digest.vocabulary)
+    write_atomic(path, data)
     return path
 
 

@@ -166,8 +166,14 @@ class TitleVocabulary:
         for title in titles:
             pages += 1
             counts.update(content_stems(title))
-        kept = [(w, n) for w, n in counts.most_common(MAX_VOCABULARY) if n >= 2]
-        return cls(pages, dict(sorted(kept)))
+        return cls.from_counts(pages, counts)
+
+    @classmethod
+    def from_counts(cls, pages: int, counts: Mapping[str, int]) -> TitleVocabulary:
+        """From stem -> titles-holding-it counts: the :data:`MAX_VOCABULARY` most common
+        stems seen in 2+ titles (ties by stem, so the same counts give the same words)."""
+        kept = sorted(((w, n) for w, n in counts.items() if n >= 2), key=lambda e: (-e[1], e[0]))
+        return cls(pages, dict(sorted(kept[:MAX_VOCABULARY])))
 
     def common(self, stem: str) -> bool:
         """True when ``stem`` is in more than ``COMMON_SHARE`` of titles (5 or more)."""
