@@ -437,6 +437,48 @@ class GBrain:
         """Soft-delete a page (GBrain keeps it recoverable for a while)."""
         return self._object("delete_page", {"slug": slug}, source_id=source_id)
 
+    # -- facts (hot memory) -------------------------------------------------------------
+
+    def remember(
+        self,
+        fact: str,
+        provenance: str,
+        *,
+        entity: str | None = None,
+        kind: str | None = None,
+        visibility: str | None = None,
+        replaces: str | None = None,
+    ) -> dict[str, Any]:
+        """Store one fact. ``replaces`` is sent only where the server declares it (newer GBrain)."""
+        return self._object(
+            "remember",
+            {"fact": fact, "provenance": provenance},
+            entity=entity,
+            kind=kind,
+            visibility=visibility,
+            replaces=replaces,
+        )
+
+    def declares(self, tool: str, argument: str) -> bool:
+        catalog = self.catalog()
+        return catalog.has(tool) and catalog.declares(tool, argument)
+
+    def forget(self, fact_id: str, *, reason: str | None = None) -> dict[str, Any]:
+        """Expire a fact: the ``forget`` verb, else the older ``forget_fact`` (a numeric id)."""
+        if self.catalog().has("forget") or not self.catalog().has("forget_fact"):
+            return self._object("forget", {"id": str(fact_id)}, reason=reason)
+        if not str(fact_id).isdigit():
+            raise UnsupportedError("forget_fact takes a numeric fact id")
+        return self._object("forget_fact", {"id": int(fact_id)}, reason=reason)
+
+    def recall_facts(
+        self, *, grep: str | None = None, limit: int | None = None, query: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Active facts (newest first), as ``recall`` returns them; no page search unless asked."""
+        data = self._call("recall", {}, grep=grep, limit=limit, query=query).data
+        facts = data.get("facts") if isinstance(data, dict) else None
+        return [f for f in facts if isinstance(f, dict)] if isinstance(facts, list) else []
+
     def _object(self, tool: str, required: Mapping[str, Any], **optional: Any) -> dict[str, Any]:
         data = self._call(tool, required, **optional).data
         if not isinstance(data, dict):

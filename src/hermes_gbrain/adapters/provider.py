@@ -32,6 +32,7 @@ from .layers import (
     read_layers,
     take_briefing,
 )
+from .memorywire import MemoryWriteBack
 from .toolwire import ProviderTools, tools_schema
 
 __all__ = ["GBrainMemoryProvider", "GBrainPointerProvider", "register", "register_pointer"]
@@ -53,9 +54,11 @@ class GBrainMemoryProvider(MemoryProvider):
     provider_name = "gbrain"
     layers = True  # digest in the system prompt, first-turn briefing
     offers_tools = True  # the gbrain_* tool bridge (GBRAIN_TOOLS)
+    writes_memory = True  # Hermes' memory-tool writes as GBrain facts (GBRAIN_WRITEBACK)
 
     def __init__(self) -> None:
         self._tools = ProviderTools(enabled=self.offers_tools)
+        self._writeback = MemoryWriteBack()
         self._layers: Layers | None = None
         self._prompt_block: tuple[str, str] | None = None  # (session, block), read once
         self._lock = threading.Lock()
@@ -128,6 +131,8 @@ class GBrainMemoryProvider(MemoryProvider):
         )
         self._refresh()
         self._tools.start(self._home, kwargs)
+        if self.writes_memory:
+            self._writeback.start(self._home, self._session, kwargs)
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         if self._home is not None:
@@ -256,8 +261,20 @@ class GBrainMemoryProvider(MemoryProvider):
     def shutdown(self, **kwargs: Any) -> None:
         """Searches stop at once (never publish); queued writes drain within a bound."""
         self._tools.shutdown()
+        self._writeback.shutdown()
         if not self._owner.closed:
             shared_engine(compat.spawn_thread).close_owner(self._owner)
+
+    def on_memory_write(
+        self,
+        action: str,
+        target: str,
+        content: str,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A committed built-in memory write: queued as a GBrain fact when write-back is on."""
+        self._writeback.on_write(action, target, content, metadata)
 
     # -- read-only surface ---------------------------------------------------------------
 
@@ -344,6 +361,7 @@ class GBrainPointerProvider(GBrainMemoryProvider):
     provider_name = "gbrain-pointer"
     layers = False  # pointers only: no digest, no briefing
     offers_tools = False  # read-only pointers: no tools
+    writes_memory = False  # and no write-back
 
 
 def register(ctx: Any) -> None:
