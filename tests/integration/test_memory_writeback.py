@@ -303,3 +303,66 @@ def test_a_staged_or_failed_write_is_not_mirrored(
         )
     session.close()
     assert _sent(emu, "remember") == []
+
+
+# -- import-memory ------------------------------------------------------------------------
+
+
+def _memory_files(home: HermesHome) -> None:
+    memories = home.path / "memories"
+    memories.mkdir(parents=True, exist_ok=True)
+    # Hermes' own delimiter; "§" inside an entry is text, and exact duplicates count once.
+    (memories / "MEMORY.md").write_text(
+        "Deploys go out on Tuesdays\n§\nThe § sign marks sections\n§\nDeploys go out on Tuesdays",
+        encoding="utf-8",
+    )
+    (memories / "USER.md").write_text("Prefers short answers\n", encoding="utf-8")
+
+
+def test_import_memory_twice_gives_one_fact_per_entry(
+    hermes_home: HermesHome, emu: Emulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hermes_gbrain.commands.main import main
+
+    _profile(hermes_home, emu, writeback=False)
+    _memory_files(hermes_home)
+    home = ["--hermes-home", str(hermes_home.path)]
+    assert main(["import-memory", "--dry-run", *home]) == 0
+    dry = capsys.readouterr().out
+    assert "MEMORY.md: 2 entries, 2 to remember" in dry and _sent(emu, "remember") == []
+    assert not (data_dir(hermes_home.path) / DB_NAME).exists()
+
+    assert main(["import-memory", *home]) == 0
+    first = capsys.readouterr().out
+    assert "MEMORY.md: 2 entries, 2 remembered" in first
+    assert "USER.md: 1 entries, 1 remembered" in first
+    assert "GBRAIN_WRITEBACK is not 'memory'" in first
+    assert main(["import-memory", *home]) == 0
+    assert "USER.md: 1 entries, 0 remembered, 1 already mirrored" in capsys.readouterr().out
+    # The ledger lost (a new machine, a deleted folder): the server still knows them.
+    (data_dir(hermes_home.path) / DB_NAME).unlink()
+    assert main(["import-memory", *home]) == 0
+    facts = sorted((f.fact, f.kind) for f in _facts(emu))
+    assert facts == [
+        ("Deploys go out on Tuesdays", "fact"),
+        ("Prefers short answers", "preference"),
+        ("The § sign marks sections", "fact"),
+    ]
+    assert len(_sent(emu, "remember")) == 3
+    assert all("session import" in f.source for f in _facts(emu))
+
+
+def test_import_memory_with_gbrain_down_keeps_the_entries_queued(
+    hermes_home: HermesHome, emu: Emulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hermes_gbrain.commands.main import main
+
+    _profile(hermes_home, emu)
+    _memory_files(hermes_home)
+    home = ["--hermes-home", str(hermes_home.path)]
+    emu.knobs.status = 503
+    assert main(["import-memory", *home]) == 1
+    assert "queued for the next run" in capsys.readouterr().out
+    emu.reset_knobs()
+    assert main(["import-memory", *home]) == 0
+    assert len(_facts(emu)) == 3

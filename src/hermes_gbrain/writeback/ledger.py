@@ -196,6 +196,10 @@ class Ledger:
             return None
         return hits[0][0]
 
+    def _text(self, entry_id: int) -> str:
+        row = self._x("SELECT text FROM entries WHERE id=?", (entry_id,)).fetchone()
+        return str(row[0]) if row else ""
+
     def _new_entry(self, endpoint: str, target: str, text: str) -> int:
         now = self.clock()
         cur = self._x(
@@ -273,6 +277,8 @@ class Ledger:
         def body() -> list[str]:
             ops: list[str] = []
             prior = self._match(endpoint, target, old_text) if action != "add" else None
+            if prior is not None and action == "replace" and self._text(prior) == text:
+                return ops  # replaced by the same text: nothing changed
             if prior is not None:
                 state = "replaced" if action == "replace" else "removed"
                 self._x(
@@ -324,6 +330,18 @@ class Ledger:
 
         ops = self._tx(body)
         return ops[0] if ops else None
+
+    def op_states(self, op_ids: list[str]) -> dict[str, tuple[str, str | None]]:
+        """``op_id -> (state, last note)`` for the given operations."""
+        with self._lock:
+            out = {}
+            for op_id in op_ids:
+                row = self._x(
+                    "SELECT state, last_error FROM ops WHERE op_id=?", (op_id,)
+                ).fetchone()
+                if row is not None:
+                    out[op_id] = (str(row[0]), row[1])
+        return out
 
     def live_texts(self, endpoint: str, target: str) -> set[str]:
         with self._lock:

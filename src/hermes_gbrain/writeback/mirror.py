@@ -245,16 +245,14 @@ class Mirror:
             op = self.ledger.head(self.policy.endpoint)
             if op is not None and draining and op.op_id in tried:
                 op = None
-            wait = self._max_wait
+            wait = 0.0  # draining ignores backoff
             if op is not None and not draining:
-                wait = op.next_at - self.ledger.clock()
-                if wait <= 0:
-                    wait = 0.0
+                wait = max(0.0, op.next_at - self.ledger.clock())
             if op is None or wait > 0:
                 self._idle.set()
                 if draining:
                     return
-                self._wake.wait(max(0.01, min(self._max_wait, wait)))
+                self._wake.wait(max(0.01, min(self._max_wait, wait or self._max_wait)))
                 self._wake.clear()
                 continue
             tried.add(op.op_id)
