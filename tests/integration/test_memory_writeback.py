@@ -366,3 +366,37 @@ def test_import_memory_with_gbrain_down_keeps_the_entries_queued(
     emu.reset_knobs()
     assert main(["import-memory", *home]) == 0
     assert len(_facts(emu)) == 3
+
+
+# -- doctor -------------------------------------------------------------------------------
+
+
+def _doctor_checks(home: HermesHome, capsys: pytest.CaptureFixture[str]) -> dict[str, list[Any]]:
+    from hermes_gbrain.commands.doctor import run_doctor
+
+    capsys.readouterr()
+    run_doctor(home.path, __import__("sys").stdout, as_json=True)
+    checks: dict[str, list[Any]] = {}
+    for check in json.loads(capsys.readouterr().out)["checks"]:
+        checks.setdefault(check["name"], []).append(check)
+    return checks
+
+
+def test_doctor_checks_the_scope_and_counts_the_ledger(
+    hermes_home: HermesHome, emu: Emulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hermes_gbrain.commands.main import main
+
+    _profile(hermes_home, emu)
+    _memory_files(hermes_home)
+    assert main(["import-memory", "--hermes-home", str(hermes_home.path)]) == 0
+    checks = _doctor_checks(hermes_home, capsys)
+    line = checks["writeback"][0]
+    assert line["status"] == "pass" and "3 entries mirrored" in line["detail"]
+    assert "retire: off" in line["detail"]
+    # A read-only client cannot remember: the scopes check fails and says how to fix it.
+    env = hermes_home.read_env()
+    env.update(emu.client_env("memory-read-only", scopes="read"))
+    hermes_home.write_env(env)
+    scopes = _doctor_checks(hermes_home, capsys)["scopes"][0]
+    assert scopes["status"] == "fail" and "GBRAIN_WRITEBACK=memory" in scopes["detail"]
