@@ -22,11 +22,13 @@ from .transport import call_deadline
 __all__ = [
     "LIST_PAGE_SIZE",
     "GBrain",
+    "HotFact",
     "Page",
     "PageRef",
     "SearchResult",
     "SearchRow",
     "UnsupportedError",
+    "parse_hot_facts",
 ]
 
 LIST_PAGE_SIZE = 100
@@ -60,13 +62,58 @@ class SearchRow:
 
 
 @dataclass(frozen=True, slots=True)
+class HotFact:
+    """One fact of ``_meta.brain_hot_memory`` (GBrain's ``src/core/facts/meta-hook.ts``):
+    recent facts the server attaches to successful calls. Untrusted text."""
+
+    id: str
+    fact: str = field(repr=False)
+    kind: str = "fact"
+    entity_slug: str | None = None
+    created_at: str = ""
+    context: str | None = field(default=None, repr=False)
+
+
+MAX_HOT_FACTS = 25  # GBrain caps hot memory at 25 (meta-hook.ts); more is not its answer
+MAX_FACT_CHARS = 2_000
+
+
+def parse_hot_facts(meta: Mapping[str, Any]) -> tuple[HotFact, ...]:
+    """The facts of ``result._meta.brain_hot_memory`` (recording 99b), malformed ones skipped."""
+    hot = meta.get("brain_hot_memory") if isinstance(meta, Mapping) else None
+    facts = hot.get("facts") if isinstance(hot, Mapping) else None
+    if not isinstance(facts, list):
+        return ()
+    out = []
+    for item in facts[:MAX_HOT_FACTS]:
+        if not isinstance(item, Mapping):
+            continue
+        fact_id, text = item.get("id"), _str(item.get("fact"))
+        if isinstance(fact_id, bool) or not isinstance(fact_id, int | str) or not text:
+            continue
+        out.append(
+            HotFact(
+                id=str(fact_id)[:40],
+                fact=text[:MAX_FACT_CHARS],
+                kind=(_str(item.get("kind")) or "fact")[:40],
+                entity_slug=_str(item.get("entity_slug")),
+                created_at=(_str(item.get("created_at")) or "")[:40],
+                context=_str(item.get("context")),
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class SearchResult:
-    """Rows plus what the server said about the search (degraded stages, notes)."""
+    """Rows plus what the server said about the search (degraded stages, notes, and the
+    hot-memory facts it attached)."""
 
     rows: tuple[SearchRow, ...]
     tool: str = "search"
     degraded: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    facts: tuple[HotFact, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +288,7 @@ class GBrain:
             tool=tool,
             degraded=_degraded(result),
             notes=result.notes,
+            facts=parse_hot_facts(result.meta),
         )
 
     def query(
@@ -269,6 +317,7 @@ class GBrain:
             tool="query",
             degraded=_degraded(result),
             notes=result.notes,
+            facts=parse_hot_facts(result.meta),
         )
 
     def volunteer_context(
@@ -350,7 +399,13 @@ class GBrain:
             merged.append(replace(twin, evidence=row.evidence or twin.evidence) if twin else row)
         seen = {(r.source_id, r.slug) for r in merged}
         rows = (*merged, *(r for r in found.rows if (r.source_id, r.slug) not in seen))
-        return SearchResult(rows=rows, tool=found.tool, degraded=found.degraded, notes=found.notes)
+        return SearchResult(
+            rows=rows,
+            tool=found.tool,
+            degraded=found.degraded,
+            notes=found.notes,
+            facts=found.facts,
+        )
 
     def list_pages(
         self,

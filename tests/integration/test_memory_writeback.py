@@ -400,3 +400,30 @@ def test_doctor_checks_the_scope_and_counts_the_ledger(
     hermes_home.write_env(env)
     scopes = _doctor_checks(hermes_home, capsys)["scopes"][0]
     assert scopes["status"] == "fail" and "GBRAIN_WRITEBACK=memory" in scopes["detail"]
+
+
+# -- facts back before the turn ----------------------------------------------------------------
+
+
+def test_a_later_sessions_first_turn_shows_the_relevant_fact_once(
+    hermes_home: HermesHome, emu: Emulator, stub_model: StubModel
+) -> None:
+    _profile(hermes_home, emu, GBRAIN_BRIEFING="on")
+    stub_model.enqueue(
+        *_tool_turn(
+            {"action": "add", "target": "user", "content": "Prefers green tea over coffee"},
+            {"action": "add", "target": "memory", "content": "Standup is at nine"},
+        )
+    )
+    run_agent_conversation(stub_model, ["note these two things please"])
+    assert len(_facts(emu)) == 2
+
+    later = run_agent_conversation(
+        stub_model, ["Should I order green tea or coffee for the offsite?", "and for lunch?"]
+    )
+    users = later.last_user_contents()
+    first, second = users[0], users[-1]
+    line = "- Fact (preference; GBrain fact #"
+    assert first.count(line) == 1 and "Prefers green tea over coffee" in first
+    assert "Standup is at nine" not in first  # not about this message
+    assert "Prefers green tea over coffee" not in second.split("and for lunch?", 1)[-1]
