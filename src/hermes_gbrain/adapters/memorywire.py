@@ -24,7 +24,7 @@ from ..writeback.mirror import Mirror, MirrorPolicy, profile_label
 from . import compat
 from .toolwire import read_settings
 
-__all__ = ["DRAIN_TIMEOUT_S", "MemoryWriteBack"]
+__all__ = ["DRAIN_TIMEOUT_S", "MemoryWriteBack", "writeback_schema"]
 
 log = logging.getLogger(__name__)
 
@@ -97,3 +97,25 @@ class MemoryWriteBack:
             mirror.drain(timeout)
         finally:
             mirror.close()
+
+
+def writeback_schema() -> list[dict[str, Any]]:
+    """The ``hermes memory setup`` fields for write-back (they land in ``.env``)."""
+    return [
+        {
+            "key": "writeback",
+            "description": "Also store Hermes' own memory-tool writes as GBrain facts"
+            " (memory; needs a read write client) or not (off)",
+            "env_var": "GBRAIN_WRITEBACK",
+            "default": "off",
+            "choices": ["off", "memory"],
+        },
+        {
+            "key": "writeback_retire",
+            "description": "Retire the GBrain fact of an entry Hermes replaced or removed"
+            " (1 = yes; default: keep it)",
+            "env_var": "GBRAIN_WRITEBACK_RETIRE",
+            "default": "0",
+            "choices": ["0", "1"],
+        },
+    ]

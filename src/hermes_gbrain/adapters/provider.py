@@ -4,7 +4,8 @@ Thin on purpose (like Hermes' holographic provider): it reads settings where the
 profile's secret scope is bound (``initialize``, ``on_turn_start``), freezes them,
 and hands them to the recall layer. ``prefetch`` is a lookup that never waits on the
 network (unless the user opted into a synchronous budget); ``queue_prefetch`` starts
-the search for the next turn. Read-only: no tools, no writes, no files.
+the search for the next turn. Tools live in ``toolwire``; ``on_memory_write`` hands
+Hermes' own memory writes to ``memorywire`` (off unless ``GBRAIN_WRITEBACK=memory``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .layers import (
     read_layers,
     take_briefing,
 )
-from .memorywire import MemoryWriteBack
+from .memorywire import MemoryWriteBack, writeback_schema
 from .toolwire import ProviderTools, tools_schema
 
 __all__ = ["GBrainMemoryProvider", "GBrainPointerProvider", "register", "register_pointer"]
@@ -281,7 +282,8 @@ class GBrainMemoryProvider(MemoryProvider):
     def sync_turn(
         self, user_content: str, assistant_content: str, *, session_id: str = "", **kwargs: Any
     ) -> None:
-        """Read-only: nothing is written back to the brain."""
+        """Conversation turns are never written to the brain (only the memory tool's
+        writes, through ``on_memory_write``, when write-back is on)."""
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """Static, no network: the cached discovery for this profile, else the compact set.
@@ -345,6 +347,7 @@ class GBrainMemoryProvider(MemoryProvider):
                 "default": "3",
             },
             *(tools_schema() if self.offers_tools else ()),
+            *(writeback_schema() if self.writes_memory else ()),
             *(layer_schema() if self.layers else ()),
         ]
 

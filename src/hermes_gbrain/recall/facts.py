@@ -17,8 +17,7 @@ from collections.abc import Sequence
 
 from ..api import HotFact
 from ..text import one_line
-from .gate import TitleVocabulary, content_stems, message_names
-from .gate import _distinctive as distinctive
+from .gate import TitleVocabulary, content_stems, is_distinctive, message_names
 from .screen import looks_like_instructions
 
 __all__ = ["DEFAULT_FACTS", "FACT_CHARS", "MAX_FACTS", "format_fact_lines", "select_facts"]
@@ -34,10 +33,10 @@ def _anchored(
 ) -> int:
     """How strongly the fact is about the message: 0 = not at all."""
     stems = content_stems(fact.fact + " " + (fact.entity_slug or "").replace("-", " "))
-    shared = {s for s in stems & wanted if distinctive(s, vocabulary)}
+    shared = {s for s in stems & wanted if is_distinctive(s, vocabulary)}
     if names & stems:
         return 2 + len(shared)
-    asked = {s for s in wanted if distinctive(s, vocabulary)}
+    asked = {s for s in wanted if is_distinctive(s, vocabulary)}
     if len(shared) >= 2 or (shared and asked <= shared):
         return len(shared)
     return 0
