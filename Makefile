@@ -49,6 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/tool_schemas.py
 	$(BIN)/python bench/relevance.py
 	$(BIN)/python bench/digest_reach.py
+	$(BIN)/python bench/writeback.py
 
 # Flips each safety check in docs/reliability.md and shows the suite catching it (~2 min).
 mutate: $(STAMP)
