@@ -153,3 +153,43 @@ def test_facts_pass_the_gate_and_the_screen() -> None:
     assert line == (
         "- Fact (preference; GBrain fact #2, recorded 2026-11-30): Prefers green tea over coffee"
     )
+
+
+class _FakeBrain:
+    """Answers like a GBrain with an embedding provider: the same claim is a duplicate."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+
+    def recall_facts(self, **kw: object) -> list[dict[str, object]]:
+        return []
+
+    def declares(self, tool: str, argument: str) -> bool:
+        return False
+
+    def remember(self, fact: str, provenance: str, **kw: object) -> dict[str, object]:
+        self.calls.append(("remember", fact))
+        return {"id": "7", "status": "duplicate", "protocol_version": 1}
+
+    def forget(self, fact_id: str, **kw: object) -> dict[str, object]:
+        self.calls.append(("forget", fact_id))
+        return {"id": fact_id, "expired": True, "protocol_version": 1}
+
+
+def test_a_fact_this_profile_did_not_create_is_never_retired(tmp_path: Path) -> None:
+    from typing import Any, cast
+
+    from hermes_gbrain.writeback.mirror import Mirror, MirrorPolicy
+
+    brain = _FakeBrain()
+    ledger = Ledger(tmp_path / "l.sqlite3")
+    policy = MirrorPolicy(endpoint=ENDPOINT, profile="default", retire=True)
+    mirror = Mirror(ledger, policy, lambda: cast(Any, brain))
+    mirror.record("add", "user", "Likes tea", {"session_id": "s1"})
+    mirror.record("remove", "user", "", {"session_id": "s1", "old_text": "tea"})
+    mirror.start()
+    assert mirror.wait_idle(5)
+    mirror.drain(1)
+    assert brain.calls == [("remember", "Likes tea")]  # GBrain's own fact #7 is left alone
+    assert ledger.status().skipped == 1
+    mirror.close()
