@@ -416,14 +416,23 @@ def test_a_later_sessions_first_turn_shows_the_relevant_fact_once(
         )
     )
     run_agent_conversation(stub_model, ["note these two things please"])
-    assert len(_facts(emu)) == 2
-
-    later = run_agent_conversation(
-        stub_model, ["Should I order green tea or coffee for the offsite?", "and for lunch?"]
+    # Another agent on the same brain remembered something too.
+    facts_for(emu.store.db).remember(
+        {"fact": "The Falcon offsite moved to Lisbon", "provenance": "another agent"},
+        source_id="default",
+        session=None,
     )
-    users = later.last_user_contents()
-    first, second = users[0], users[-1]
-    line = "- Fact (preference; GBrain fact #"
-    assert first.count(line) == 1 and "Prefers green tea over coffee" in first
+    later = run_agent_conversation(
+        stub_model, ["Where is the Falcon offsite, and should I bring green tea?", "and lunch?"]
+    )
+    system, first = later.system_prompts()[0], later.last_user_contents()[0]
+    # The other agent's fact joins the briefing, marked as a fact, once.
+    assert first.count("The Falcon offsite moved to Lisbon") == 1
+    assert "- Fact (fact; GBrain fact #" in first
+    # This profile's own entry is in Hermes' system prompt already: not repeated.
+    seen = system + first
+    assert seen.count("Prefers green tea over coffee") == 1
     assert "Standup is at nine" not in first  # not about this message
-    assert "Prefers green tea over coffee" not in second.split("and for lunch?", 1)[-1]
+    # The next turn adds nothing (the briefing is the first turn's only).
+    last = later.last_user_contents()[-1]
+    assert "Lisbon" not in last.split("and lunch?", 1)[-1]

@@ -30,7 +30,13 @@ from ..api import HotFact, SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .config import PointerConfig, brain_for
-from .facts import DEFAULT_FACTS, MAX_FACTS, format_fact_lines, select_facts
+from .facts import (
+    DEFAULT_FACTS,
+    MAX_FACTS,
+    format_fact_lines,
+    select_facts,
+    without_own_entries,
+)
 from .gate import (
     DEFAULT_MIN_RATIO,
     GATES,
@@ -183,7 +189,7 @@ class BriefingSearch:
             source_id=self._config.settings.source,
         )
         found = Found(result.rows)
-        found.facts = result.facts
+        found.facts = without_own_entries(result.facts, self._config.settings.hermes_home)
         return found
 
 

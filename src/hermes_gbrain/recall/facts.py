@@ -3,29 +3,53 @@
 GBrain attaches ``_meta.brain_hot_memory`` (recent facts: the session's, else the last
 24 hours', at most 10) to every successful call (``src/core/facts/meta-hook.ts``), so the
 briefing's own search brings them at no extra request and within the same budget. A fact
-reaches the model only when it passes a relevance gate like the pages' (it shares a
-capitalised name, or two distinctive words, with the message, or every distinctive word of
-a short message), is not screened out like a title (``screen.looks_like_instructions``),
-and fits the size cap. Each line says it is a fact and where it comes from: GBrain's
-fact id, its kind, its subject and the day it was recorded (hot memory carries no
-provenance text; ``recall`` shows it for that id).
+reaches the model only when it is not one of this profile's own Hermes memory entries
+(Hermes already shows those in its system prompt), passes a relevance gate like the
+pages' (it shares a capitalised name, or two distinctive words, with the message, or
+every distinctive word of a short message), is not screened out like a title
+(``screen.looks_like_instructions``), and fits the size cap. Each line says it is a fact
+and where it comes from: GBrain's fact id, its kind, its subject and the day it was
+recorded (hot memory carries no provenance text; ``recall`` shows it for that id).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from ..api import HotFact
 from ..text import one_line
+from ..writeback.entries import TARGET_FILES, read_entries
 from .gate import TitleVocabulary, content_stems, is_distinctive, message_names
 from .screen import looks_like_instructions
 
-__all__ = ["DEFAULT_FACTS", "FACT_CHARS", "MAX_FACTS", "format_fact_lines", "select_facts"]
+__all__ = [
+    "DEFAULT_FACTS",
+    "FACT_CHARS",
+    "MAX_FACTS",
+    "format_fact_lines",
+    "select_facts",
+    "without_own_entries",
+]
 
 DEFAULT_FACTS = 2
 MAX_FACTS = 3
 FACT_CHARS = 200
 _ENTITY_CHARS = 60
+
+
+def without_own_entries(
+    facts: Sequence[HotFact], hermes_home: str | os.PathLike[str]
+) -> tuple[HotFact, ...]:
+    """Facts whose text is not already an entry of this profile's ``MEMORY.md``/``USER.md``:
+    Hermes puts those in its own system prompt, so the model would read them twice."""
+    own: set[str] = set()
+    for target in TARGET_FILES:
+        try:
+            own.update(read_entries(hermes_home, target))
+        except ValueError:  # not a Hermes memory file: nothing to compare with
+            continue
+    return tuple(f for f in facts if f.fact.strip() not in own)
 
 
 def _anchored(
