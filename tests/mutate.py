@@ -300,6 +300,41 @@ MUTATIONS: tuple[Mutation, ...] = (
         "batch = list(batch)",
         ("tests/unit/test_toolbridge.py",),
     ),
+    Mutation(
+        "write-back retires only with the user's setting",
+        f"{PKG}/writeback/ledger.py",
+        "            if prior is not None and retire:",
+        "            if prior is not None:",
+        ("tests/unit/test_writeback.py", "tests/integration/test_memory_writeback.py"),
+    ),
+    Mutation(
+        "write-back never from subagent or cron",
+        f"{PKG}/adapters/memorywire.py",
+        "        if not gate.allowed:",
+        "        if False:",
+        ("tests/integration/test_memory_writeback.py",),
+    ),
+    Mutation(
+        "write-back looks before it re-sends",
+        f"{PKG}/writeback/mirror.py",
+        "        found = self._find(brain, op)",
+        "        found = None",
+        ("tests/integration/test_memory_writeback.py",),
+    ),
+    Mutation(
+        "write-back retires only its own facts",
+        f"{PKG}/writeback/mirror.py",
+        "        if not op.owned:",
+        "        if False:",
+        ("tests/unit/test_writeback.py",),
+    ),
+    Mutation(
+        "briefing fact screen",
+        f"{PKG}/recall/facts.py",
+        "if fact.id in seen or not text or looks_like_instructions(text):",
+        "if fact.id in seen or not text:",
+        ("tests/unit/test_writeback.py",),
+    ),
 )
 
 

@@ -23,11 +23,13 @@ from .transport import call_deadline
 __all__ = [
     "LIST_PAGE_SIZE",
     "GBrain",
+    "HotFact",
     "Page",
     "PageRef",
     "SearchResult",
     "SearchRow",
     "UnsupportedError",
+    "parse_hot_facts",
 ]
 
 LIST_PAGE_SIZE = 100
@@ -61,13 +63,58 @@ class SearchRow:
 
 
 @dataclass(frozen=True, slots=True)
+class HotFact:
+    """One fact of ``_meta.brain_hot_memory`` (GBrain's ``src/core/facts/meta-hook.ts``):
+    recent facts the server attaches to successful calls. Untrusted text."""
+
+    id: str
+    fact: str = field(repr=False)
+    kind: str = "fact"
+    entity_slug: str | None = None
+    created_at: str = ""
+    context: str | None = field(default=None, repr=False)
+
+
+MAX_HOT_FACTS = 25  # GBrain caps hot memory at 25 (meta-hook.ts); more is not its answer
+MAX_FACT_CHARS = 2_000
+
+
+def parse_hot_facts(meta: Mapping[str, Any]) -> tuple[HotFact, ...]:
+    """The facts of ``result._meta.brain_hot_memory`` (recording 99b), malformed ones skipped."""
+    hot = meta.get("brain_hot_memory") if isinstance(meta, Mapping) else None
+    facts = hot.get("facts") if isinstance(hot, Mapping) else None
+    if not isinstance(facts, list):
+        return ()
+    out = []
+    for item in facts[:MAX_HOT_FACTS]:
+        if not isinstance(item, Mapping):
+            continue
+        fact_id, text = item.get("id"), _str(item.get("fact"))
+        if isinstance(fact_id, bool) or not isinstance(fact_id, int | str) or not text:
+            continue
+        out.append(
+            HotFact(
+                id=str(fact_id)[:40],
+                fact=text[:MAX_FACT_CHARS],
+                kind=(_str(item.get("kind")) or "fact")[:40],
+                entity_slug=_str(item.get("entity_slug")),
+                created_at=(_str(item.get("created_at")) or "")[:40],
+                context=_str(item.get("context")),
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class SearchResult:
-    """Rows plus what the server said about the search (degraded stages, notes)."""
+    """Rows plus what the server said about the search (degraded stages, notes, and the
+    hot-memory facts it attached)."""
 
     rows: tuple[SearchRow, ...]
     tool: str = "search"
     degraded: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    facts: tuple[HotFact, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +289,7 @@ class GBrain:
             tool=tool,
             degraded=_degraded(result),
             notes=result.notes,
+            facts=parse_hot_facts(result.meta),
         )
 
     def query(
@@ -270,6 +318,7 @@ class GBrain:
             tool="query",
             degraded=_degraded(result),
             notes=result.notes,
+            facts=parse_hot_facts(result.meta),
         )
 
     def volunteer_context(
@@ -364,7 +413,13 @@ class GBrain:
             merged.append(replace(twin, evidence=row.evidence or twin.evidence) if twin else row)
         seen = {(r.source_id, r.slug) for r in merged}
         rows = (*merged, *(r for r in found.rows if (r.source_id, r.slug) not in seen))
-        return SearchResult(rows=rows, tool=found.tool, degraded=found.degraded, notes=found.notes)
+        return SearchResult(
+            rows=rows,
+            tool=found.tool,
+            degraded=found.degraded,
+            notes=found.notes,
+            facts=found.facts,
+        )
 
     def list_pages(
         self,
@@ -478,6 +533,48 @@ class GBrain:
     def delete_page(self, slug: str, *, source_id: str | None = None) -> dict[str, Any]:
         """Soft-delete a page (GBrain keeps it recoverable for a while)."""
         return self._object("delete_page", {"slug": slug}, source_id=source_id)
+
+    # -- facts (hot memory) -------------------------------------------------------------
+
+    def remember(
+        self,
+        fact: str,
+        provenance: str,
+        *,
+        entity: str | None = None,
+        kind: str | None = None,
+        visibility: str | None = None,
+        replaces: str | None = None,
+    ) -> dict[str, Any]:
+        """Store one fact. ``replaces`` is sent only where the server declares it (newer GBrain)."""
+        return self._object(
+            "remember",
+            {"fact": fact, "provenance": provenance},
+            entity=entity,
+            kind=kind,
+            visibility=visibility,
+            replaces=replaces,
+        )
+
+    def declares(self, tool: str, argument: str) -> bool:
+        catalog = self.catalog()
+        return catalog.has(tool) and catalog.declares(tool, argument)
+
+    def forget(self, fact_id: str, *, reason: str | None = None) -> dict[str, Any]:
+        """Expire a fact: the ``forget`` verb, else the older ``forget_fact`` (a numeric id)."""
+        if self.catalog().has("forget") or not self.catalog().has("forget_fact"):
+            return self._object("forget", {"id": str(fact_id)}, reason=reason)
+        if not str(fact_id).isdigit():
+            raise UnsupportedError("forget_fact takes a numeric fact id")
+        return self._object("forget_fact", {"id": int(fact_id)}, reason=reason)
+
+    def recall_facts(
+        self, *, grep: str | None = None, limit: int | None = None, query: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Active facts (newest first), as ``recall`` returns them; no page search unless asked."""
+        data = self._call("recall", {}, grep=grep, limit=limit, query=query).data
+        facts = data.get("facts") if isinstance(data, dict) else None
+        return [f for f in facts if isinstance(f, dict)] if isinstance(facts, list) else []
 
     def _object(self, tool: str, required: Mapping[str, Any], **optional: Any) -> dict[str, Any]:
         data = self._call(tool, required, **optional).data

@@ -45,6 +45,7 @@ LEGACY_JSON = "gbrain_memory.json"
 MAX_LEGACY_JSON_BYTES = 65_536
 TOOL_MODES = ("read", "write", "admin", "off")
 TOOL_EXPOSURES = ("compact", "all")
+WRITEBACK_MODES = ("off", "memory")
 
 Lookup = Callable[[str], str | None]
 """Returns the value of a setting by name, or None when it is not set."""
@@ -97,12 +98,19 @@ class Settings:
     tools: str = "read"
     tools_expose: str = "compact"
     timeout_s: float | None = None
+    writeback: str = "off"
+    """``memory``: Hermes' memory-tool writes become GBrain facts (``GBRAIN_WRITEBACK``)."""
+    writeback_retire: bool = False
+    """Retire (``forget``) the fact of a replaced or removed entry (``GBRAIN_WRITEBACK_RETIRE``)."""
+    writeback_user_entity: str | None = None
+    """The GBrain entity facts about the user are filed under (``GBRAIN_WRITEBACK_USER_ENTITY``)."""
 
     def __repr__(self) -> str:
         return (
             f"Settings(hermes_home={self.hermes_home!r}, mcp_url={self.mcp_url!r}, "
             f"auth={self.auth_mode!r}, source={self.source!r}, "
-            f"pointer_limit={self.pointer_limit}, tools={self.tools!r})"
+            f"pointer_limit={self.pointer_limit}, tools={self.tools!r}, "
+            f"writeback={self.writeback!r})"
         )
 
     @property
@@ -230,6 +238,9 @@ def load_settings(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) -> Set
         tools=_choice(lookup("GBRAIN_TOOLS"), TOOL_MODES),
         tools_expose=_choice(lookup("GBRAIN_TOOLS_EXPOSE"), TOOL_EXPOSURES),
         timeout_s=_legacy_timeout(legacy),
+        writeback=_choice(lookup("GBRAIN_WRITEBACK"), WRITEBACK_MODES),
+        writeback_retire=flag_on(lookup("GBRAIN_WRITEBACK_RETIRE")),
+        writeback_user_entity=_clean(lookup("GBRAIN_WRITEBACK_USER_ENTITY")),
     )
 
 

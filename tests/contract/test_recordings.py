@@ -926,3 +926,44 @@ def test_emulator_answers_a_repeated_put_like_gbrain() -> None:
     assert {k: repeated[k] for k in ("status", "chunks", "chunk_skip_reason")} == {
         k: recorded[k] for k in ("status", "chunks", "chunk_skip_reason")
     }
+
+
+# The bundled emulator and the typed API against the fact recordings (99a, 99b).
+
+
+@pytest.mark.skipif(not RECORDINGS, reason="no recordings beside the repository")
+def test_emulator_remembers_and_attaches_hot_memory_like_gbrain() -> None:
+    from hermes_gbrain.api import parse_hot_facts
+    from hermes_gbrain.emulator import Emulator
+
+    remembered = recorded_result(RECORDINGS["99a-remember-write.http"])
+    searched = recorded_result(RECORDINGS["99b-search-with-hot-memory.http"])
+    recorded_body = json.loads(remembered["content"][0]["text"])
+    recorded_fact = remembered["_meta"]["brain_hot_memory"]["facts"][0]
+    with Emulator() as emu:
+        cid, secret = emu.register_client("contract-facts", scopes="read write")
+        server = GBrain(
+            MCPClient(
+                url=emu.mcp_url,
+                credential=StaticToken(emu.mint_token(cid, secret)),
+                transport=Transport(),
+            )
+        )
+        args = recorded_args(RECORDINGS["99a-remember-write.http"])
+        body = server.remember(args["fact"], args["provenance"], entity=args["entity"])
+        search_args = recorded_args(RECORDINGS["99b-search-with-hot-memory.http"])
+        found = server.search(search_args["query"], limit=1, snippet_chars=20)
+    assert list(body) == list(recorded_body)
+    assert {k: body[k] for k in ("id", "status", "status_text", "entity_slug")} == {
+        k: recorded_body[k] for k in ("id", "status", "status_text", "entity_slug")
+    }
+    # The typed API reads the recorded block and the emulator's alike.
+    [theirs] = parse_hot_facts(searched["_meta"])
+    [ours] = found.facts
+    assert (ours.id, ours.fact, ours.kind, ours.entity_slug) == (
+        theirs.id,
+        theirs.fact,
+        theirs.kind,
+        theirs.entity_slug,
+    )
+    assert (theirs.id, theirs.fact) == (str(recorded_fact["id"]), recorded_fact["fact"])

@@ -164,7 +164,7 @@ def test_status_and_grant_help_describe_the_profile(
     assert main(["status", "--hermes-home", str(home)]) == 0
     out = capsys.readouterr().out
     assert "mode      gbrain" in out
-    assert "digest on  briefing on  pointers on  tools read" in out
+    assert "digest on  briefing on  pointers on  tools read  writeback off" in out
     assert "digest    built 0.0 h ago: GBrain digest (" in out
     assert "search    answered just now in" in out and "outbox    empty" in out
     assert env["GBRAIN_MCP_CLIENT_SECRET"] not in out

@@ -8,6 +8,8 @@ non-trivial message in ``on_turn_start`` (which 0.19.0 calls just before
 (``recall.turns``). The ``gbrain-pointer`` preset keeps the original behaviour:
 ``queue_prefetch`` searches the finished turn and the next ``prefetch`` is a lookup.
 Trivial turns ("ok", "/help") get nothing and leave any waiting result in place.
+Tools live in ``toolwire``; ``on_memory_write`` hands Hermes' own memory writes
+to ``memorywire`` (off unless ``GBRAIN_WRITEBACK=memory``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from .layers import (
     recent_pages,
     take_briefing,
 )
+from .memorywire import MemoryWriteBack, writeback_schema
 from .toolwire import ProviderTools, tools_schema
 
 __all__ = ["GBrainMemoryProvider", "GBrainPointerProvider", "register", "register_pointer"]
@@ -60,9 +63,11 @@ class GBrainMemoryProvider(MemoryProvider):
     layers = True  # digest in the system prompt, first-turn briefing, gated pointers
     offers_tools = True  # the gbrain_* tool bridge (GBRAIN_TOOLS)
     default_budget_ms = turns.DEFAULT_BUDGET_MS  # 0: pointers lag one turn (the preset)
+    writes_memory = True  # Hermes' memory-tool writes as GBrain facts (GBRAIN_WRITEBACK)
 
     def __init__(self) -> None:
         self._tools = ProviderTools(enabled=self.offers_tools)
+        self._writeback = MemoryWriteBack()
         self._layers: Layers | None = None
         self._prompt_block: tuple[str, str] | None = None  # (session, block), read once
         self._lock = threading.Lock()
@@ -146,6 +151,8 @@ class GBrainMemoryProvider(MemoryProvider):
         )
         self._refresh()
         self._tools.start(self._home, kwargs)
+        if self.writes_memory:
+            self._writeback.start(self._home, self._session, kwargs)
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         """A new user turn: start the briefing and this message's own search at once."""
@@ -364,15 +371,28 @@ class GBrainMemoryProvider(MemoryProvider):
     def shutdown(self, **kwargs: Any) -> None:
         """Searches stop at once (never publish); queued writes drain within a bound."""
         self._tools.shutdown()
+        self._writeback.shutdown()
         if not self._owner.closed:
             shared_engine(compat.spawn_thread).close_owner(self._owner)
+
+    def on_memory_write(
+        self,
+        action: str,
+        target: str,
+        content: str,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A committed built-in memory write: queued as a GBrain fact when write-back is on."""
+        self._writeback.on_write(action, target, content, metadata)
 
     # -- read-only surface ---------------------------------------------------------------
 
     def sync_turn(
         self, user_content: str, assistant_content: str, *, session_id: str = "", **kwargs: Any
     ) -> None:
-        """Read-only: nothing is written back to the brain."""
+        """Conversation turns are never written to the brain (only the memory tool's
+        writes, through ``on_memory_write``, when write-back is on)."""
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """Static, no network: the cached discovery for this profile, else the compact set.
@@ -436,6 +456,7 @@ class GBrainMemoryProvider(MemoryProvider):
                 "default": "3",
             },
             *(tools_schema() if self.offers_tools else ()),
+            *(writeback_schema() if self.writes_memory else ()),
             *(layer_schema() if self.layers else ()),
         ]
 
@@ -453,6 +474,7 @@ class GBrainPointerProvider(GBrainMemoryProvider):
     layers = False  # pointers only: no digest, no briefing, no gate
     offers_tools = False  # read-only pointers: no tools
     default_budget_ms = 0  # background, one turn late (opt-in budget as before)
+    writes_memory = False  # and no write-back
 
 
 def register(ctx: Any) -> None:

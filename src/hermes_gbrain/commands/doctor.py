@@ -60,6 +60,8 @@ from ..toolbridge.discovery import discover, save_discovery
 from ..toolbridge.outbox import DB_NAME, Outbox
 from ..transport import shared_transport
 from ..urls import is_loopback_host, shown_url
+from ..writeback.ledger import DB_NAME as LEDGER_NAME
+from ..writeback.ledger import Ledger
 from .install import HOOK_NAME, MARKER, NAMES
 
 __all__ = ["Check", "DoctorReport", "run_doctor", "settings_origin"]
@@ -305,7 +307,8 @@ def _server_and_token(settings: Settings, report: DoctorReport) -> bool:
 
 
 def _needs(settings: Settings) -> str:
-    return "read write" if settings.tools == "write" else "read"
+    writes = settings.tools == "write" or settings.writeback == "memory"
+    return "read write" if writes else "read"
 
 
 def _discovery(settings: Settings, brain: GBrain, report: DoctorReport) -> bool:
@@ -347,6 +350,16 @@ def _discovery(settings: Settings, brain: GBrain, report: DoctorReport) -> bool:
             f"granted: {scopes}; GBRAIN_TOOLS=write needs read write",
             "register a client with `--scopes read write` and use its pair "
             "(`hermes-gbrain grant-help`), or set GBRAIN_TOOLS=read",
+        )
+    elif settings.writeback == "memory" and not (
+        found.can_write and found.catalog().has("remember")
+    ):
+        report.add(
+            "scopes",
+            FAIL,
+            f"granted: {scopes}; GBRAIN_WRITEBACK=memory needs read write (and `remember`)",
+            "register a client with `--scopes read write` and use its pair "
+            "(`hermes-gbrain grant-help`), or unset GBRAIN_WRITEBACK",
         )
     else:
         report.add("scopes", PASS, f"granted: {scopes}; needed: {_needs(settings)}")
@@ -620,6 +633,55 @@ def _outbox(home: Path, report: DoctorReport) -> None:
         )
 
 
+def _writeback(home: Path, settings: Settings, mode: str | None, report: DoctorReport) -> None:
+    """Memory write-back: on or off, where it can run, and its ledger's counts."""
+    if settings.writeback != "memory":
+        report.add("writeback", PASS, "off: Hermes' memory tool writes stay in Hermes only")
+        return
+    retire = "on" if settings.writeback_retire else "off (facts of removed entries stay)"
+    if mode != "gbrain":
+        report.add(
+            "writeback",
+            WARN,
+            "GBRAIN_WRITEBACK=memory needs the gbrain memory provider; "
+            f"{mode or 'no GBrain provider'} does not see Hermes' memory writes",
+            "`hermes config set memory.provider gbrain`, or unset GBRAIN_WRITEBACK",
+        )
+    path = data_dir(home) / LEDGER_NAME
+    if not path.exists():
+        report.add("writeback", PASS, f"on (retire: {retire}); nothing mirrored yet")
+        return
+    try:
+        ledger = Ledger(path)
+    except Exception as exc:
+        report.add(
+            "writeback",
+            FAIL,
+            f"cannot open the write-back ledger ({type(exc).__name__})",
+            f"move {path} aside",
+        )
+        return
+    try:
+        status = ledger.status()
+    finally:
+        ledger.close()
+    line = (
+        f"on (retire: {retire}); {status.mirrored} entries mirrored; operations: "
+        f"{status.pending} pending, {status.inflight} inflight, {status.delivered} delivered, "
+        f"{status.failed} failed, {status.skipped} skipped"
+    )
+    if status.kept_active:
+        line += f"; {status.kept_active} facts of replaced or removed entries left active"
+    report.add(
+        "writeback",
+        WARN if status.failed else PASS,
+        line,
+        "failed operations were retried with backoff until they gave up (reasons below)",
+    )
+    for op_id, action, error in status.recent_failures:
+        report.add("writeback", WARN, f"failed {op_id} {action}: {one_line(error, 160)}")
+
+
 def _hermes(report: DoctorReport) -> None:
     from ..adapters.profile_config import hermes_distribution, hermes_features  # noqa: PLC0415
 
@@ -704,6 +766,7 @@ def run_doctor(
     _guarded("digest", report, lambda: _digest(hermes_home, lookup, mode, report))
     _guarded("cron", report, lambda: _cron(hermes_home, mode, report))
     _guarded("outbox", report, lambda: _outbox(hermes_home, report))
+    _guarded("writeback", report, lambda: _writeback(hermes_home, settings, mode, report))
     _guarded("hermes", report, lambda: _hermes(report))
     _guarded("mcp", report, lambda: _mcp_servers(hermes_home, settings, report))
     if as_json:

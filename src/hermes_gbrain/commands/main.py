@@ -141,6 +141,12 @@ def _cmd_grant_help(args: argparse.Namespace) -> int:
     return run_grant_help(_home(args), sys.stdout, url=args.url)
 
 
+def _cmd_import_memory(args: argparse.Namespace) -> int:
+    from .import_memory import run
+
+    return run(args)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hermes-gbrain",
@@ -217,6 +223,10 @@ def _parser() -> argparse.ArgumentParser:
 
     digest_help = "Build the brain digest (or schedule it, or send it to Mnemosyne)."
     digest_arguments(add("digest", digest_help, _cmd_digest))
+    from .import_memory import add_arguments as import_arguments
+
+    import_help = "Remember each entry of the profile's MEMORY.md and USER.md in GBrain, once."
+    import_arguments(add("import-memory", import_help, _cmd_import_memory))
     return parser
 
 

@@ -18,6 +18,8 @@ from ..settings import Lookup, cli_lookup, flag_not_off, flag_on, load_settings
 from ..text import one_line
 from ..toolbridge.outbox import DB_NAME, Outbox
 from ..urls import shown_url
+from ..writeback.ledger import DB_NAME as LEDGER_NAME
+from ..writeback.ledger import Ledger
 from .install import HOOK_NAME
 
 __all__ = ["run_status"]
@@ -40,7 +42,7 @@ def _mode(home: Path) -> str:
     return "hook" if hook else "off"
 
 
-def _layers(mode: str, lookup: Lookup, tools: str) -> list[tuple[str, str]]:
+def _layers(mode: str, lookup: Lookup, tools: str, writeback: str = "off") -> list[tuple[str, str]]:
     full = mode == "gbrain"
     digest = mode in ("gbrain", "hook") and flag_not_off(lookup("GBRAIN_DIGEST"))
     briefing = mode in ("gbrain", "hook") and flag_not_off(lookup("GBRAIN_BRIEFING"))
@@ -52,6 +54,7 @@ def _layers(mode: str, lookup: Lookup, tools: str) -> list[tuple[str, str]]:
         ("briefing", "on" if briefing else "off"),
         ("pointers", "on" if pointers else "off"),
         ("tools", tools if full else "off"),
+        ("writeback", writeback if full else "off"),
     ]
 
 
@@ -88,6 +91,22 @@ def _outbox_line(home: Path) -> str:
     return ", ".join(counts)
 
 
+def _ledger_line(home: Path) -> str:
+    """Hermes memory write-back: entries mirrored and operations still to send."""
+    path = data_dir(home) / LEDGER_NAME
+    if not path.exists():
+        return "nothing mirrored"
+    try:
+        ledger = Ledger(path)
+    except Exception as exc:  # a broken file is shown, not raised
+        return f"unreadable ({type(exc).__name__})"
+    try:
+        status = ledger.status()
+    finally:
+        ledger.close()
+    return f"{status.mirrored} entries mirrored; {status.pending} pending, {status.failed} failed"
+
+
 def run_status(home: Path, out: TextIO) -> int:
     lookup = cli_lookup(home)
     settings = load_settings(lookup, hermes_home=home)
@@ -95,7 +114,10 @@ def run_status(home: Path, out: TextIO) -> int:
     lines = [f"profile   {home}", f"mode      {mode}"]
     lines.append(
         "layers    "
-        + "  ".join(f"{name} {state}" for name, state in _layers(mode, lookup, settings.tools))
+        + "  ".join(
+            f"{name} {state}"
+            for name, state in _layers(mode, lookup, settings.tools, settings.writeback)
+        )
     )
     lines.append(f"brain     {shown_url(settings.mcp_url)} (auth {settings.auth_mode})")
     lines.append(f"digest    {_digest_line(home)}")
@@ -107,5 +129,6 @@ def run_status(home: Path, out: TextIO) -> int:
     except GBrainError as exc:
         lines.append(f"search    failed just now: {exc} (run `hermes-gbrain doctor`)")
     lines.append(f"outbox    {_outbox_line(home)}")
+    lines.append(f"memory    {_ledger_line(home)}")
     out.write("\n".join(lines) + "\n")
     return 0

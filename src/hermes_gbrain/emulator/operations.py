@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hermes_gbrain.emulator import markdown, search, volunteer
+from hermes_gbrain.emulator.facts import FactError, facts_for
 from hermes_gbrain.emulator.oauth import Principal
 from hermes_gbrain.emulator.store import Page, PageStore, iso_now, iso_of
 
@@ -60,6 +61,8 @@ class Context:
     store: PageStore
     principal: Principal
     lean: bool = False
+    session_id: str | None = None
+    """``arguments._meta.session_id`` of the call (GBrain reads it only there over HTTP)."""
 
     @property
     def version(self) -> str:
@@ -782,8 +785,47 @@ def op_entity(ctx: Context, args: dict[str, Any]) -> Outcome:
     )
 
 
+def _fact_call(fn: Any) -> Any:
+    try:
+        return fn()
+    except FactError as err:
+        raise ToolError(err.code, err.message, err.suggestion) from None
+
+
+def op_remember(ctx: Context, args: dict[str, Any]) -> Outcome:
+    """Store one fact (``verbs.ts`` ``remember``; recording 99a)."""
+    store = facts_for(ctx.store.db)
+    source = ctx.principal.source_id
+    return Outcome(
+        _fact_call(lambda: store.remember(args, source_id=source, session=ctx.session_id))
+    )
+
+
+def op_forget(ctx: Context, args: dict[str, Any]) -> Outcome:
+    """Expire a fact by its string id; unknown ids are ``not_found`` (``verbs.ts``)."""
+    store = facts_for(ctx.store.db)
+    source = ctx.principal.source_id
+    return Outcome(
+        _fact_call(
+            lambda: store.forget(args["id"], args.get("reason"), source_id=source, strict=True)
+        )
+    )
+
+
+def op_forget_fact(ctx: Context, args: dict[str, Any]) -> Outcome:
+    """Expire a fact by its numeric id; idempotent on unknown ids (0.46.28's description)."""
+    store = facts_for(ctx.store.db)
+    source = ctx.principal.source_id
+    return Outcome(
+        _fact_call(
+            lambda: store.forget(args["id"], args.get("reason"), source_id=source, strict=False)
+        )
+    )
+
+
 def op_recall(ctx: Context, args: dict[str, Any]) -> Outcome:
-    result: dict[str, Any] = {"facts": [], "total": 0, "protocol_version": 1}
+    facts = facts_for(ctx.store.db).recall_rows(args, source_id=ctx.principal.source_id)
+    result: dict[str, Any] = {"facts": facts, "total": len(facts), "protocol_version": 1}
     if args.get("query"):
         pages = ctx.readable_pages()
         index = ctx.store.search_index()

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from hermes_gbrain.emulator import operations as ops
 from hermes_gbrain.emulator.catalog import Param, ToolSpec, tool_specs
+from hermes_gbrain.emulator.facts import hot_memory
 from hermes_gbrain.emulator.oauth import has_scope
 from hermes_gbrain.emulator.operations import Context, Outcome, ToolError
 
@@ -45,6 +46,9 @@ HANDLERS: dict[str, Handler] = {
     "whoami": ops.op_whoami,
     "sources_list": ops.op_sources_list,
     "recall": ops.op_recall,
+    "remember": ops.op_remember,
+    "forget": ops.op_forget,
+    "forget_fact": ops.op_forget_fact,
     "context_pack": ops.op_context_pack,
     "delta": ops.op_delta,
     "schema_stats": ops.op_schema_stats,
@@ -156,6 +160,13 @@ def _validate(tool: Tool, args: dict[str, Any]) -> None:
             )
 
 
+def _session_of(arguments: Any) -> str | None:
+    """``arguments._meta.session_id`` (at most 256 characters), the only place GBrain reads it."""
+    meta = arguments.get("_meta") if isinstance(arguments, dict) else None
+    value = meta.get("session_id") if isinstance(meta, dict) else None
+    return value[:256] or None if isinstance(value, str) else None
+
+
 def _text(text: str) -> dict[str, str]:
     return {"type": "text", "text": text}
 
@@ -192,10 +203,12 @@ class Dispatcher:
                     }
                 )
             )
+        ctx.session_id = _session_of(arguments)
         try:
             args, warnings = self._arguments(tool, arguments)
             _validate(tool, args)
             outcome = tool.handler(ctx, args)
+            hot = hot_memory(ctx.store.db, tool.name, ctx.principal.source_id, arguments)
         except ToolError as err:
             return _error_result(pretty(err.envelope()))
         except Exception as err:  # the emulator must answer, whatever went wrong
@@ -206,6 +219,8 @@ class Dispatcher:
         if warnings:
             meta["warnings"] = [{"code": "unknown_param", "param": p} for p in warnings]
         meta.update(outcome.meta)
+        if hot is not None:  # after retrieval, as in recording 99b
+            meta["brain_hot_memory"] = hot
         blocks.extend(_text(t) for t in outcome.extra_blocks)
         blocks.extend(
             _text(f'warning: unknown parameter "{p}" ignored; it is not declared by this tool.')

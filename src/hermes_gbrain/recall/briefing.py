@@ -26,11 +26,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 
-from ..api import SearchRow
+from ..api import HotFact, SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from ..transport import Bulkhead
 from .config import PointerConfig, brain_for
+from .facts import (
+    DEFAULT_FACTS,
+    MAX_FACTS,
+    format_fact_lines,
+    select_facts,
+    without_own_entries,
+)
 from .gate import (
     DEFAULT_MIN_RATIO,
     GATES,
@@ -49,6 +56,7 @@ __all__ = [
     "BriefingConfig",
     "BriefingDesk",
     "BriefingSearch",
+    "Found",
     "Gate",
     "content_stems",
     "format_briefing",
@@ -80,6 +88,8 @@ class BriefingConfig:
     budget_ms: int = DEFAULT_BUDGET_MS
     limit: int = DEFAULT_LIMIT
     gate: Gate = field(default_factory=Gate)
+    facts: int = DEFAULT_FACTS
+    """Hot-memory facts the briefing may carry (``GBRAIN_BRIEFING_FACTS``, 0 = none)."""
 
 
 def load_briefing_config(
@@ -88,7 +98,8 @@ def load_briefing_config(
     """``GBRAIN_BRIEFING`` (on unless 0/false/no/off), ``GBRAIN_BRIEFING_BUDGET_MS``
     (default 2500, 0-7000; 0 = off), ``GBRAIN_BRIEFING_LIMIT`` (default 3, 1-5),
     ``GBRAIN_BRIEFING_GATE`` (anchored|evidence|off), ``GBRAIN_BRIEFING_MIN_RATIO``
-    (default 0.3, 0-1). Junk falls back to the default. With ``hermes_home``, the
+    (default 0.3, 0-1), ``GBRAIN_BRIEFING_FACTS`` (default 2, 0-3). Junk falls back to
+    the default. With ``hermes_home``, the
     gate carries the profile's title vocabulary (if the digest wrote one)."""
     mode = (lookup("GBRAIN_BRIEFING_GATE") or "").strip().lower()
     budget = clamped_int(lookup("GBRAIN_BRIEFING_BUDGET_MS"), DEFAULT_BUDGET_MS, 0, MAX_BUDGET_MS)
@@ -96,6 +107,7 @@ def load_briefing_config(
         enabled=flag_not_off(lookup("GBRAIN_BRIEFING")) and budget > 0,
         budget_ms=budget,
         limit=clamped_int(lookup("GBRAIN_BRIEFING_LIMIT"), DEFAULT_LIMIT, 1, MAX_LIMIT),
+        facts=clamped_int(lookup("GBRAIN_BRIEFING_FACTS"), DEFAULT_FACTS, 0, MAX_FACTS),
         gate=Gate(
             mode=mode if mode in GATES else "anchored",
             min_ratio=clamped_float(
@@ -141,15 +153,23 @@ def cited_pages(text: str) -> list[str]:
     return _CITE.findall(text)
 
 
-def format_briefing(rows: Sequence[SearchRow]) -> str:
-    """Header plus one line per row: ``- Title [source:slug] — summary``; ``""`` if none."""
+def format_briefing(rows: Sequence[SearchRow], facts: Sequence[HotFact] = ()) -> str:
+    """Header plus one line per row: ``- Title [source:slug] — summary``, then one line per
+    fact (``recall.facts``); ``""`` if there is neither."""
     lines = []
     for row in rows:
         title = one_line(row.title, TITLE_CAP) or row.slug
         summary = summary_of(row)
         line = f"- {title} [{row.source_id}:{row.slug}]"
         lines.append(f"{line} — {summary}" if summary else line)
+    lines.extend(format_fact_lines(facts))
     return HEADER + "\n" + "\n".join(lines) if lines else ""
+
+
+class Found(list[SearchRow]):
+    """A briefing search's rows, with the hot-memory facts its reply carried."""
+
+    facts: tuple[HotFact, ...] = ()
 
 
 class BriefingSearch:
@@ -171,7 +191,9 @@ class BriefingSearch:
             snippet_chars=SNIPPET_REQUEST,
             source_id=self._config.settings.source,
         )
-        return result.rows
+        found = Found(result.rows)
+        found.facts = without_own_entries(result.facts, self._config.settings.hermes_home)
+        return found
 
 
 # -- the desk: one briefing per session, searched in the background within a budget --------
@@ -308,8 +330,15 @@ class BriefingDesk:
         def run() -> None:
             try:
                 rows = search(message[:QUERY_CHARS], SEARCH_ROWS)
+                facts = select_facts(
+                    getattr(rows, "facts", ()),
+                    message,
+                    limit=config.facts,
+                    vocabulary=config.gate.vocabulary,
+                    anchored=config.gate.mode != "off",
+                )
                 pending.text = format_briefing(
-                    select_rows(rows, message, gate=config.gate, limit=config.limit)
+                    select_rows(rows, message, gate=config.gate, limit=config.limit), facts
                 )
             except Exception:  # fail open: no briefing, no message text anywhere
                 pending.text = ""

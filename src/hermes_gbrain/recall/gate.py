@@ -68,6 +68,7 @@ __all__ = [
     "TitleVocabulary",
     "content_stems",
     "gate_rows",
+    "is_distinctive",
     "load_vocabulary",
     "row_key",
     "vocabulary_path",
@@ -277,6 +278,11 @@ def _distinctive(stem: str, vocabulary: TitleVocabulary | None) -> bool:
     if stem.isdigit() or stem in _ORDINARY_STEMS or len(stem) < 3:
         return False
     return vocabulary is None or not vocabulary.common(stem)
+
+
+def is_distinctive(stem: str, vocabulary: TitleVocabulary | None = None) -> bool:
+    """Whether a word stem can anchor a match: not a number, not ordinary, not common here."""
+    return _distinctive(stem, vocabulary)
 
 
 _NAME = re.compile(r"(?<=[^\s.!?:;\n\"(])\s+([A-Z][A-Za-z0-9'\u2019-]+)")

@@ -1,0 +1,110 @@
+"""Facts in the briefing: a few of GBrain's hot-memory facts relevant to the first message.
+
+GBrain attaches ``_meta.brain_hot_memory`` (recent facts: the session's, else the last
+24 hours', at most 10) to every successful call (``src/core/facts/meta-hook.ts``), so the
+briefing's own search brings them at no extra request and within the same budget. A fact
+reaches the model only when it is not one of this profile's own Hermes memory entries
+(Hermes already shows those in its system prompt), passes a relevance gate like the
+pages' (it shares a capitalised name, or two distinctive words, with the message, or
+every distinctive word of a short message), is not screened out like a title
+(``screen.looks_like_instructions``), and fits the size cap. Each line says it is a fact
+and where it comes from: GBrain's fact id, its kind, its subject and the day it was
+recorded (hot memory carries no provenance text; ``recall`` shows it for that id).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from ..api import HotFact
+from ..text import one_line
+from ..writeback.entries import TARGET_FILES, read_entries
+from .gate import TitleVocabulary, content_stems, is_distinctive, message_names
+from .screen import looks_like_instructions
+
+__all__ = [
+    "DEFAULT_FACTS",
+    "FACT_CHARS",
+    "MAX_FACTS",
+    "format_fact_lines",
+    "select_facts",
+    "without_own_entries",
+]
+
+DEFAULT_FACTS = 2
+MAX_FACTS = 3
+FACT_CHARS = 200
+_ENTITY_CHARS = 60
+
+
+def without_own_entries(
+    facts: Sequence[HotFact], hermes_home: str | os.PathLike[str]
+) -> tuple[HotFact, ...]:
+    """Facts whose text is not already an entry of this profile's ``MEMORY.md``/``USER.md``:
+    Hermes puts those in its own system prompt, so the model would read them twice."""
+    own: set[str] = set()
+    for target in TARGET_FILES:
+        try:
+            own.update(read_entries(hermes_home, target))
+        except ValueError:  # not a Hermes memory file: nothing to compare with
+            continue
+    return tuple(f for f in facts if f.fact.strip() not in own)
+
+
+def _anchored(
+    fact: HotFact, wanted: set[str], names: set[str], vocabulary: TitleVocabulary | None
+) -> int:
+    """How strongly the fact is about the message: 0 = not at all."""
+    stems = content_stems(fact.fact + " " + (fact.entity_slug or "").replace("-", " "))
+    shared = {s for s in stems & wanted if is_distinctive(s, vocabulary)}
+    if names & stems:
+        return 2 + len(shared)
+    asked = {s for s in wanted if is_distinctive(s, vocabulary)}
+    if len(shared) >= 2 or (shared and asked <= shared):
+        return len(shared)
+    return 0
+
+
+def select_facts(
+    facts: Sequence[HotFact],
+    message: str,
+    *,
+    limit: int = DEFAULT_FACTS,
+    vocabulary: TitleVocabulary | None = None,
+    anchored: bool = True,
+) -> list[HotFact]:
+    """The facts to show, strongest first (GBrain's order among equals), at most ``limit``;
+    ``anchored=False`` (the gate turned off) keeps every clean fact."""
+    if limit <= 0:
+        return []
+    wanted, names = content_stems(message), message_names(message)
+    scored: list[tuple[int, int, HotFact]] = []
+    seen: set[str] = set()
+    for index, fact in enumerate(facts):
+        text = one_line(fact.fact, 4 * FACT_CHARS)
+        if fact.id in seen or not text or looks_like_instructions(text):
+            continue
+        if looks_like_instructions(one_line(fact.entity_slug or "", 4 * _ENTITY_CHARS)):
+            continue
+        seen.add(fact.id)
+        strength = _anchored(fact, wanted, names, vocabulary) if anchored else 1
+        if strength:
+            scored.append((-strength, index, fact))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [fact for _, _, fact in scored[:limit]]
+
+
+def format_fact_lines(facts: Sequence[HotFact]) -> list[str]:
+    """``- Fact (kind; about entity; GBrain fact #N, recorded YYYY-MM-DD): text``."""
+    lines = []
+    for fact in facts:
+        marks = [one_line(fact.kind, 20) or "fact"]
+        if fact.entity_slug:
+            marks.append(f"about {one_line(fact.entity_slug, _ENTITY_CHARS)}")
+        origin = f"GBrain fact #{one_line(fact.id, 20)}"
+        if fact.created_at[:10]:
+            origin += f", recorded {one_line(fact.created_at[:10], 10)}"
+        marks.append(origin)
+        lines.append(f"- Fact ({'; '.join(marks)}): {one_line(fact.fact, FACT_CHARS)}")
+    return lines

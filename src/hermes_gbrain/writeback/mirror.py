@@ -1,0 +1,344 @@
+"""Hermes memory-tool writes → GBrain facts, queued in the ledger and sent in the background.
+
+``Mirror.record`` runs on Hermes' agent thread inside ``on_memory_write``: it only commits
+ledger rows (a local SQLite transaction) and wakes the worker, so the turn never waits on
+GBrain. The worker sends the rows in order:
+
+* ``remember`` — ``fact`` is the entry text, ``kind`` is ``preference`` for the ``user``
+  target and ``fact`` for ``memory``, ``entity`` is the configured user entity for ``user``
+  entries, ``provenance`` names the profile, the session and the operation id (never any
+  other text). Before sending, it looks for the fact (``recall`` with the entry text as
+  ``grep``): a fact whose provenance carries this operation id is the earlier attempt of
+  this very row, and one with this profile's and target's provenance and the same text was
+  stored by this profile before (an earlier ``import-memory``, a lost ledger) — either is
+  adopted, nothing is sent. For a ``replace``, with retiring allowed, a server that declares
+  ``remember``'s ``replaces`` argument supersedes the old fact in the same call.
+* ``forget`` — only when the user allowed retiring (``GBRAIN_WRITEBACK_RETIRE``), only a
+  fact this profile created, never one it merely found; an unknown id counts as done.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..api import GBrain, UnsupportedError
+from ..errors import AuthError, ConfigError, GBrainError, ToolError
+from .ledger import Ledger, Op
+
+__all__ = [
+    "MAX_ATTEMPTS",
+    "NO_WRITE_CONTEXTS",
+    "Mirror",
+    "MirrorPolicy",
+    "kind_for",
+    "profile_label",
+    "provenance_prefix",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 8
+BASE_BACKOFF_S = 1.0
+MAX_BACKOFF_S = 300.0
+LOOKUP_LIMIT = 100
+NO_WRITE_CONTEXTS = frozenset({"subagent", "cron", "flush"})
+_ACTIONS = frozenset({"add", "replace", "remove"})
+_TARGETS = frozenset({"memory", "user"})
+_PERMANENT = frozenset(
+    {
+        "invalid_params",
+        "insufficient_scope",
+        "permission_denied",
+        "scope_denied",
+        "unknown_operation",
+        "provenance_required",
+    }
+)
+_LABEL = re.compile(r"[^A-Za-z0-9._:-]")
+
+Spawn = Callable[[Callable[[], None], str], threading.Thread]
+
+
+def _label(value: str, limit: int = 64) -> str:
+    """Visible, delimiter-free and short: ids and names only ever go into provenance this way."""
+    return _LABEL.sub("_", value.strip())[:limit] or "unknown"
+
+
+def profile_label(hermes_home: str) -> str:
+    """Hermes' name for a profile: ``default`` for the main home, else its folder under
+    ``profiles/``."""
+    path = Path(hermes_home)
+    return _label(path.name) if path.parent.name == "profiles" else "default"
+
+
+def kind_for(target: str) -> str:
+    """What a Hermes entry is to GBrain: about the user → ``preference``, else ``fact``."""
+    return "preference" if target == "user" else "fact"
+
+
+def provenance_prefix(target: str, profile: str) -> str:
+    return f"Hermes memory ({target} entry), profile {_label(profile)}"
+
+
+def provenance(target: str, profile: str, session: str, op_id: str) -> str:
+    """At most ~200 characters: profile, session and operation id, nothing else."""
+    return f"{provenance_prefix(target, profile)}, session {_label(session)}, op {op_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class MirrorPolicy:
+    """Frozen where the profile's scope is bound (``initialize`` or the command)."""
+
+    endpoint: str
+    profile: str
+    retire: bool = False
+    user_entity: str | None = None
+    session: str = ""
+
+
+def _classify(exc: BaseException) -> tuple[bool, str, bool]:
+    """``(permanent, reason, maybe_sent)``; reasons carry codes, never text."""
+    if isinstance(exc, ToolError):
+        code = exc.code or "unknown_error"
+        safe = code if code.replace("_", "").isalpha() and len(code) <= 40 else "unknown_error"
+        return code in _PERMANENT, f"server refused ({safe})", False
+    if isinstance(exc, UnsupportedError):
+        return True, "the server offers no fact tools to this credential (read-only?)", False
+    if isinstance(exc, ConfigError):
+        return True, str(exc), False
+    if isinstance(exc, AuthError):
+        return False, str(exc), False
+    if isinstance(exc, GBrainError):
+        return False, str(exc), True
+    return False, f"unexpected {type(exc).__name__}", True
+
+
+class Mirror:
+    """The producer (``record``) and the one worker thread for one profile and endpoint."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        policy: MirrorPolicy,
+        brain: Callable[[], GBrain],
+        *,
+        spawn: Spawn | None = None,
+        max_wait_s: float = 30.0,
+    ) -> None:
+        self.ledger = ledger
+        self.policy = policy
+        self._brain = brain
+        self._spawn: Spawn = spawn or (
+            lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
+        )
+        self._max_wait = max_wait_s
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._draining = threading.Event()
+        self._idle = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._close_after = False
+
+    def __repr__(self) -> str:
+        return f"Mirror(profile={self.policy.profile!r}, retire={self.policy.retire})"
+
+    # -- producer ----------------------------------------------------------------------------
+
+    def record(
+        self,
+        action: str,
+        target: str,
+        content: str,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[str]:
+        """Queue what one committed memory-tool write means for GBrain (never sends)."""
+        meta = metadata or {}
+        if action not in _ACTIONS or target not in _TARGETS:
+            return []
+        for key in ("execution_context", "write_origin"):
+            if str(meta.get(key) or "").strip().lower() in NO_WRITE_CONTEXTS:
+                return []
+        session = str(meta.get("session_id") or self.policy.session or "")
+        old_text = meta.get("old_text")
+        ops = self.ledger.record(
+            self.policy.endpoint,
+            action,
+            target,
+            content=content if isinstance(content, str) else "",
+            old_text=old_text if isinstance(old_text, str) else "",
+            retire=self.policy.retire,
+            provenance=lambda op_id: provenance(target, self.policy.profile, session, op_id),
+            kind=kind_for(target),
+            entity=self.policy.user_entity if target == "user" else None,
+        )
+        if ops:
+            self.wake()
+        return ops
+
+    # -- worker -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is None and not self._stop.is_set():
+                self._thread = self._spawn(self._run, "gbrain-memory-facts")
+                self._thread.start()
+
+    def wake(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Until nothing is due (tests, and the import command)."""
+        return self._idle.wait(timeout)
+
+    def drain(self, timeout: float) -> None:
+        """Try every queued row once more, then stop; rows left stay queued for next time."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        self._draining.set()
+        self.wake()
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            self._idle.wait(max(0.0, deadline - time.monotonic()))
+        self._stop.set()
+        self._wake.set()
+        if thread is not None:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+    def close(self) -> None:
+        """Stop and close the ledger once the worker is out of it."""
+        with self._lock:
+            self._close_after = True
+        self._stop.set()
+        self._wake.set()
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            self.ledger.close()
+
+    def _run(self) -> None:
+        try:
+            self._loop()
+        except Exception as exc:  # the worker never prints a traceback into Hermes
+            log.warning("gbrain memory write-back stopped (%s)", type(exc).__name__)
+        finally:
+            self._idle.set()
+            with self._lock:
+                close = self._close_after
+            if close:
+                self.ledger.close()
+
+    def _loop(self) -> None:
+        tried: set[str] = set()
+        while not self._stop.is_set():
+            draining = self._draining.is_set()
+            op = self.ledger.head(self.policy.endpoint)
+            if op is not None and draining and op.op_id in tried:
+                op = None
+            wait = 0.0  # draining ignores backoff
+            if op is not None and not draining:
+                wait = max(0.0, op.next_at - self.ledger.clock())
+            if op is None or wait > 0:
+                self._idle.set()
+                if draining:
+                    return
+                self._wake.wait(max(0.01, min(self._max_wait, wait or self._max_wait)))
+                self._wake.clear()
+                continue
+            tried.add(op.op_id)
+            self._one(op)
+
+    def _one(self, op: Op) -> None:
+        if not self.ledger.claim(op.op_id):
+            return
+        try:
+            state, note = self._send(op)
+        except Exception as exc:
+            permanent, reason, maybe = _classify(exc)
+            attempts = op.attempts + 1
+            if permanent or attempts >= MAX_ATTEMPTS:
+                self.ledger.finish(op.op_id, "failed", reason)
+            else:
+                delay = min(MAX_BACKOFF_S, BASE_BACKOFF_S * (2 ** (attempts - 1)))
+                self.ledger.retry_later(op.op_id, delay, reason, maybe_sent=maybe)
+            return
+        self.ledger.finish(op.op_id, state, note)
+
+    def _send(self, op: Op) -> tuple[str, str | None]:
+        if op.action == "remember":
+            return self._remember(op)
+        return self._forget(op)
+
+    def _find(self, brain: GBrain, op: Op) -> tuple[str, bool] | None:
+        """An active fact this row (or this profile) already stored for the same text."""
+        try:
+            rows = brain.recall_facts(grep=op.text, limit=LOOKUP_LIMIT)
+        except UnsupportedError:
+            return None  # no recall: nothing to look in (a replay may then duplicate)
+        prefix = provenance_prefix(op.target, self.policy.profile)
+        for row in rows:
+            source = str(row.get("provenance") or row.get("source") or "")
+            fact_id = row.get("fact_id") if row.get("fact_id") is not None else row.get("id")
+            if fact_id is None or str(row.get("fact") or "").strip() != op.text:
+                continue
+            if f"op {op.op_id}" in source or source.startswith(prefix):
+                return str(fact_id), True
+        return None
+
+    def _remember(self, op: Op) -> tuple[str, str | None]:
+        brain = self._brain()
+        found = self._find(brain, op)
+        if found is not None:
+            self.ledger.set_fact(op.entry_id, found[0], owned=found[1])
+            return "delivered", "already in GBrain"
+        replaces = None
+        if (
+            op.prior_entry is not None
+            and op.prior_fact_id
+            and op.prior_owned
+            and not op.prior_retired
+            and brain.declares("remember", "replaces")
+        ):
+            replaces = op.prior_fact_id
+        result = brain.remember(
+            op.text,
+            op.provenance,
+            entity=op.entity,
+            kind=op.kind,
+            replaces=replaces,
+        )
+        fact_id = result.get("id")
+        if fact_id is None:
+            raise GBrainError("remember answered without a fact id")
+        status = str(result.get("status") or "")
+        self.ledger.set_fact(op.entry_id, str(fact_id), owned=status in ("inserted", "superseded"))
+        if replaces is not None and status == "superseded" and op.prior_entry is not None:
+            self.ledger.set_retired(op.prior_entry)
+        return "delivered", None
+
+    def _forget(self, op: Op) -> tuple[str, str | None]:
+        if not op.fact_id:
+            return "skipped", "the entry never reached GBrain"
+        if not op.owned:
+            return "skipped", "the fact was not created by this profile; left alone"
+        if op.retired:
+            return "delivered", "already retired"
+        try:
+            self._brain().forget(
+                op.fact_id, reason=f"removed or replaced in Hermes memory ({op.target})"
+            )
+        except ToolError as exc:
+            if exc.code != "not_found":
+                raise
+        self.ledger.set_retired(op.entry_id)
+        return "delivered", None
