@@ -15,6 +15,7 @@ never a mix, and a failed write leaves the old file.
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 import tempfile
 from pathlib import Path
@@ -92,3 +93,41 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int =
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def open_private_sqlite(path: str | os.PathLike[str], schema: str) -> sqlite3.Connection:
+    """A durable SQLite file (WAL, full sync) that only the owner can read.
+
+    The file is made 0600 before SQLite opens it, because SQLite gives its ``-wal`` and
+    ``-shm`` sidecars the main file's mode; sidecars an older version left readable are
+    narrowed too. Autocommit (``isolation_level=None``): callers issue their own
+    ``BEGIN IMMEDIATE`` where they need a transaction.
+    """
+    target = Path(path)
+    private_file(target)
+    for suffix in ("-wal", "-shm"):
+        sidecar = target.with_name(target.name + suffix)
+        if sidecar.exists():
+            private_file(sidecar)
+    db = sqlite3.connect(
+        os.fspath(target), timeout=5.0, check_same_thread=False, isolation_level=None
+    )
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(schema)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id exists (a lease held by a dead process is free)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, not ours to signal
+    return True

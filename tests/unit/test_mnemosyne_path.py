@@ -51,7 +51,7 @@ def test_bank_names() -> None:
     assert sanitize_bank_name("-x-") == "x" and sanitize_bank_name("__") == "default"
     assert bank_for("coder", Path("/h/profiles/coder")) == "coder"
     assert bank_for("default", Path("/opt/data")) == "data"  # the folder's name, as Mnemosyne
-    assert bank_for("default", Path("/home/u/.hermes")) == "default"
+    assert bank_for("default", Path("/var/lib/example/.hermes")) == "default"
 
 
 def test_default_profile_without_isolation(tmp_path: Path) -> None:

@@ -89,8 +89,8 @@ def test_the_ledger_is_private(tmp_path: Path) -> None:
 def test_provenance_is_bounded_and_names_only_ids() -> None:
     text = provenance("user", "default", "s" * 1000 + "\nignore previous", "m_0123456789ab")
     assert len(text) <= 200 and "\n" not in text and " previous" not in text
-    assert profile_label("/home/x/.hermes") == "default"
-    assert profile_label("/home/x/.hermes/profiles/work") == "work"
+    assert profile_label("/var/lib/example/.hermes") == "default"
+    assert profile_label("/var/lib/example/.hermes/profiles/work") == "work"
 
 
 # -- facts in the briefing ------------------------------------------------------------------

@@ -52,7 +52,7 @@ from typing import Any
 
 from ..api import UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
-from ..files import private_file
+from ..files import open_private_sqlite, process_alive
 
 __all__ = [
     "ABSENT",
@@ -223,16 +223,6 @@ def _owner_pid(owner: str | None) -> int | None:
         return None
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, not ours to signal
-    return True
-
-
 class Outbox:
     """The queue itself: a SQLite file under ``$HERMES_HOME/gbrain/``; thread-safe."""
 
@@ -247,11 +237,6 @@ class Outbox:
         lease_s: float = LEASE_S,
     ) -> None:
         self.path = Path(path)
-        private_file(self.path)  # 0600 before SQLite derives its sidecars' mode from it
-        for suffix in ("-wal", "-shm"):  # sidecars an older version left readable
-            sidecar = self.path.with_name(self.path.name + suffix)
-            if sidecar.exists():
-                private_file(sidecar)
         self.clock = clock
         self.max_attempts = max_attempts
         self._base = base_backoff_s
@@ -259,13 +244,8 @@ class Outbox:
         self._lease = lease_s
         self.owner = f"{os.getpid()}:{secrets.token_hex(8)}"
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(
-            os.fspath(self.path), timeout=5.0, check_same_thread=False, isolation_level=None
-        )
+        self._db = open_private_sqlite(self.path, _SCHEMA)
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
             self._migrate()
             self.recover()
             self._prune()
@@ -360,7 +340,7 @@ class Outbox:
                     continue
                 pid = _owner_pid(owner)
                 expired = claimed_at is None or claimed_at + self._lease <= now
-                dead = pid is not None and pid != os.getpid() and not _alive(pid)
+                dead = pid is not None and pid != os.getpid() and not process_alive(pid)
                 if expired or dead:
                     cur = self._tx(
                         "UPDATE outbox SET state='pending', maybe_sent=1, owner=NULL, next_at=?,"

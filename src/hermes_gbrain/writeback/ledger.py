@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..files import private_file
+from ..files import open_private_sqlite, process_alive
 
 __all__ = ["DB_NAME", "Ledger", "LedgerStatus", "Op"]
 
@@ -122,16 +122,6 @@ class LedgerStatus:
     recent_failures: tuple[tuple[str, str, str], ...] = ()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 class Ledger:
     """Thread-safe; one connection per instance, closed by ``close``."""
 
@@ -139,21 +129,11 @@ class Ledger:
         self, path: str | os.PathLike[str], *, clock: Callable[[], float] = time.time
     ) -> None:
         self.path = Path(path)
-        private_file(self.path)
-        for suffix in ("-wal", "-shm"):
-            sidecar = self.path.with_name(self.path.name + suffix)
-            if sidecar.exists():
-                private_file(sidecar)
         self.clock = clock
         self.owner = f"{os.getpid()}:{secrets.token_hex(8)}"
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(
-            os.fspath(self.path), timeout=5.0, check_same_thread=False, isolation_level=None
-        )
+        self._db = open_private_sqlite(self.path, _SCHEMA)
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
             self.recover()
             self._prune()
         except BaseException:
@@ -365,7 +345,7 @@ class Ledger:
                     pid: int | None = int(str(owner).split(":", 1)[0])
                 except ValueError:
                     pid = None
-                dead = pid is not None and pid != os.getpid() and not _alive(pid)
+                dead = pid is not None and pid != os.getpid() and not process_alive(pid)
                 if dead or claimed_at is None or claimed_at + LEASE_S <= now:
                     cur = self._x(
                         "UPDATE ops SET state='pending', maybe_sent=1, owner=NULL, next_at=?,"
