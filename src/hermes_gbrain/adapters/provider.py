@@ -29,6 +29,7 @@ from ..recall.pointers import MAX_LIMIT, QUERY_CHARS, Owner, StoreKey, Ticket, s
 from ..settings import DEFAULT_MCP_URL
 from . import compat
 from .compat import MemoryProvider
+from .healthwire import HealthWire, status_config
 from .layers import (
     Layers,
     begin_briefing,
@@ -68,6 +69,7 @@ class GBrainMemoryProvider(MemoryProvider):
     def __init__(self) -> None:
         self._tools = ProviderTools(enabled=self.offers_tools)
         self._writeback = MemoryWriteBack()
+        self._health = HealthWire()  # notices when memory stops or is back; the last turn
         self._layers: Layers | None = None
         self._prompt_block: tuple[str, str] | None = None  # (session, block), read once
         self._lock = threading.Lock()
@@ -150,6 +152,7 @@ class GBrainMemoryProvider(MemoryProvider):
             callback if callable(callback) and not compat.HAS_RECALL_STATUS else None
         )
         self._refresh()
+        self._health.start(self._home, kwargs)
         self._tools.start(self._home, kwargs)
         if self.writes_memory:
             self._writeback.start(self._home, self._session, kwargs)
@@ -157,6 +160,7 @@ class GBrainMemoryProvider(MemoryProvider):
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         """A new user turn: start the briefing and this message's own search at once."""
         shown_at = time.monotonic()  # the budget counts from here
+        self._health.show()  # a late outcome of the previous turn
         self._last_count = 0
         self._current = None
         self._turn = turn_number if isinstance(turn_number, int) and turn_number > 0 else 0
@@ -226,7 +230,10 @@ class GBrainMemoryProvider(MemoryProvider):
         return key
 
     def _outcome_for(self, config: PointerConfig) -> Callable[[BaseException | None], None]:
+        report = self._health.outcome_for(config)
+
         def outcome(error: BaseException | None) -> None:
+            report(error)
             if isinstance(error, UnsupportedError):
                 self._search_problem[config.cache_key] = (
                     f"GBrain cannot run this search: {error} "
@@ -255,12 +262,16 @@ class GBrainMemoryProvider(MemoryProvider):
         config = self._config
         if config is None or self._owner.closed or compat.is_trivial_prompt(query):
             self._last_count = 0
+            note = self._reason if config is None else "a trivial message: nothing searched"
+            self._health.turn("", session=self._session_for(session_id), note=note)
             return ""
         session = self._session_for(session_id)
         if self.layers:
             block = self._layered_block(config, session, query)
         else:
             block = self._pointer_block(config, session, query)
+        self._health.turn(block, session=session)
+        self._health.show()
         self._last_count = block.count("\n")
         if self._last_count and self._status_callback is not None:
             self._announce(self._last_count)
@@ -370,6 +381,8 @@ class GBrainMemoryProvider(MemoryProvider):
 
     def shutdown(self, **kwargs: Any) -> None:
         """Searches stop at once (never publish); queued writes drain within a bound."""
+        self._health.show()
+        self._health.save_turn()
         self._tools.shutdown()
         self._writeback.shutdown()
         if not self._owner.closed:
@@ -392,7 +405,9 @@ class GBrainMemoryProvider(MemoryProvider):
         self, user_content: str, assistant_content: str, *, session_id: str = "", **kwargs: Any
     ) -> None:
         """Conversation turns are never written to the brain (only the memory tool's
-        writes, through ``on_memory_write``, when write-back is on)."""
+        writes, through ``on_memory_write``, when write-back is on). What the model got
+        this turn is saved now, after the turn (titles and slugs only)."""
+        self._health.save_turn()
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """Static, no network: the cached discovery for this profile, else the compact set.
@@ -459,6 +474,13 @@ class GBrainMemoryProvider(MemoryProvider):
             *(writeback_schema() if self.writes_memory else ()),
             *(layer_schema() if self.layers else ()),
         ]
+
+    def get_status_config(self, provider_config: Any) -> dict[str, Any]:
+        """``hermes memory status``: whether the last searches worked, and the fix.
+
+        ``is_available()`` stays a configuration check (Hermes drops a provider that
+        says no, so it could never recover); this is where a failure shows."""
+        return status_config(self._home or compat.current_hermes_home(), provider_config)
 
     def save_config(self, values: dict[str, Any], hermes_home: str, **kwargs: Any) -> None:
         """Nothing to write: every field has an ``env_var``, so setup puts it in ``.env``."""

@@ -132,7 +132,7 @@ def _cmd_setup(args: argparse.Namespace) -> int:
 def _cmd_status(args: argparse.Namespace) -> int:
     from .status import run_status
 
-    return run_status(_home(args), sys.stdout)
+    return run_status(_home(args), sys.stdout, last_turn=args.last_turn)
 
 
 def _cmd_grant_help(args: argparse.Namespace) -> int:
@@ -210,8 +210,17 @@ def _parser() -> argparse.ArgumentParser:
     from .setup import add_arguments as setup_arguments
 
     setup_arguments(add("setup", "Take a Hermes profile from nothing to using GBrain.", _cmd_setup))
-    status = add("status", "One screen: layers on or off, digest, search, outbox.", _cmd_status)
+    status = add(
+        "status",
+        "One screen: layers on or off, memory health in Hermes, digest, search, outbox.",
+        _cmd_status,
+    )
     status.add_argument("--hermes-home", help=home_help)
+    status.add_argument(
+        "--last-turn",
+        action="store_true",
+        help="also show what reached the model on the last turn (titles and slugs only)",
+    )
     grant = add(
         "grant-help",
         "How to create a GBrain client for this profile, and where its id and secret go.",

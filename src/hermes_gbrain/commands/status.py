@@ -1,6 +1,7 @@
-"""``hermes-gbrain status``: one screen about a profile — which layers are on, the
-digest, one search timed now, and the write outbox. ``doctor`` says what is wrong;
-this says what is there."""
+"""``hermes-gbrain status``: one screen about a profile — which layers are on, whether
+memory worked in Hermes lately (and the fix when it did not), the digest, one search
+timed now, and the write outbox; ``--last-turn`` adds what reached the model on the last
+turn (titles and slugs only). ``doctor`` checks every link; this says what is there."""
 
 from __future__ import annotations
 
@@ -10,19 +11,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from ..advice import explain
 from ..connect import open_brain
 from ..errors import GBrainError
 from ..files import data_dir
 from ..recall.digest import read_digest
-from ..settings import Lookup, cli_lookup, flag_not_off, flag_on, load_settings
+from ..settings import Lookup, Settings, cli_lookup, flag_not_off, flag_on, load_settings
 from ..text import one_line
 from ..toolbridge.outbox import DB_NAME, Outbox
 from ..urls import shown_url
 from ..writeback.ledger import DB_NAME as LEDGER_NAME
 from ..writeback.ledger import Ledger
 from .install import HOOK_NAME
+from .report import PASS, WARN, Report, add_health, add_last_turn
 
-__all__ = ["run_status"]
+__all__ = ["PROBE_QUERY", "run_status"]
 
 
 def _mode(home: Path) -> str:
@@ -107,28 +110,39 @@ def _ledger_line(home: Path) -> str:
     return f"{status.mirrored} entries mirrored; {status.pending} pending, {status.failed} failed"
 
 
-def run_status(home: Path, out: TextIO) -> int:
+PROBE_QUERY = "hermes-gbrain probe"
+"""What ``status`` and ``doctor`` time: a search that stands for no user question."""
+
+
+def _search(settings: Settings, report: Report) -> None:
+    started = time.perf_counter()
+    try:
+        brain = open_brain(settings, scope="read")
+        rows = brain.search(PROBE_QUERY, limit=1, snippet_chars=1).rows
+    except GBrainError as exc:
+        advice = explain(exc, settings)
+        report.add("search", WARN, f"failed just now: {advice.what}", advice.fix)
+        return
+    elapsed = (time.perf_counter() - started) * 1000
+    report.add("search", PASS, f"answered just now in {elapsed:.0f} ms ({len(rows)} row)")
+
+
+def run_status(home: Path, out: TextIO, *, last_turn: bool = False) -> int:
     lookup = cli_lookup(home)
     settings = load_settings(lookup, hermes_home=home)
     mode = _mode(home)
-    lines = [f"profile   {home}", f"mode      {mode}"]
-    lines.append(
-        "layers    "
-        + "  ".join(
-            f"{name} {state}"
-            for name, state in _layers(mode, lookup, settings.tools, settings.writeback)
-        )
-    )
-    lines.append(f"brain     {shown_url(settings.mcp_url)} (auth {settings.auth_mode})")
-    lines.append(f"digest    {_digest_line(home)}")
-    started = time.perf_counter()
-    try:
-        rows = open_brain(settings, scope="read").search("status", limit=1, snippet_chars=1).rows
-        elapsed = (time.perf_counter() - started) * 1000
-        lines.append(f"search    answered just now in {elapsed:.0f} ms ({len(rows)} row)")
-    except GBrainError as exc:
-        lines.append(f"search    failed just now: {exc} (run `hermes-gbrain doctor`)")
-    lines.append(f"outbox    {_outbox_line(home)}")
-    lines.append(f"memory    {_ledger_line(home)}")
-    out.write("\n".join(lines) + "\n")
+    report = Report()
+    report.add("profile", PASS, str(home))
+    report.add("mode", PASS, mode)
+    layers = _layers(mode, lookup, settings.tools, settings.writeback)
+    report.add("layers", PASS, "  ".join(f"{name} {state}" for name, state in layers))
+    report.add("brain", PASS, f"{shown_url(settings.mcp_url)} (auth {settings.auth_mode})")
+    add_health(home, report)
+    report.add("digest", PASS, _digest_line(home))
+    _search(settings, report)
+    report.add("outbox", PASS, _outbox_line(home))
+    report.add("memory", PASS, _ledger_line(home))
+    if last_turn:
+        add_last_turn(home, report)
+    report.print(out, verdict=False)
     return 0
