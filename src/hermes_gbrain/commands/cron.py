@@ -150,6 +150,8 @@ def cron_installed(hermes_home: str | os.PathLike[str]) -> tuple[bool, bool]:
     """(our job is registered, our script is on disk) for ``doctor`` and ``status``."""
     home = Path(hermes_home).expanduser()
     script = (home / "scripts" / SCRIPT_NAME).is_file()
+    if not (home / "cron" / "jobs.json").is_file():
+        return False, script  # no job store yet: Hermes' would create its folders
     with _Store(home) as jobs:
         job = any(_ours(j) for j in jobs.list_jobs(include_disabled=True))
     return job, script

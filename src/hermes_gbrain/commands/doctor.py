@@ -23,12 +23,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
-from .. import __version__
+from .. import __version__, advice
 from ..api import GBrain
 from ..auth import clear_token_cache
 from ..connect import credential_for, open_brain
@@ -63,44 +62,17 @@ from ..urls import is_loopback_host, shown_url
 from ..writeback.ledger import DB_NAME as LEDGER_NAME
 from ..writeback.ledger import Ledger
 from .install import HOOK_NAME, MARKER, NAMES
+from .report import FAIL, PASS, WARN, Check, Report, add_health
+from .status import PROBE_QUERY
 
 __all__ = ["Check", "DoctorReport", "run_doctor", "settings_origin"]
 
-PASS, WARN, FAIL = "pass", "warn", "fail"
 IMPORT_PROBE_TIMEOUT_S = 20.0
 SETUP = "hermes-gbrain setup"
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One line of the report; ``fix`` says what to do when it is not a pass."""
-
-    name: str
-    status: str
-    detail: str
-    fix: str = ""
-
-
-@dataclass
-class DoctorReport:
-    checks: list[Check] = dataclasses.field(default_factory=list)
-
-    def add(self, name: str, status: str, detail: str, fix: str = "") -> None:
-        self.checks.append(Check(name, status, detail, fix if status != PASS else ""))
-
-    @property
-    def failed(self) -> bool:
-        return any(c.status == FAIL for c in self.checks)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ok": not self.failed, "checks": [dataclasses.asdict(c) for c in self.checks]}
-
-    def print(self, out: TextIO) -> None:
-        for check in self.checks:
-            out.write(f"{check.status:>4}  {check.name:<9} {check.detail}\n")
-            if check.fix:
-                out.write(f"{'':>15} fix: {check.fix}\n")
-        out.write("doctor: problems found\n" if self.failed else "doctor: all good\n")
+DoctorReport = Report
+"""The report ``doctor`` fills (the model it shares with ``status``)."""
 
 
 # -- settings -------------------------------------------------------------------------------
@@ -258,12 +230,7 @@ _UNREACHABLE = (TransportError, DeadlineError, RefusedError, TooLargeError)
 
 
 def _server_fix(settings: Settings) -> str:
-    if _loopback(settings.mcp_url):
-        return (
-            "start the server (`gbrain serve --http`, or `hermes-gbrain emulator` to try "
-            "things out) or correct GBRAIN_MCP_URL"
-        )
-    return "check that GBrain is running at GBRAIN_MCP_URL and reachable from here"
+    return advice.server_fix(settings)
 
 
 def _server_and_token(settings: Settings, report: DoctorReport) -> bool:
@@ -277,13 +244,8 @@ def _server_and_token(settings: Settings, report: DoctorReport) -> bool:
         credential.bearer()
     except AuthError as exc:
         report.add("server", PASS, "answered /token")
-        report.add(
-            "token",
-            FAIL,
-            f"{exc}: the client id or secret is wrong, or the client was revoked",
-            "copy GBRAIN_MCP_CLIENT_ID and GBRAIN_MCP_CLIENT_SECRET again from "
-            "`gbrain auth register-client` (see `hermes-gbrain grant-help`)",
-        )
+        why = advice.explain(exc, settings)
+        report.add("token", FAIL, why.what, why.fix)
         return False
     except HTTPStatusError as exc:
         report.add("server", FAIL, str(exc), _server_fix(settings))
@@ -315,12 +277,8 @@ def _discovery(settings: Settings, brain: GBrain, report: DoctorReport) -> bool:
     try:
         found = discover(brain, settings)
     except AuthError as exc:
-        report.add(
-            "tools",
-            FAIL,
-            f"{exc}: the server refused this credential",
-            "check GBRAIN_MCP_ACCESS_TOKEN / the client pair (`hermes-gbrain grant-help`)",
-        )
+        why = advice.explain(exc, settings)
+        report.add("tools", FAIL, why.what, why.fix)
         return False
     except _UNREACHABLE as exc:
         report.add(
@@ -383,7 +341,7 @@ def _discovery(settings: Settings, brain: GBrain, report: DoctorReport) -> bool:
 def _search(brain: GBrain, report: DoctorReport) -> None:
     started = time.perf_counter()
     try:
-        result = brain.search("gbrain doctor probe", limit=1, snippet_chars=1)
+        result = brain.search(PROBE_QUERY, limit=1, snippet_chars=1)
     except GBrainError as exc:
         report.add("search", FAIL, str(exc), "see the server's log")
         return
@@ -394,7 +352,8 @@ def _search(brain: GBrain, report: DoctorReport) -> None:
             "search",
             WARN,
             f"answered in {elapsed:.0f} ms, degraded: {', '.join(stages[:5])}",
-            "give GBrain an embedding provider for semantic search",
+            "give GBrain an embedding provider for semantic search (the bundled emulator "
+            "has none: keyword search only, nothing to fix there)",
         )
     else:
         report.add("search", PASS, f"answered in {elapsed:.0f} ms")
@@ -729,6 +688,22 @@ def _mcp_servers(home: Path, settings: Settings, report: DoctorReport) -> None:
         report.add("mcp", PASS, "GBrain is not also loaded as an MCP server")
 
 
+def _profile_exists(home: Path, report: Report) -> bool:
+    """The profile checks read Hermes' files through Hermes' code, which creates the
+    folders it reads: run them only on a profile that exists, so ``doctor`` never
+    makes what it checks."""
+    if home.is_dir():
+        return True
+    report.add(
+        "profile",
+        FAIL,
+        f"{home} is not a Hermes profile folder (it does not exist)",
+        f"create and wire it: {advice.command(home, 'setup')}, or pass --hermes-home the "
+        "profile you use (`hermes profile list` shows them)",
+    )
+    return False
+
+
 T = TypeVar("T")
 
 
@@ -761,14 +736,17 @@ def run_doctor(
             _discovery(settings, factory(settings), report)
         except ConfigError as exc:
             report.add("settings", FAIL, str(exc), SETUP)
-    mode = _guarded("memory", report, lambda: _mode(hermes_home, report))
-    _guarded("plugin", report, lambda: _plugin(hermes_home, mode, report))
-    _guarded("digest", report, lambda: _digest(hermes_home, lookup, mode, report))
-    _guarded("cron", report, lambda: _cron(hermes_home, mode, report))
-    _guarded("outbox", report, lambda: _outbox(hermes_home, report))
-    _guarded("writeback", report, lambda: _writeback(hermes_home, settings, mode, report))
+    if _profile_exists(hermes_home, report):
+        mode = _guarded("memory", report, lambda: _mode(hermes_home, report))
+        _guarded("plugin", report, lambda: _plugin(hermes_home, mode, report))
+        _guarded("digest", report, lambda: _digest(hermes_home, lookup, mode, report))
+        _guarded("cron", report, lambda: _cron(hermes_home, mode, report))
+        _guarded("outbox", report, lambda: _outbox(hermes_home, report))
+        _guarded("writeback", report, lambda: _writeback(hermes_home, settings, mode, report))
+        _guarded("recall", report, lambda: add_health(hermes_home, report))
     _guarded("hermes", report, lambda: _hermes(report))
-    _guarded("mcp", report, lambda: _mcp_servers(hermes_home, settings, report))
+    if hermes_home.is_dir():
+        _guarded("mcp", report, lambda: _mcp_servers(hermes_home, settings, report))
     if as_json:
         out.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
