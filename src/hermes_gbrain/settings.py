@@ -22,16 +22,19 @@ from .urls import Endpoint, parse_endpoint
 
 __all__ = [
     "DEFAULT_MCP_URL",
+    "HOME_FIX",
     "LEGACY_JSON",
     "TOOL_MODES",
     "Lookup",
     "Settings",
+    "UnreadableSettings",
     "clamped_float",
     "clamped_int",
     "cli_lookup",
     "default_hermes_home",
     "flag_not_off",
     "flag_on",
+    "home_problem",
     "load_settings",
     "read_dotenv",
     "read_legacy_json",
@@ -261,8 +264,10 @@ def read_dotenv(path: str | os.PathLike[str]) -> dict[str, str]:
             raw = handle.read(MAX_DOTENV_BYTES + 1)
     except FileNotFoundError:
         return {}
+    except OSError as exc:
+        raise _unreadable(Path(path), exc) from None
     if len(raw) > MAX_DOTENV_BYTES:
-        raise ConfigError(".env file is larger than 1 MiB")
+        raise ConfigError(f"{path} is larger than 1 MiB: trim it to the KEY=VALUE lines")
     values: dict[str, str] = {}
     # Only CR, LF and CRLF end lines: ``str.splitlines`` would also split a value at
     # U+2028, U+0085 and other separators.
@@ -289,12 +294,65 @@ def read_dotenv(path: str | os.PathLike[str]) -> dict[str, str]:
     return values
 
 
+class UnreadableSettings(ConfigError):
+    """A settings file that exists but cannot be read: ``what`` and ``fix`` name the path."""
+
+    def __init__(self, what: str, fix: str) -> None:
+        super().__init__(f"{what}; fix: {fix}")
+        self.what = what
+        self.fix = fix
+
+
+def _unreadable(path: Path, exc: OSError) -> UnreadableSettings:
+    """Why a settings file cannot be read, with the path and the fix (never its text)."""
+    if isinstance(exc, IsADirectoryError):
+        return UnreadableSettings(
+            f"{path} is a folder, not a file",
+            f"move it aside (`mv {path} {path}.folder`), then `hermes-gbrain setup` "
+            "writes the settings again",
+        )
+    if isinstance(exc, PermissionError):
+        return UnreadableSettings(
+            f"cannot read {path} (permission denied)", f"as its owner, `chmod 600 {path}`"
+        )
+    if isinstance(exc, NotADirectoryError):
+        problem = home_problem(path.parent)
+        if problem:
+            return UnreadableSettings(problem, HOME_FIX)
+    return UnreadableSettings(
+        f"cannot read {path} ({exc.strerror or type(exc).__name__})",
+        "make it a readable file of KEY=VALUE lines",
+    )
+
+
+HOME_FIX = "pass --hermes-home (or set HERMES_HOME to) a folder"
+
+
+def home_problem(home: str | os.PathLike[str]) -> str | None:
+    """Why ``home`` cannot be a profile folder (a file is in the way), or None."""
+    folder = Path(home)
+    for candidate in (folder, *folder.parents):
+        try:
+            if candidate.is_dir():
+                return None
+            if candidate.exists():
+                return f"{folder} cannot be a profile folder: {candidate} is a file"
+        except OSError:
+            return None
+    return None
+
+
 def cli_lookup(
-    hermes_home: str | os.PathLike[str], environ: Mapping[str, str] | None = None
+    hermes_home: str | os.PathLike[str],
+    environ: Mapping[str, str] | None = None,
+    *,
+    dotenv: Mapping[str, str] | None = None,
 ) -> Lookup:
-    """The CLI's rule: the process environment first, then the profile's ``.env``."""
+    """The CLI's rule: the process environment first, then the profile's ``.env``
+    (``dotenv`` instead of reading it, e.g. ``{}`` when it cannot be read)."""
     env = dict(os.environ if environ is None else environ)
-    dotenv = read_dotenv(Path(hermes_home) / ".env")
+    if dotenv is None:
+        dotenv = read_dotenv(Path(hermes_home) / ".env")
 
     def lookup(name: str) -> str | None:
         value = env.get(name)

@@ -81,9 +81,7 @@ def test_wrong_secret_is_named_then_memory_comes_back(
 
     cli_profile.set_env(GBRAIN_MCP_CLIENT_SECRET=secret)
     back = _run(cli_profile, stub_model)
-    assert [n for n in _notices(back) if BACK in n] and not [
-        n for n in _notices(back) if OFF in n
-    ]
+    assert [n for n in _notices(back) if BACK in n] and not [n for n in _notices(back) if OFF in n]
     assert "[default:people/maya-okafor]" in back.last_user_message()
     assert "recall    working" in _status(home)
     assert not _notices(_run(cli_profile, stub_model))  # back is said once
@@ -112,9 +110,7 @@ def test_a_401_names_the_credential(cli_profile: Profile, stub_model: StubModel)
     assert "HTTP 401" in notices[0]
 
 
-def test_last_turn_shows_titles_and_slugs_only(
-    cli_profile: Profile, stub_model: StubModel
-) -> None:
+def test_last_turn_shows_titles_and_slugs_only(cli_profile: Profile, stub_model: StubModel) -> None:
     cli_profile.set_env(GBRAIN_BRIEFING="on")
     home = cli_profile.home.path
     run = _run(cli_profile, stub_model)
@@ -125,6 +121,9 @@ def test_last_turn_shows_titles_and_slugs_only(
     raw = (home / "gbrain" / health.LAST_TURN_FILE).read_text()
     assert "Maya" in raw and MESSAGE not in raw
     # the briefing's summaries stay out of the record
-    summaries = [line.split(" — ", 1)[1] for line in run.last_user_message().splitlines()
-                 if " — " in line and "[default:" in line]
+    summaries = [
+        line.split(" — ", 1)[1]
+        for line in run.last_user_message().splitlines()
+        if " — " in line and "[default:" in line
+    ]
     assert summaries and not any(summary in raw for summary in summaries)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api import UnsupportedError
+from ..errors import ConfigError
 from ..recall import turns
 from ..recall.briefing import Gate
 from ..recall.config import PointerConfig, PointerSearch, load_pointer_config
@@ -102,6 +103,8 @@ class GBrainMemoryProvider(MemoryProvider):
             config = load_pointer_config(lookup, hermes_home=home)
         except compat.UnscopedSecretError:
             return None, _UNSCOPED
+        except ConfigError as exc:  # an unreadable .env: its path and the fix
+            return None, f"GBrain settings could not be read: {exc}"
         except Exception as exc:  # a broken .env must not crash Hermes
             return None, f"GBrain settings could not be read ({type(exc).__name__})"
         problem = config.problem()

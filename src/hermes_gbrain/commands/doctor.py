@@ -48,7 +48,9 @@ from ..settings import (
     LEGACY_JSON,
     Lookup,
     Settings,
+    UnreadableSettings,
     cli_lookup,
+    default_hermes_home,
     flag_not_off,
     load_settings,
     read_dotenv,
@@ -649,6 +651,11 @@ def _hermes(report: DoctorReport) -> None:
         report.add("hermes", WARN, "hermes-agent is not installed in this Python", "")
         return
     installed = " ".join(found)  # "hermes-agent 0.19.0", or a fork's own name
+    if not default_hermes_home().is_dir():
+        # Importing Hermes creates its home folder; doctor never creates what it checks.
+        absent = default_hermes_home()
+        report.add("hermes", PASS, f"{installed}; features not checked (no {absent})")
+        return
     try:
         features = hermes_features()
     except ImportError:
@@ -726,11 +733,23 @@ def run_doctor(
 ) -> int:
     """Run every check, print the report (text or JSON), return 0 or 1."""
     clear_token_cache()  # mint afresh: the check is whether the server accepts the pair now
-    lookup = lookup or cli_lookup(hermes_home)
-    settings = load_settings(lookup, hermes_home=hermes_home)
     report = DoctorReport()
-    configured = _settings_check(settings, hermes_home, report)
-    if _url_check(settings, report) and configured and _server_and_token(settings, report):
+    readable = True
+    if lookup is None:
+        try:
+            lookup = cli_lookup(hermes_home)
+        except UnreadableSettings as exc:  # the profile's checks still run
+            report.add("settings", FAIL, exc.what, exc.fix)
+            lookup, readable = cli_lookup(hermes_home, dotenv={}), False
+    settings = load_settings(lookup, hermes_home=hermes_home)
+    configured = readable and _settings_check(settings, hermes_home, report)
+    connected = (
+        readable
+        and _url_check(settings, report)
+        and configured
+        and _server_and_token(settings, report)
+    )
+    if connected:
         try:
             factory = brain_factory or (lambda s: open_brain(s, scope=None))
             _discovery(settings, factory(settings), report)

@@ -16,7 +16,14 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import GBrainError
-from ..settings import Settings, cli_lookup, default_hermes_home, load_settings
+from ..settings import (
+    HOME_FIX,
+    Settings,
+    cli_lookup,
+    default_hermes_home,
+    home_problem,
+    load_settings,
+)
 
 __all__ = ["main"]
 
@@ -250,6 +257,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
+    if hasattr(args, "hermes_home"):
+        problem = home_problem(_home(args))
+        if problem:
+            print(f"hermes-gbrain {args.command}: {problem}; {HOME_FIX}", file=sys.stderr)
+            return EXIT_FAILED
     try:
         return handler(args)
     except KeyboardInterrupt:

@@ -29,8 +29,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
+from ..advice import explain
 from ..connect import open_brain
-from ..errors import ConfigError, GBrainError
+from ..errors import (
+    AuthError,
+    ConfigError,
+    DeadlineError,
+    GBrainError,
+    TransportError,
+)
 from ..files import data_dir, write_atomic
 from ..settings import (
     DEFAULT_MCP_URL,
@@ -64,6 +71,7 @@ EMULATOR_DIR = "emulator"
 EMULATOR_ENV = "profile.env"
 EMULATOR_PID = "emulator.pid"
 EMULATOR_START_S = 20.0
+EMULATOR_STOP_S = 5.0
 _KEY_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=")
 _SAFE_VALUE = re.compile(r"[^\s'\"#\\`$]+")
 
@@ -199,25 +207,18 @@ def emulator_connection(home: Path, *, write: bool, out: TextIO) -> dict[str, st
         if pid > 0 and _is_our_emulator(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
+            stopped_by = time.monotonic() + EMULATOR_STOP_S  # then its port is free again
+            while _is_our_emulator(pid) and time.monotonic() < stopped_by:
+                time.sleep(0.05)
     folder.mkdir(parents=True, exist_ok=True)
     env_file.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "hermes_gbrain.emulator", "--data", str(folder)]
-    command += ["--env-file", str(env_file)] + (["--write-client"] if write else [])
-    with open(folder / "emulator.log", "ab") as log:
-        proc = subprocess.Popen(  # noqa: S603 - this interpreter, fixed arguments
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            start_new_session=True,  # keeps serving after setup (and its terminal) ends
-        )
+    # The same port as before when it is free, so the profile's URL stays; the brain and
+    # its clients are in ``folder`` (``--data``), so the profile's credentials stay too.
+    port = _port_of(values.get("GBRAIN_MCP_URL"))
+    proc = _start_emulator(folder, write, port)
+    if proc.poll() is not None and port is not None:  # that port is someone else's now
+        proc = _start_emulator(folder, write, None)
     write_atomic(pid_file, f"{proc.pid}\n", mode=0o644)
-    deadline = time.monotonic() + EMULATOR_START_S
-    while not env_file.is_file():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise ConfigError(f"the emulator did not start; see {folder / 'emulator.log'}")
-        time.sleep(0.05)
     values = read_dotenv(env_file)
     shown = shown_url(values.get("GBRAIN_MCP_URL", ""))
     print(
@@ -226,6 +227,44 @@ def emulator_connection(home: Path, *, write: bool, out: TextIO) -> dict[str, st
         file=out,
     )
     return values
+
+
+def _port_of(url: str | None) -> int | None:
+    from urllib.parse import urlsplit  # noqa: PLC0415
+
+    try:
+        return urlsplit(url).port if url else None
+    except ValueError:
+        return None
+
+
+def _start_emulator(folder: Path, write: bool, port: int | None) -> subprocess.Popen[bytes]:
+    """Start the profile's emulator in the background; returns once it wrote its lines
+    (running) or exited (its port was taken: only when ``port`` was given)."""
+    env_file = folder / EMULATOR_ENV
+    command = [sys.executable, "-m", "hermes_gbrain.emulator", "--data", str(folder)]
+    command += ["--env-file", str(env_file)] + (["--write-client"] if write else [])
+    command += ["--port", str(port)] if port is not None else []
+    with open(folder / "emulator.log", "ab") as log:
+        proc = subprocess.Popen(  # noqa: S603 - this interpreter, fixed arguments
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,  # keeps serving after setup (and its terminal) ends
+        )
+    deadline = time.monotonic() + EMULATOR_START_S
+    while not env_file.is_file():
+        if proc.poll() is not None and port is not None:
+            return proc
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise ConfigError(
+                f"the emulator did not start; see {folder / 'emulator.log'}, then run "
+                "`hermes-gbrain setup --emulator` again"
+            )
+        time.sleep(0.05)
+    return proc
 
 
 def _ask(prompt: str, default: str | None = None, *, secret: bool = False) -> str:
@@ -295,14 +334,40 @@ def _check(values: Mapping[str, str], home: Path, allow_http: bool) -> Settings:
     settings = load_settings(lookup, hermes_home=home)
     problem = settings.problem()
     if problem:
+        if "plain http" in problem:  # setup's own switch, not the variable it sets
+            problem = (
+                f"{shown_url(settings.mcp_url)}: plain http is allowed only to loopback hosts; "
+                "use https, or pass --allow-http to accept the risk (the token then travels "
+                "in clear)"
+            )
         raise ConfigError(f"{problem}; nothing was written")
     try:
         open_brain(settings, scope=None).catalog(refresh=True)
     except GBrainError as exc:
-        raise ConfigError(
-            f"{exc}; nothing was written (`hermes-gbrain doctor` explains more)"
-        ) from None
+        raise ConfigError(f"{_refusal(exc, settings)}; nothing was written") from None
     return settings
+
+
+def _refusal(exc: GBrainError, settings: Settings) -> str:
+    """Why the server refused, and the fix, in setup's terms (its flags, not the
+    profile's files: nothing was written, so ``doctor`` would check something else)."""
+    url = shown_url(settings.mcp_url)
+    if isinstance(exc, AuthError):
+        who = "the access token" if settings.auth_mode == "token" else "the client id or the secret"
+        return (
+            f"GBrain at {url} refused {who} ({exc}): it is wrong, or was revoked; fix: pass the "
+            "pair `gbrain auth register-client` printed (--client-id, and the secret through "
+            "GBRAIN_MCP_CLIENT_SECRET or the prompt); `hermes-gbrain grant-help --url "
+            f"{url}` shows how to create one"
+        )
+    if isinstance(exc, TransportError | DeadlineError):
+        return (
+            f"cannot reach GBrain at {url} ({exc}); fix: start GBrain there (`gbrain serve "
+            "--http`) or pass the right --url (to try things out: `hermes-gbrain setup "
+            "--emulator`)"
+        )
+    found = explain(exc, settings)
+    return f"{found.what}; fix: {found.fix}"
 
 
 # -- the steps ------------------------------------------------------------------------------

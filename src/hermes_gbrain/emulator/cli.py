@@ -86,7 +86,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _port_free(host: str, port: int) -> bool:
+    """Whether the server could bind ``port`` now. The probe binds as the server does,
+    with ``SO_REUSEADDR`` (``server.py``: ``allow_reuse_address``), so a port whose
+    last connections are still in TIME_WAIT after a restart counts as free."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:

@@ -1,0 +1,43 @@
+"""The emulator's port probe binds as its server does (``SO_REUSEADDR``): a port whose
+last connection is in TIME_WAIT after a restart is free, so the default port is kept."""
+
+from __future__ import annotations
+
+import socket
+
+from hermes_gbrain.emulator.cli import choose_port
+
+
+def _port_in_time_wait() -> int:
+    """A port whose server side closed a connection first (so it sits in TIME_WAIT)."""
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = int(server.getsockname()[1])
+        client = socket.create_connection(("127.0.0.1", port))
+        accepted, _ = server.accept()
+        accepted.close()  # the server closes first: its side goes to TIME_WAIT
+        client.recv(1)
+        client.close()
+    return port
+
+
+def test_a_port_in_time_wait_is_free_for_the_emulator() -> None:
+    port = _port_in_time_wait()
+    with socket.socket() as plain:  # what the old probe did: refused
+        try:
+            plain.bind(("127.0.0.1", port))
+            plain_refused = False
+        except OSError:
+            plain_refused = True
+    assert plain_refused  # the situation is real, not a free port by luck
+    assert choose_port("127.0.0.1", None, default=port) == port
+
+
+def test_a_port_someone_listens_on_is_taken() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = int(busy.getsockname()[1])
+        assert choose_port("127.0.0.1", None, default=port) == 0
