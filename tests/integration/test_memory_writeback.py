@@ -366,9 +366,36 @@ def test_import_memory_with_gbrain_down_keeps_the_entries_queued(
     home = ["--hermes-home", str(hermes_home.path)]
     emu.knobs.status = 503
     assert main(["import-memory", *home]) == 1
-    assert "queued for the next run" in capsys.readouterr().out
+    assert "the next run sends them again" in capsys.readouterr().out
     emu.reset_knobs()
     assert main(["import-memory", *home]) == 0
+    assert len(_facts(emu)) == 3
+
+
+def test_import_memory_and_status_agree_after_a_read_only_client_is_fixed(
+    hermes_home: HermesHome, emu: Emulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hermes_gbrain.commands.main import main
+
+    _profile(hermes_home, emu)
+    env = hermes_home.read_env()
+    hermes_home.write_env({**env, **emu.client_env("memory-read-only", scopes="read")})
+    _memory_files(hermes_home)
+    home = ["--hermes-home", str(hermes_home.path)]
+    assert main(["import-memory", *home]) == 1
+    first = capsys.readouterr().out
+    assert "USER.md: 1 entries, 0 remembered, 0 already mirrored, 1 not sent" in first
+    assert '--scopes "read write"' in first and "grant-help" in first
+    assert main(["status", *home]) == 0
+    assert "0 entries mirrored; 0 pending, 3 failed" in capsys.readouterr().out
+    # still read-only: tried again, still not sent, never "already mirrored"
+    assert main(["import-memory", *home]) == 1
+    assert "1 not sent" in capsys.readouterr().out
+    hermes_home.write_env(env)  # the read+write client again
+    assert main(["import-memory", *home]) == 0
+    assert "USER.md: 1 entries, 1 remembered" in capsys.readouterr().out
+    assert main(["status", *home]) == 0
+    assert "3 entries mirrored; 0 pending, 0 failed" in capsys.readouterr().out
     assert len(_facts(emu)) == 3
 
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from ..advice import command
 from ..connect import open_brain
 from ..errors import ConfigError
 from ..files import data_dir
@@ -116,7 +117,13 @@ def run_import(
         if left:
             reasons = {states[op][1] for op in ops if op in states and states[op][0] != "delivered"}
             why = "; ".join(sorted(r for r in reasons if r)) or "not sent in time"
-            line += f", {left} not sent ({why}; queued for the next run)"
+            line += f", {left} not sent ({why}; the next run sends them again)"
+            if any(word in why for word in ("scope", "read-only", "fact tools")):
+                fix = command(home, "grant-help")
+                line += (
+                    '; fix: use a client with --scopes "read write" in '
+                    f"{Path(home) / '.env'} ({fix} shows how)"
+                )
         out.write(line + "\n")
     if settings.writeback != "memory":
         out.write(

@@ -295,13 +295,26 @@ class Ledger:
         kind: str,
         entity: str | None,
     ) -> str | None:
-        """Queue one existing entry unless this profile already mirrors it (live)."""
+        """Queue one existing entry unless this profile already mirrors it (live).
+
+        An entry whose ``remember`` failed for good (a read-only client, say) and that has
+        no fact is queued again, and its failed operation is marked ``retried``: it no
+        longer counts as failed, so ``status`` and ``doctor`` agree with what was sent."""
         clean = text.strip()
 
         def body() -> list[str]:
-            if not clean or any(t == clean for _, t in self._live(endpoint, target)):
+            if not clean:
                 return []
-            entry = self._new_entry(endpoint, target, clean)
+            same = [i for i, t in self._live(endpoint, target) if t == clean]
+            if same and not self._failed_without_fact(same[0]):
+                return []
+            entry = same[0] if same else self._new_entry(endpoint, target, clean)
+            if same:
+                self._x(
+                    "UPDATE ops SET state='retried', updated_at=? WHERE entry_id=?"
+                    " AND action='remember' AND state='failed'",
+                    (self.clock(), entry),
+                )
             return [
                 self._new_op(
                     endpoint, "remember", entry, provenance=provenance, kind=kind, entity=entity
@@ -310,6 +323,18 @@ class Ledger:
 
         ops = self._tx(body)
         return ops[0] if ops else None
+
+    def _failed_without_fact(self, entry_id: int) -> bool:
+        """No fact, nothing queued or in flight, and a ``remember`` that failed."""
+        row = self._x(
+            "SELECT e.fact_id IS NULL,"
+            " (SELECT COUNT(*) FROM ops WHERE entry_id=e.id AND state IN ('pending','inflight')),"
+            " (SELECT COUNT(*) FROM ops WHERE entry_id=e.id AND action='remember'"
+            "  AND state='failed')"
+            " FROM entries e WHERE e.id=?",
+            (entry_id,),
+        ).fetchone()
+        return row is not None and bool(row[0]) and row[1] == 0 and row[2] > 0
 
     def op_states(self, op_ids: list[str]) -> dict[str, tuple[str, str | None]]:
         """``op_id -> (state, last note)`` for the given operations."""
@@ -470,6 +495,6 @@ class Ledger:
         cutoff = self.clock() - KEEP_DONE_S
         with self._lock:
             self._x(
-                "DELETE FROM ops WHERE state IN ('delivered','skipped') AND updated_at<?",
+                "DELETE FROM ops WHERE state IN ('delivered','skipped','retried') AND updated_at<?",
                 (cutoff,),
             )
