@@ -211,3 +211,26 @@ def test_a_stopped_emulator_comes_back_with_setup_on_its_port_with_its_clients(
         assert f"emulator: started at {url}" in out and "port 3131 is taken" not in out
         assert hermes_home.env_path.read_text() == env_before  # same URL, same client
         assert "doctor: all good" in out
+
+
+# -- smaller things ---------------------------------------------------------------------------
+
+
+def test_client_names_say_which_profile() -> None:
+    from hermes_gbrain.commands.grant_help import client_name
+
+    assert client_name(Path.home() / ".hermes") == "hermes-default"
+    assert client_name(Path.home() / ".hermes" / "profiles" / "work") == "hermes-work"
+
+
+def test_status_searches_for_a_probe_not_a_word_of_its_own(
+    hermes_home: HermesHome, emu: Emulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hermes_gbrain.commands.status import PROBE_QUERY
+
+    hermes_home.write_env({**emu.client_env("status-reader"), "GBRAIN_POINTER_ALLOW_HTTP": "1"})
+    emu.clear_requests()
+    assert main(["status", "--hermes-home", str(hermes_home.path)]) == 0
+    assert "search    answered just now" in capsys.readouterr().out
+    queries = [r.arguments.get("query") for r in emu.requests if r.tool == "search" and r.arguments]
+    assert queries == [PROBE_QUERY]

@@ -21,8 +21,11 @@ _NAME_CHARS = re.compile(r"[^a-z0-9-]+")
 
 
 def client_name(hermes_home: Path) -> str:
-    """``hermes-<profile folder>``, in the characters a client name needs."""
-    folder = _NAME_CHARS.sub("-", hermes_home.name.lower().lstrip(".")).strip("-")
+    """``hermes-<profile>``, in the characters a client name needs: the folder's name for
+    a named profile (``profiles/work`` → ``hermes-work``), ``hermes-default`` for the
+    default profile (``~/.hermes``, whose folder name says nothing)."""
+    name = hermes_home.name.lower().lstrip(".")
+    folder = "default" if name == "hermes" else _NAME_CHARS.sub("-", name).strip("-")
     return f"hermes-{folder or 'profile'}"
 
 
