@@ -161,6 +161,12 @@ def explain(exc: BaseException, settings: Settings) -> Advice:
             "register a client with the scopes it needs and use its pair: "
             + command(settings.hermes_home, "grant-help"),
         )
+    if isinstance(exc, HTTPStatusError) and exc.status >= 500:
+        return Advice(
+            f"GBrain at {url} failed ({exc})",
+            "see GBrain's log (and restart it if it stays so); "
+            + command(settings.hermes_home, "doctor"),
+        )
     if isinstance(exc, RefusedError | TooLargeError | HTTPStatusError):
         return Advice(
             f"GBrain at {url} answered in a way this client refuses ({exc})",

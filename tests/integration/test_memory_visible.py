@@ -15,7 +15,7 @@ import pytest
 
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.recall import health
-from support.hermes_cli import CliRun, model_config, oneshot, run_hermes
+from support.hermes_cli import CliRun, chat_query, model_config, oneshot, run_hermes
 from support.pointer_env import Profile
 from support.stub_model import StubModel
 
@@ -101,6 +101,10 @@ def test_dead_server_names_the_url_and_how_to_start_it(
     assert "gbrain serve --http" in notices[0]
     shown = _status(cli_profile.home.path)
     assert f"cannot reach GBrain at {url}" in shown
+    # `hermes chat -q` keeps stdout for the answer too: the notice is on stderr
+    query = chat_query(cli_profile.home.path, stub_model, MESSAGE)
+    assert query.returncode == 0 and "GBrain memory" not in query.stdout
+    assert len(_notices(query)) == 1 and f"cannot reach GBrain at {url}" in query.stderr
 
 
 def test_a_401_names_the_credential(cli_profile: Profile, stub_model: StubModel) -> None:
@@ -127,3 +131,27 @@ def test_last_turn_shows_titles_and_slugs_only(cli_profile: Profile, stub_model:
         if " — " in line and "[default:" in line
     ]
     assert summaries and not any(summary in raw for summary in summaries)
+
+
+def test_one_session_hears_once_when_memory_stops_and_once_when_it_is_back(
+    profile: Profile,
+) -> None:
+    """The interactive CLI's callbacks (0.19.0 passes ``warning_callback`` and
+    ``status_callback`` to ``initialize``): three failing turns, one warning; two working
+    turns after, one "back"."""
+    from support.hermes_driver import MemoryManagerDriver, load_provider
+
+    warnings: list[str] = []
+    statuses: list[str] = []
+    kwargs = {"warning_callback": warnings.append, "status_callback": statuses.append}
+    with MemoryManagerDriver(load_provider("gbrain"), init_kwargs=kwargs) as driver:
+        profile.emu.knobs.status = 503
+        for message in ("Who is Maya Okafor?", "What is Kestrel Works?", "Driftwood Sync?"):
+            assert driver.turn(message).memory_context is None
+        assert len(warnings) == 1 and OFF in warnings[0] and "HTTP 503" in warnings[0]
+        assert profile.emu.mcp_url in warnings[0] and "doctor" in warnings[0]
+        profile.emu.reset_knobs()
+        driver.turn("Tell me about Tomas Lindqvist")
+        driver.turn("And the Series A fundraise?")
+    assert [s for s in statuses if BACK in s] == [f"🧠 {BACK}"]
+    assert len(warnings) == 1
