@@ -762,7 +762,8 @@ def run_doctor(
         _guarded("cron", report, lambda: _cron(hermes_home, mode, report))
         _guarded("outbox", report, lambda: _outbox(hermes_home, report))
         _guarded("writeback", report, lambda: _writeback(hermes_home, settings, mode, report))
-        _guarded("recall", report, lambda: add_health(hermes_home, report))
+        answers = any(c.name == "search" and c.status != FAIL for c in report.checks)
+        _guarded("recall", report, lambda: add_health(hermes_home, report, answers_now=answers))
     _guarded("hermes", report, lambda: _hermes(report))
     if hermes_home.is_dir():
         _guarded("mcp", report, lambda: _mcp_servers(hermes_home, settings, report))

@@ -63,18 +63,17 @@ class Report:
             out.write("doctor: problems found\n" if self.failed else "doctor: all good\n")
 
 
-def add_health(home: Path, report: Report) -> None:
-    """``recall``: how the provider's last searches went (``recall.health``)."""
+def add_health(home: Path, report: Report, *, answers_now: bool = False) -> None:
+    """``recall``: how the provider's last searches went (``recall.health``);
+    ``answers_now`` when this command's own search just worked."""
     state = health.read_health(home)
     if state is None:
         report.add("recall", PASS, "no search recorded by Hermes yet")
     elif state.failing:
-        report.add(
-            "recall",
-            WARN,
-            f"OFF in Hermes since a search failed {health.ago(state.failed_at)}: {state.what}",
-            state.fix,
-        )
+        detail = f"OFF in Hermes since a search failed {health.ago(state.failed_at)}: {state.what}"
+        if answers_now:
+            detail += " (a search from here answers now: the next Hermes turn should work)"
+        report.add("recall", WARN, detail, state.fix)
     else:
         line = f"working in Hermes: last search answered {health.ago(state.succeeded_at)}"
         if state.failed_at is not None:

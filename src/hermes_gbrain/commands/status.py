@@ -137,9 +137,11 @@ def run_status(home: Path, out: TextIO, *, last_turn: bool = False) -> int:
     layers = _layers(mode, lookup, settings.tools, settings.writeback)
     report.add("layers", PASS, "  ".join(f"{name} {state}" for name, state in layers))
     report.add("brain", PASS, f"{shown_url(settings.mcp_url)} (auth {settings.auth_mode})")
-    add_health(home, report)
+    searched = Report()
+    _search(settings, searched)
+    add_health(home, report, answers_now=searched.checks[0].status == PASS)
     report.add("digest", PASS, _digest_line(home))
-    _search(settings, report)
+    report.checks += searched.checks
     report.add("outbox", PASS, _outbox_line(home))
     report.add("memory", PASS, _ledger_line(home))
     if last_turn:
