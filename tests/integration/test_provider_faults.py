@@ -333,6 +333,11 @@ def test_no_secret_or_text_in_any_log(
         for secret in forbidden:
             assert secret not in text
     ours = [r for r in caplog.records if r.name.startswith("hermes_gbrain")]
+    # memory going off is said once, at WARNING (what failed and the fix, no text)
+    notices = [r for r in ours if r.name.endswith(".healthwire")]
+    assert [r.levelno for r in notices] == [logging.WARNING]
+    assert notices[0].getMessage().startswith("GBrain memory is off: GBrain at ")
+    ours = [r for r in ours if r not in notices]
     assert ours and all(r.levelno == logging.DEBUG for r in ours)
     assert {r.getMessage() for r in ours} <= {
         "pointer search failed: HTTPStatusError",

@@ -45,22 +45,25 @@ def test_a_change_is_written_at_once_and_a_steady_state_once_a_minute(tmp_path: 
 
 def test_the_session_is_told_once_down_and_once_back(tmp_path: Path) -> None:
     tracker = health.Tracker()
-    home = str(tmp_path)
-    tracker.outcome(home, None)
+    tracker.outcome(None)
     assert tracker.take() is None  # working from the start: nothing to say
-    tracker.outcome(home, DOWN)
-    tracker.outcome(home, DOWN)
+    tracker.outcome(DOWN)
+    tracker.outcome(DOWN)
     notice = tracker.take()
     assert notice is not None and notice[0] == "down" and DOWN.fix in notice[1]
-    tracker.outcome(home, DOWN)
+    tracker.outcome(DOWN)
     assert tracker.take() is None
-    tracker.outcome(home, None)
+    assert not (tmp_path / "gbrain").exists()  # nothing on disk while a turn may wait
+    tracker.outcome(None)
     assert tracker.take() == ("back", "GBrain memory is back")
-    tracker.outcome(home, None)
+    tracker.save(tmp_path)  # after the turn: the failure, then the success after it
+    data = _file(tmp_path)
+    assert data["state"] == "ok" and data["last_failure"]["what"] == DOWN.what
+    tracker.outcome(None)
     assert tracker.take() is None
     # a session that starts where an earlier process left memory failing says "back" too
     later = health.Tracker(was_failing=True)
-    later.outcome(home, None)
+    later.outcome(None)
     assert later.take() == ("back", "GBrain memory is back")
 
 

@@ -75,7 +75,7 @@ class HealthWire:
         def outcome(error: BaseException | None) -> None:
             failure = None if error is None else explain(error, config.settings)
             self._failure = failure
-            self._tracker.outcome(config.home, failure)
+            self._tracker.outcome(failure)
 
         return outcome
 
@@ -117,10 +117,14 @@ class HealthWire:
             self._turn = health.turn_record(block, session=session, note=note)
 
     def save_turn(self) -> None:
-        """Write the remembered turn, once (``sync_turn``, ``shutdown``)."""
+        """Write the remembered turn and the searches' outcomes, off the turn's path
+        (``sync_turn`` runs after the turn, then ``shutdown``)."""
         with self._lock:
             turn, self._turn = self._turn, None
-        if turn is not None and self._home is not None:
+        if self._home is None:
+            return
+        self._tracker.save(self._home)
+        if turn is not None:
             health.write_last_turn(self._home, turn)
 
 

@@ -5,8 +5,8 @@ replaced atomically), read by ``hermes-gbrain status`` and ``doctor``:
 
 * ``health.json`` — the last failure (when, what failed, the fix: words from
   ``advice``, never a secret or a message) and the last success of the profile's
-  recall searches. Written when the state changes, else at most once a minute, so a
-  turn does not pay for a disk write.
+  recall searches. Written after the turn (never while one waits for its search): when
+  the state changes, else at most once a minute.
 * ``last_turn.json`` — what the last turn's block cited: the source, slug and title of
   each briefing line and pointer, and how many facts; never the user's message, never a
   summary or a fact's text.
@@ -160,7 +160,9 @@ def forget_cache() -> None:
 class Tracker:
     """One session's view: tell the user once when memory stops, once when it is back.
 
-    ``outcome`` runs on search threads; ``take`` hands the notice to whoever can show it.
+    ``outcome`` runs on search threads (a turn may be waiting for it, so it never touches
+    the disk); ``take`` hands the notice to whoever can show it; ``due`` hands the
+    outcomes to write (``record_outcome``) once the turn is over.
     """
 
     def __init__(self, *, was_failing: bool = False) -> None:
@@ -168,10 +170,13 @@ class Tracker:
         self._told_down = False
         self._back_due = was_failing
         self._notice: tuple[str, str] | None = None  # (kind, line)
+        self._due: list[tuple[float, Advice | None]] = []  # the last failure, the last outcome
 
-    def outcome(self, home: str, failure: Advice | None) -> None:
-        record_outcome(home, failure)
+    def outcome(self, failure: Advice | None) -> None:
+        now = time.time()
         with self._lock:
+            kept = [entry for entry in self._due[-2:] if entry[1] is not None][-1:]
+            self._due = [(now, failure)] if failure is not None else [*kept, (now, None)]
             if failure is not None and not self._told_down:
                 self._told_down, self._back_due = True, True
                 self._notice = (
@@ -187,6 +192,13 @@ class Tracker:
         with self._lock:
             notice, self._notice = self._notice, None
         return notice
+
+    def save(self, home: str | os.PathLike[str]) -> None:
+        """Write the outcomes since the last save (the last failure first)."""
+        with self._lock:
+            due, self._due = self._due, []
+        for at, failure in due:
+            record_outcome(home, failure, now=at)
 
 
 def ago(at: float | None, now: float | None = None) -> str:
