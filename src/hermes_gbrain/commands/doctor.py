@@ -23,7 +23,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO, TypeVar
 
@@ -42,7 +41,7 @@ from ..errors import (
     TransportError,
 )
 from ..files import data_dir
-from ..recall.digest import load_digest_config, read_digest
+from ..recall.digest import load_digest_config
 from ..settings import (
     DEFAULT_MCP_URL,
     LEGACY_JSON,
@@ -58,13 +57,23 @@ from ..settings import (
 )
 from ..text import one_line
 from ..toolbridge.discovery import discover, save_discovery
-from ..toolbridge.outbox import DB_NAME, Outbox
+from ..toolbridge.outbox import DB_NAME
 from ..transport import shared_transport
 from ..urls import is_loopback_host, shown_url
 from ..writeback.ledger import DB_NAME as LEDGER_NAME
-from ..writeback.ledger import Ledger
-from .install import HOOK_NAME, MARKER, NAMES
-from .report import FAIL, PASS, WARN, Check, Report, add_health
+from .install import HOOK_NAME, MARKER
+from .report import (
+    FAIL,
+    PASS,
+    WARN,
+    Check,
+    Report,
+    add_health,
+    digest_age,
+    ledger_status,
+    outbox_counts,
+    wiring,
+)
 from .status import PROBE_QUERY
 
 __all__ = ["Check", "DoctorReport", "run_doctor", "settings_origin"]
@@ -440,22 +449,18 @@ def _hook_entry_point() -> bool:
 
 def _mode(home: Path, report: DoctorReport) -> str | None:
     """``gbrain``/``gbrain-pointer`` (provider), ``hook``, or None (not wired)."""
-    from ..adapters.profile_config import (  # noqa: PLC0415 - imports Hermes
-        HermesMissing,
-        enabled_plugins,
-        memory_provider,
-    )
+    from ..adapters.profile_config import HermesMissing  # noqa: PLC0415 - imports Hermes
 
     try:
-        provider = memory_provider(home)
-        enabled = enabled_plugins(home)
+        wired = wiring(home)
     except HermesMissing as exc:
         report.add("memory", FAIL, str(exc), "install hermes-gbrain beside Hermes")
         return None
-    if provider in NAMES and provider != HOOK_NAME:
+    provider = wired.provider
+    if wired.mode and wired.mode == provider:
         report.add("memory", PASS, f"memory.provider is {provider}")
         return provider
-    if HOOK_NAME in enabled:
+    if wired.mode == "hook":
         other = provider or "the built-in memory only"
         report.add("memory", PASS, f"hook mode: {HOOK_NAME} enabled beside {other}")
         return "hook"
@@ -507,15 +512,13 @@ def _digest(home: Path, lookup: Lookup, mode: str | None, report: DoctorReport) 
         report.add("digest", PASS, "not used (gbrain-pointer preset, or GBRAIN_DIGEST=off)")
         return
     config = load_digest_config(lookup)
-    data = read_digest(home)
-    fix = f"`hermes-gbrain digest --hermes-home {home}`"
-    if data is None:
+    found = digest_age(home)
+    fix = advice.command(home, "digest")
+    if found is None:
         report.add("digest", FAIL, "no digest: the system prompt gets no brain summary", fix)
         return
-    try:
-        built = datetime.fromisoformat(str(data["built_at"]))
-        hours = (datetime.now(UTC) - built).total_seconds() / 3600
-    except (TypeError, ValueError):
+    line, hours = found
+    if hours is None:
         report.add("digest", FAIL, "the digest file has no valid build time", fix)
         return
     if hours > config.max_age_hours:
@@ -527,7 +530,7 @@ def _digest(home: Path, lookup: Lookup, mode: str | None, report: DoctorReport) 
             fix + " (and `--install-cron` to keep it fresh)",
         )
         return
-    report.add("digest", PASS, f"{len(str(data['line']))} characters, {hours:.1f} h old")
+    report.add("digest", PASS, f"{len(line)} characters, {hours:.1f} h old")
 
 
 def _cron(home: Path, mode: str | None, report: DoctorReport) -> None:
@@ -550,30 +553,20 @@ def _cron(home: Path, mode: str | None, report: DoctorReport) -> None:
 
 
 def _outbox(home: Path, report: DoctorReport) -> None:
-    path = data_dir(home) / DB_NAME
-    if not path.exists():
-        report.add("outbox", PASS, "no queued writes (no outbox yet)")
-        return
     try:
-        outbox = Outbox(path)
+        found = outbox_counts(home)
     except Exception as exc:  # a broken database file is a finding, not a crash
         report.add(
             "outbox",
             FAIL,
             f"cannot open the write outbox ({type(exc).__name__})",
-            f"move {path} aside",
+            f"move {data_dir(home) / DB_NAME} aside",
         )
         return
-    try:
-        status = outbox.status()
-    finally:
-        outbox.close()
-    # Every count the outbox reports, so a new write state shows up here on its own.
-    counts = {
-        f.name: getattr(status, f.name)
-        for f in dataclasses.fields(status)
-        if isinstance(getattr(status, f.name), int)
-    }
+    if found is None:
+        report.add("outbox", PASS, "no queued writes (no outbox yet)")
+        return
+    counts, status = found
     line = ", ".join(f"{n} {k}" for k, n in counts.items())
     failed, superseded = counts.get("failed", 0), counts.get("superseded", 0)
     report.add(
@@ -608,24 +601,19 @@ def _writeback(home: Path, settings: Settings, mode: str | None, report: DoctorR
             f"{mode or 'no GBrain provider'} does not see Hermes' memory writes",
             "`hermes config set memory.provider gbrain`, or unset GBRAIN_WRITEBACK",
         )
-    path = data_dir(home) / LEDGER_NAME
-    if not path.exists():
-        report.add("writeback", PASS, f"on (retire: {retire}); nothing mirrored yet")
-        return
     try:
-        ledger = Ledger(path)
+        status = ledger_status(home)
     except Exception as exc:
         report.add(
             "writeback",
             FAIL,
             f"cannot open the write-back ledger ({type(exc).__name__})",
-            f"move {path} aside",
+            f"move {data_dir(home) / LEDGER_NAME} aside",
         )
         return
-    try:
-        status = ledger.status()
-    finally:
-        ledger.close()
+    if status is None:
+        report.add("writeback", PASS, f"on (retire: {retire}); nothing mirrored yet")
+        return
     line = (
         f"on (retire: {retire}); {status.mirrored} entries mirrored; operations: "
         f"{status.pending} pending, {status.inflight} inflight, {status.delivered} delivered, "

@@ -10,12 +10,32 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..files import data_dir
 from ..recall import health
+from ..recall.digest import read_digest
+from ..toolbridge.outbox import DB_NAME, Outbox, OutboxStatus
+from ..writeback.ledger import DB_NAME as LEDGER_NAME
+from ..writeback.ledger import Ledger, LedgerStatus
+from .install import HOOK_NAME, NAMES
 
-__all__ = ["FAIL", "PASS", "WARN", "Check", "Report", "add_health", "add_last_turn"]
+__all__ = [
+    "FAIL",
+    "PASS",
+    "WARN",
+    "Check",
+    "Report",
+    "Wiring",
+    "add_health",
+    "add_last_turn",
+    "digest_age",
+    "ledger_status",
+    "outbox_counts",
+    "wiring",
+]
 
 PASS, WARN, FAIL = "pass", "warn", "fail"
 _NAME_WIDTH = 9
@@ -101,3 +121,74 @@ def add_last_turn(home: Path, report: Report) -> None:
         report.add("briefing", PASS, f"[{source}:{slug}] {title}")
     for source, slug, title in turn.pointers:
         report.add("pointer", PASS, f"[{source}:{slug}] {title}")
+
+
+# -- facts about the profile both commands read ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Wiring:
+    """How Hermes reaches GBrain: ``mode`` is ``gbrain``/``gbrain-pointer`` (provider),
+    ``hook``, or ``""`` (not wired); ``provider`` is ``memory.provider`` as set."""
+
+    mode: str
+    provider: str
+
+
+def wiring(home: Path) -> Wiring:
+    """Read through Hermes' config code (raises ``HermesMissing`` without Hermes)."""
+    from ..adapters.profile_config import (  # noqa: PLC0415 - imports Hermes
+        enabled_plugins,
+        memory_provider,
+    )
+
+    provider = memory_provider(home)
+    if provider in NAMES and provider != HOOK_NAME:
+        return Wiring(provider, provider)
+    return Wiring("hook" if HOOK_NAME in enabled_plugins(home) else "", provider)
+
+
+def digest_age(home: Path) -> tuple[str, float | None] | None:
+    """The digest line and its age in hours (None when the build time is unreadable);
+    None when there is no digest."""
+    data = read_digest(home)
+    if data is None:
+        return None
+    try:
+        built = datetime.fromisoformat(str(data["built_at"]))
+        hours: float | None = (datetime.now(UTC) - built).total_seconds() / 3600
+    except (TypeError, ValueError):
+        hours = None
+    return str(data["line"]), hours
+
+
+def outbox_counts(home: Path) -> tuple[dict[str, int], OutboxStatus] | None:
+    """Every count the write outbox reports (a new state shows up on its own), or None
+    when there is no outbox; a file that cannot be opened raises."""
+    path = data_dir(home) / DB_NAME
+    if not path.exists():
+        return None
+    outbox = Outbox(path)
+    try:
+        status = outbox.status()
+    finally:
+        outbox.close()
+    counts = {
+        f.name: getattr(status, f.name)
+        for f in dataclasses.fields(status)
+        if isinstance(getattr(status, f.name), int)
+    }
+    return counts, status
+
+
+def ledger_status(home: Path) -> LedgerStatus | None:
+    """The write-back ledger's counts, or None when nothing was mirrored; raises when the
+    file cannot be opened."""
+    path = data_dir(home) / LEDGER_NAME
+    if not path.exists():
+        return None
+    ledger = Ledger(path)
+    try:
+        return ledger.status()
+    finally:
+        ledger.close()

@@ -5,44 +5,38 @@ turn (titles and slugs only). ``doctor`` checks every link; this says what is th
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
 from ..advice import explain
 from ..connect import open_brain
 from ..errors import GBrainError
-from ..files import data_dir
-from ..recall.digest import read_digest
 from ..settings import Lookup, Settings, cli_lookup, flag_not_off, flag_on, load_settings
 from ..text import one_line
-from ..toolbridge.outbox import DB_NAME, Outbox
 from ..urls import shown_url
-from ..writeback.ledger import DB_NAME as LEDGER_NAME
-from ..writeback.ledger import Ledger
-from .install import HOOK_NAME
-from .report import PASS, WARN, Report, add_health, add_last_turn
+from .report import (
+    PASS,
+    WARN,
+    Report,
+    add_health,
+    add_last_turn,
+    digest_age,
+    ledger_status,
+    outbox_counts,
+    wiring,
+)
 
 __all__ = ["PROBE_QUERY", "run_status"]
 
 
 def _mode(home: Path) -> str:
-    from ..adapters.profile_config import (  # noqa: PLC0415 - imports Hermes
-        HermesMissing,
-        enabled_plugins,
-        memory_provider,
-    )
+    from ..adapters.profile_config import HermesMissing  # noqa: PLC0415 - imports Hermes
 
     try:
-        provider = memory_provider(home)
-        hook = HOOK_NAME in enabled_plugins(home)
+        return wiring(home).mode or "off"
     except HermesMissing:
         return "unknown (Hermes is not importable here)"
-    if provider in ("gbrain", "gbrain-pointer"):
-        return provider
-    return "hook" if hook else "off"
 
 
 def _layers(mode: str, lookup: Lookup, tools: str, writeback: str = "off") -> list[tuple[str, str]]:
@@ -62,51 +56,30 @@ def _layers(mode: str, lookup: Lookup, tools: str, writeback: str = "off") -> li
 
 
 def _digest_line(home: Path) -> str:
-    data = read_digest(home)
-    if data is None:
+    found = digest_age(home)
+    if found is None:
         return "none (build it with `hermes-gbrain digest`)"
-    try:
-        built = datetime.fromisoformat(str(data["built_at"]))
-        hours = (datetime.now(UTC) - built).total_seconds() / 3600
-        age = f"{hours:.1f} h ago"
-    except (TypeError, ValueError):
-        age = "unknown time"
-    return f"built {age}: {one_line(data['line'], 100)}"
+    line, hours = found
+    age = "unknown time" if hours is None else f"{hours:.1f} h ago"
+    return f"built {age}: {one_line(line, 100)}"
 
 
 def _outbox_line(home: Path) -> str:
-    path = data_dir(home) / DB_NAME
-    if not path.exists():
-        return "empty"
     try:
-        outbox = Outbox(path)
+        found = outbox_counts(home)
     except Exception as exc:  # a broken file is shown, not raised
         return f"unreadable ({type(exc).__name__})"
-    try:
-        status = outbox.status()
-    finally:
-        outbox.close()
-    counts = [
-        f"{getattr(status, f.name)} {f.name}"
-        for f in dataclasses.fields(status)
-        if isinstance(getattr(status, f.name), int)
-    ]
-    return ", ".join(counts)
+    return "empty" if found is None else ", ".join(f"{n} {k}" for k, n in found[0].items())
 
 
 def _ledger_line(home: Path) -> str:
     """Hermes memory write-back: entries mirrored and operations still to send."""
-    path = data_dir(home) / LEDGER_NAME
-    if not path.exists():
-        return "nothing mirrored"
     try:
-        ledger = Ledger(path)
+        status = ledger_status(home)
     except Exception as exc:  # a broken file is shown, not raised
         return f"unreadable ({type(exc).__name__})"
-    try:
-        status = ledger.status()
-    finally:
-        ledger.close()
+    if status is None:
+        return "nothing mirrored"
     return f"{status.mirrored} entries mirrored; {status.pending} pending, {status.failed} failed"
 
 
