@@ -40,6 +40,7 @@ __all__ = [
     "credential_fix",
     "emulator_url",
     "explain",
+    "on_own_emulator",
     "server_fix",
 ]
 
@@ -72,7 +73,8 @@ def emulator_url(home: str | os.PathLike[str]) -> str | None:
     return values.get("GBRAIN_MCP_URL") or None
 
 
-def _on_own_emulator(settings: Settings) -> bool:
+def on_own_emulator(settings: Settings) -> bool:
+    """Whether the profile talks to the emulator ``setup --emulator`` started for it."""
     url = emulator_url(settings.hermes_home)
     return url is not None and url.rstrip("/") == settings.mcp_url.rstrip("/")
 
@@ -92,7 +94,7 @@ def _env(settings: Settings) -> str:
 
 def server_fix(settings: Settings) -> str:
     """How to make the server at ``GBRAIN_MCP_URL`` answer."""
-    if _on_own_emulator(settings):
+    if on_own_emulator(settings):
         return "restart the profile's emulator: " + command(
             settings.hermes_home, "setup --emulator"
         )
@@ -111,7 +113,7 @@ def server_fix(settings: Settings) -> str:
 
 def credential_fix(settings: Settings) -> str:
     """How to give the profile a credential the server accepts."""
-    if _on_own_emulator(settings):
+    if on_own_emulator(settings):
         return "wire the profile to its emulator again: " + command(
             settings.hermes_home, "setup --emulator"
         )

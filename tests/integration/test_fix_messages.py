@@ -211,6 +211,9 @@ def test_a_stopped_emulator_comes_back_with_setup_on_its_port_with_its_clients(
         assert f"emulator: started at {url}" in out and "port 3131 is taken" not in out
         assert hermes_home.env_path.read_text() == env_before  # same URL, same client
         assert "doctor: all good" in out
+        # the emulator has no embeddings to give: no warning asks for them
+        assert "pass  search    answered in" in out and "keyword search only" in out
+        assert "embedding provider" not in out
 
 
 # -- smaller things ---------------------------------------------------------------------------
