@@ -237,3 +237,31 @@ def test_status_searches_for_a_probe_not_a_word_of_its_own(
     assert "search    answered just now" in capsys.readouterr().out
     queries = [r.arguments.get("query") for r in emu.requests if r.tool == "search" and r.arguments]
     assert queries == [PROBE_QUERY]
+
+
+@pytest.mark.parametrize("command", [["search", "Maya"], ["digest"]])
+def test_commands_that_cannot_reach_the_brain_name_the_url_and_the_fix(
+    command: list[str], hermes_home: HermesHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"http://127.0.0.1:{_closed_port()}/mcp"
+    hermes_home.write_env(
+        {
+            "GBRAIN_MCP_URL": url,
+            "GBRAIN_MCP_CLIENT_ID": "gbrain_cl_x",
+            "GBRAIN_MCP_CLIENT_SECRET": "gbrain_cs_y",
+        }
+    )
+    assert main([*command, "--hermes-home", str(hermes_home.path)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot reach GBrain at {url}" in err and "fix: " in err
+    assert "gbrain serve --http" in err and "gbrain_cs_y" not in err
+
+
+def test_a_half_credential_names_the_file_to_correct(
+    hermes_home: HermesHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hermes_home.write_env({"GBRAIN_MCP_CLIENT_ID": "gbrain_cl_x"})
+    assert main(["search", "Maya", "--hermes-home", str(hermes_home.path)]) == 1
+    err = capsys.readouterr().err
+    assert "must be set together" in err and f"{hermes_home.env_path}" in err
+    assert "hermes-gbrain setup" in err

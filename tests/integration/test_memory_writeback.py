@@ -367,6 +367,10 @@ def test_import_memory_with_gbrain_down_keeps_the_entries_queued(
     emu.knobs.status = 503
     assert main(["import-memory", *home]) == 1
     assert "the next run sends them again" in capsys.readouterr().out
+    assert main(["import-memory", *home]) == 1  # still down: queued, never "already mirrored"
+    again = capsys.readouterr().out
+    assert "USER.md: 1 entries, 0 remembered, 0 already mirrored, 1 not sent" in again
+    assert f"not sent to GBrain at {emu.mcp_url}" in again and "hermes-gbrain doctor" in again
     emu.reset_knobs()
     assert main(["import-memory", *home]) == 0
     assert len(_facts(emu)) == 3

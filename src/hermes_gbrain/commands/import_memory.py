@@ -21,6 +21,7 @@ from ..connect import open_brain
 from ..errors import ConfigError
 from ..files import data_dir
 from ..settings import Settings, cli_lookup, default_hermes_home, load_settings
+from ..urls import shown_url
 from ..writeback.entries import TARGET_FILES, read_entries
 from ..writeback.ledger import DB_NAME, Ledger
 from ..writeback.mirror import Mirror, MirrorPolicy, kind_for, profile_label, provenance
@@ -96,6 +97,8 @@ def run_import(
             )
             if op_id is not None:
                 queued[target].append(op_id)
+            else:  # queued by an earlier run or session, not sent yet: sent now, counted here
+                queued[target] += ledger.queued_for(settings.mcp_url, target, text)[:1]
     policy = MirrorPolicy(endpoint=settings.mcp_url, profile=profile, session="import")
     mirror = Mirror(ledger, policy, lambda: open_brain(settings, scope="read write"))
     try:
@@ -125,6 +128,11 @@ def run_import(
                     f"{Path(home) / '.env'} ({fix} shows how)"
                 )
         out.write(line + "\n")
+    if unsent:
+        out.write(
+            f"not sent to GBrain at {shown_url(settings.mcp_url)}: "
+            f"{command(home, 'doctor')} shows why, with the fix\n"
+        )
     if settings.writeback != "memory":
         out.write(
             "note: GBRAIN_WRITEBACK is not 'memory', so later memory-tool writes are not mirrored\n"

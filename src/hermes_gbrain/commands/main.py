@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import __version__
-from ..errors import GBrainError
+from ..advice import explain
+from ..errors import ConfigError, GBrainError
 from ..settings import (
     HOME_FIX,
     Settings,
@@ -269,8 +270,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"hermes-gbrain {args.command}: {_one_line_error(exc)}", file=sys.stderr)
+        print(f"hermes-gbrain {args.command}: {_explained(exc, args)}", file=sys.stderr)
         return EXIT_FAILED
+
+
+def _explained(exc: BaseException, args: argparse.Namespace) -> str:
+    """A failure talking to the profile's brain, or a setting it cannot use, names the
+    URL or setting and the fix (``advice``); setup's own refusals and anything else are
+    one line as ``_one_line_error`` makes it."""
+    plain = isinstance(exc, ConfigError) and (args.command == "setup" or "fix" in str(exc))
+    if isinstance(exc, GBrainError) and not plain:
+        try:
+            settings = _settings(args) if hasattr(args, "hermes_home") else None
+        except Exception:
+            settings = None
+        if settings is not None:
+            found = explain(exc, settings)
+            return " ".join(f"{found.what}; fix: {found.fix}".split())
+    return _one_line_error(exc)
 
 
 def _one_line_error(exc: BaseException) -> str:

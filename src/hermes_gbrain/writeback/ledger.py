@@ -324,6 +324,18 @@ class Ledger:
         ops = self._tx(body)
         return ops[0] if ops else None
 
+    def queued_for(self, endpoint: str, target: str, text: str) -> list[str]:
+        """The ``remember`` operations still to send for the live entry with this text
+        (queued by an earlier run or session)."""
+        with self._lock:
+            rows = self._x(
+                "SELECT o.op_id FROM ops o JOIN entries e ON e.id=o.entry_id"
+                " WHERE e.endpoint=? AND e.target=? AND e.text=? AND e.state='live'"
+                " AND o.action='remember' AND o.state IN ('pending','inflight') ORDER BY o.id",
+                (endpoint, target, text.strip()),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
     def _failed_without_fact(self, entry_id: int) -> bool:
         """No fact, nothing queued or in flight, and a ``remember`` that failed."""
         row = self._x(
