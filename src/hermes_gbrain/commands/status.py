@@ -97,7 +97,8 @@ def _search(settings: Settings, report: Report) -> None:
         report.add("search", WARN, f"failed just now: {advice.what}", advice.fix)
         return
     elapsed = (time.perf_counter() - started) * 1000
-    report.add("search", PASS, f"answered just now in {elapsed:.0f} ms ({len(rows)} row)")
+    rows_word = "row" if len(rows) == 1 else "rows"
+    report.add("search", PASS, f"answered just now in {elapsed:.0f} ms ({len(rows)} {rows_word})")
 
 
 def run_status(home: Path, out: TextIO, *, last_turn: bool = False) -> int:
