@@ -145,7 +145,9 @@ def explain(exc: BaseException, settings: Settings) -> Advice:
         else:
             what = f"GBrain at {url} refused the profile's credential ({exc})"
         return Advice(what, credential_fix(settings))
-    if isinstance(exc, TransportError | DeadlineError):
+    if isinstance(exc, DeadlineError):
+        return Advice(f"GBrain at {url} did not answer in time ({exc})", server_fix(settings))
+    if isinstance(exc, TransportError):
         return Advice(f"cannot reach GBrain at {url} ({exc})", server_fix(settings))
     if isinstance(exc, ConfigError):
         return Advice(

@@ -155,3 +155,29 @@ def test_one_session_hears_once_when_memory_stops_and_once_when_it_is_back(
         driver.turn("And the Series A fundraise?")
     assert [s for s in statuses if BACK in s] == [f"🧠 {BACK}"]
     assert len(warnings) == 1
+
+
+def test_a_hung_server_is_named_at_the_next_turn(profile: Profile) -> None:
+    """The turn stops waiting at its budget and gets nothing; the search it gave up on
+    fails at its deadline, and that failure is said (once) at the next turn."""
+    import threading
+
+    from support.hermes_driver import MemoryManagerDriver, load_provider
+    from support.pointer_env import engine_idle
+
+    (profile.home.path / "gbrain_memory.json").write_text('{"timeout": 0.3}')  # MCP deadline
+    profile.set_env(GBRAIN_POINTER_SYNC_BUDGET_MS="50")
+    warnings: list[str] = []
+    kwargs = {"warning_callback": warnings.append, "status_callback": lambda _: None}
+    held = threading.Event()
+    try:
+        with MemoryManagerDriver(load_provider("gbrain"), init_kwargs=kwargs) as driver:
+            driver.turn("Who is Maya Okafor?")  # mints its token, answers: memory works
+            profile.emu.knobs.gate = held  # from now on every request hangs
+            assert driver.turn("What is Kestrel Works?").memory_context is None
+            assert engine_idle()  # the orphaned search ended at its deadline
+            driver.turn("And Driftwood Sync?")
+            assert len(warnings) == 1 and "did not answer in time" in warnings[0]
+            assert profile.emu.mcp_url in warnings[0]
+    finally:
+        held.set()

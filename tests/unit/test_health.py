@@ -97,3 +97,13 @@ def test_broken_files_read_as_nothing(tmp_path: Path) -> None:
     (folder / health.HEALTH_FILE).write_text("{not json")
     (folder / health.LAST_TURN_FILE).write_text("[1, 2]")
     assert health.read_health(tmp_path) is None and health.read_last_turn(tmp_path) is None
+
+
+def test_a_late_failure_of_a_search_older_than_a_success_counts_for_nothing() -> None:
+    tracker = health.Tracker()
+    tracker.outcome(None, started=10.0)  # a newer search answered
+    tracker.outcome(DOWN, started=5.0)  # an older, orphaned one failed afterwards
+    assert tracker.take() is None
+    tracker.outcome(DOWN, started=11.0)
+    notice = tracker.take()
+    assert notice is not None and notice[0] == "down"

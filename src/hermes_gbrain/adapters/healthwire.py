@@ -21,6 +21,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -72,10 +73,12 @@ class HealthWire:
     def outcome_for(self, config: PointerConfig) -> Callable[[BaseException | None], None]:
         """The search outcome, in the words of ``advice`` (never a secret or message)."""
 
+        started = time.monotonic()  # made when the search is submitted
+
         def outcome(error: BaseException | None) -> None:
             failure = None if error is None else explain(error, config.settings)
             self._failure = failure
-            self._tracker.outcome(failure)
+            self._tracker.outcome(failure, started=started)
 
         return outcome
 

@@ -171,10 +171,18 @@ class Tracker:
         self._back_due = was_failing
         self._notice: tuple[str, str] | None = None  # (kind, line)
         self._due: list[tuple[float, Advice | None]] = []  # the last failure, the last outcome
+        self._ok_since = float("-inf")  # when the latest successful search started
 
-    def outcome(self, failure: Advice | None) -> None:
+    def outcome(self, failure: Advice | None, *, started: float | None = None) -> None:
+        """One search's outcome; ``started`` (``time.monotonic()`` when it was sent) lets
+        a late failure of a search older than a later success count for nothing."""
         now = time.time()
+        began = time.monotonic() if started is None else started
         with self._lock:
+            if failure is None:
+                self._ok_since = max(self._ok_since, began)
+            elif began < self._ok_since:
+                return
             kept = [entry for entry in self._due[-2:] if entry[1] is not None][-1:]
             self._due = [(now, failure)] if failure is not None else [*kept, (now, None)]
             if failure is not None and not self._told_down:

@@ -531,11 +531,14 @@ class PointerEngine:
             error = exc
             log.debug("pointer search failed: %s", type(exc).__name__)
         with self._lock:
-            if not self._current(job):
-                return
-            job.slot.lines = lines or None
-            self._touch(job.key, job.slot)
-            outcome = job.outcome
+            current = self._current(job)
+            if current:
+                job.slot.lines = lines or None
+                self._touch(job.key, job.slot)
+            # A search its turn gave up on still tells whether the brain answers: its
+            # failure (a hung or unreachable server) is reported; its rows are dropped.
+            stale_failure = error is not None and not self._closed and not job.owner.closed
+            outcome = job.outcome if current or stale_failure else None
         if outcome is not None:
             try:
                 outcome(error)
