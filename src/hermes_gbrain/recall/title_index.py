@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -35,6 +36,7 @@ from typing import Any
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
 from ..files import data_dir, write_atomic
 from .gate import TitleVocabulary, content_stems
+from .named import TitleMatcher
 
 __all__ = [
     "FULL_REBUILD_HOURS",
@@ -44,6 +46,7 @@ __all__ = [
     "TitleIndex",
     "index_path",
     "load_index",
+    "load_matcher",
     "refresh_index",
     "write_index",
 ]
@@ -181,6 +184,35 @@ def load_index(hermes_home: str | os.PathLike[str]) -> TitleIndex | None:
         return TitleIndex.from_json(json.loads(path.read_bytes()))
     except (OSError, ValueError, RecursionError):
         return None
+
+
+_matchers_lock = threading.Lock()
+_matchers: dict[str, tuple[float, int, TitleMatcher | None]] = {}
+
+
+def load_matcher(hermes_home: str | os.PathLike[str]) -> TitleMatcher | None:
+    """The saved index as a :class:`~.named.TitleMatcher` (rebuilt only when the file
+    changes), or None. Never raises."""
+    path = index_path(hermes_home)
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = str(path)
+    with _matchers_lock:
+        hit = _matchers.get(key)
+        if hit is not None and hit[0] == stat.st_mtime and hit[1] == stat.st_size:
+            return hit[2]
+    index = load_index(hermes_home)
+    matcher = None
+    if index is not None:
+        entries = ((src, slug, title, kind) for (src, slug), (title, kind) in index.pages.items())
+        matcher = TitleMatcher(entries, index.df)
+    with _matchers_lock:
+        if len(_matchers) > 16:
+            _matchers.clear()
+        _matchers[key] = (stat.st_mtime, stat.st_size, matcher)
+    return matcher
 
 
 def write_index(hermes_home: str | os.PathLike[str], index: TitleIndex) -> Path:

@@ -1,0 +1,79 @@
+"""Pages whose whole title is in the message, found in the title index.
+
+A keyword-only GBrain finds a page titled in Chinese or Japanese only when the query
+*is* its title (its parser keeps a run of those scripts as one word), and any search
+can rank a named page below its cut. The title index the digest keeps
+(:mod:`.title_index`) knows every title, so a page the message names is found there
+too. Each title is filed under one key — its rarest word, or the first two characters
+of its first unspaced run — that any message naming it must hold, so a message costs a
+few dictionary look-ups, however large the brain. Candidates are only candidates: the
+gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..api import SearchRow
+from .words import compact, content_stems, is_unspaced
+
+__all__ = ["MAX_CANDIDATES", "TitleMatcher"]
+
+MAX_CANDIDATES = 64
+"""Candidates checked per message at most (a message naming more is not a question)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    row: SearchRow
+    stems: frozenset[str]
+
+
+def _key(stems: frozenset[str], counts: Mapping[str, int]) -> str:
+    """The first two characters of the first unspaced run, else the rarest stem."""
+    runs = sorted(s for s in stems if is_unspaced(s[0]))
+    if runs:
+        return runs[0][:2]
+    return min(stems, key=lambda s: (counts.get(s, 0), -len(s), s))
+
+
+class TitleMatcher:
+    """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
+
+    __slots__ = ("_keys", "pages")
+
+    def __init__(
+        self,
+        pages: Iterable[tuple[str, str, str, str]],
+        df: Mapping[str, int] | None = None,
+    ) -> None:
+        """``pages``: ``(source_id, slug, title, type)``; ``df``: stem -> titles holding it."""
+        counts = df or {}
+        self._keys: dict[str, list[_Entry]] = {}
+        self.pages = 0
+        for source, slug, title, kind in pages:
+            stems = frozenset(content_stems(title))
+            if not stems:
+                continue
+            row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
+            self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
+            self.pages += 1
+
+    def __repr__(self) -> str:
+        return f"TitleMatcher(pages={self.pages})"
+
+    def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
+        """Pages every title word of which is in ``wanted`` (the message's stems) and every
+        unspaced run of which is in the message's text, in index order."""
+        text = compact(message)
+        keys = set(wanted)
+        keys.update(text[i : i + 2] for i in range(len(text) - 1) if is_unspaced(text[i]))
+        found: list[SearchRow] = []
+        for key in sorted(keys):
+            for entry in self._keys.get(key, ()):
+                if all(s in wanted or (is_unspaced(s[0]) and s in text) for s in entry.stems):
+                    found.append(entry.row)
+                    if len(found) >= MAX_CANDIDATES:
+                        return found
+        return found
