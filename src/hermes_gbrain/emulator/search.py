@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hermes_gbrain.emulator.store import Chunk, Page
+from hermes_gbrain.emulator.pages import Chunk, Page
 
 TITLE_BOOST = 1.25
 STRONG_RATIO = 0.6  # evidence.ts SOLID_MATCH_FLOOR
