@@ -170,15 +170,16 @@ def message_acronyms(message: str) -> set[str]:
 
 
 def acronyms(title: str) -> set[str]:
-    """The initials a title may be written as: with hyphenated parts as words or not,
-    with or without small words ("Retrieval-Augmented Generation" -> "rag";
-    "Conflict-free Replicated Data Types" -> "crdt")."""
-    out: set[str] = set()
-    for parts in (re.split(r"[\s\-\u2010-\u2015/]+", title), title.split()):
-        tokens = [p for p in (words(part) for part in parts) if p]
-        heads = [t[0] for t in tokens]
-        for keep in (heads, [t for t in heads if t not in _INITIAL_STOP]):
-            initials = "".join(w[0] for w in keep if w[0].isalpha() and w[0].isascii())
-            if len(keep) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
+    """The initials a title may be written as, folded: with hyphenated parts as words or
+    not, with or without small words ("Retrieval-Augmented Generation" -> "rag";
+    "Conflict-free Replicated Data Types" -> "crdt"), and an acronym the title spells
+    out itself ("Retrieval-Augmented Generation (RAG)")."""
+    out = {m.lower() for m in _ACRONYM.findall(title) if len(m) >= ACRONYM_MIN}
+    plain = re.sub(r"\([^)]*\)", " ", title)
+    for parts in (re.split(r"[\s\-\u2010-\u2015/]+", plain), plain.split()):
+        heads = [found[0] for found in (words(part) for part in parts) if found]
+        for kept in (heads, [w for w in heads if w not in _INITIAL_STOP]):
+            initials = "".join(w[0] for w in kept if w[0].isascii() and w[0].isalpha())
+            if len(kept) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
                 out.add(initials)
     return out
