@@ -51,6 +51,10 @@ DATA = Path(__file__).with_name("data") / "relevance.json"
 LIMIT = 3
 NO_REPEAT_TURNS = 5
 WINDOW_TURNS = 4
+MIN_COSINE = 0.4
+"""The hybrid-signal variant measured beside the provider's gate: one supporting word and a
+cosine of at least this, on a row a lexical arm found (lower floors inject on no-answer
+messages of the tune half: 7% at 0.3)."""
 PROVIDER_RETRIEVAL = "volunteer_context + search"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
@@ -316,6 +320,10 @@ class Run:
     compare: dict[str, list[Figures]] = field(default_factory=dict)
 
 
+def cosine_gate(rules: Gate) -> Gate:
+    return replace(rules, min_cosine=MIN_COSINE)
+
+
 def title_gate(brain: GBrain) -> Gate:
     """The provider's gate as a profile with a fresh digest has it: the title vocabulary
     and every title (the digest's title index)."""
@@ -354,7 +362,11 @@ def measure_brain(halves: dict[str, list[Session]], *, hybrid: bool, compare: bo
                 measure("hook, GBRAIN_HOOK_POINTERS=1", layers["all"]),
                 measure("hook, GBRAIN_HOOK_POINTERS=0 (briefing)", layers["briefing"]),
             ]
-            if not hybrid:
+            if hybrid:
+                cosine = run_provider(chosen, calls[PROVIDER_RETRIEVAL], cosine_gate(rules))
+                label = f"  gate reading cosine >= {MIN_COSINE} (not adopted)"
+                run.tables[half].insert(4, measure(label, cosine["all"]))
+            else:
                 preset = run_preset(chosen, preset_rows)
                 run.tables[half] += [
                     measure("gbrain-pointer preset (one turn late)", preset["late"]),
@@ -408,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\ntargets (gbrain provider, {brain_name}, {half}):")
             for label, value, op, want, ok in _targets(run.tables[half][0]):
                 name = f"{'hybrid ' if 'hybrid' in brain_name else ''}{half}: {label}"
-                targets.record(name, f"{value:.2f}", f"{op} {want}", ok)
+                targets.record(name, f"{value:.3f}", f"{op} {want}", ok)
             if half in run.compare:
                 print(f"\nretrieval under the same gate ({half}):\n{HEAD}")
                 for figures in run.compare[half]:

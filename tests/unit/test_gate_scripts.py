@@ -115,6 +115,19 @@ def test_the_title_index_names_pages_search_did_not_return() -> None:
     assert gate_rows([], "When is Olga Novak back?", gate=gate, skip=skip) == []
 
 
+def test_the_title_index_names_a_page_by_its_unique_initials() -> None:
+    titles = TitleMatcher(
+        [
+            ("default", "concepts/rrf", "Reciprocal Rank Fusion", "concept"),
+            ("default", "concepts/rag", "Retrieval-Augmented Generation", "concept"),
+            ("default", "notes/rag", "Risk Assessment Guide", "note"),
+        ]
+    )
+    gate = Gate(titles=titles)
+    assert slugs(gate_rows([], "Explain RRF like I'm new here", gate=gate)) == ["concepts/rrf"]
+    assert gate_rows([], "Is RAG any good?", gate=gate) == []  # two titles: which one?
+
+
 def test_the_title_index_bounds_its_candidates() -> None:
     many = [("default", f"people/x-{i}", f"Alex Name{i}", "person") for i in range(500)]
     titles = TitleMatcher([*many, ("default", "people/alex", "Alex", "person")])

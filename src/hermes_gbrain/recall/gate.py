@@ -234,6 +234,10 @@ class Gate:
     vocabulary: TitleVocabulary | None = field(default=None, compare=False, repr=False)
     """The profile's title vocabulary, read with the settings (used when the caller
     passes none)."""
+    min_cosine: float | None = None
+    """Off (None) by default: with a value, a row a hybrid GBrain found lexically
+    (``keyword_hit``) with one supporting word passes when its ``cosine`` reaches it.
+    ``bench/relevance.py`` measures it and found no case for it (README, "Relevance")."""
     titles: TitleMatcher | None = field(default=None, compare=False, repr=False)
     """Every title of the brain (the digest's title index), for pages the message names
     that search did not return."""
@@ -317,6 +321,7 @@ def _tier(
     row: SearchRow,
     message: _Message,
     vocabulary: TitleVocabulary | None,
+    min_cosine: float | None = None,
 ) -> int | None:
     """0-3 as in the module docstring (lower is stronger); None when unanchored."""
     if row.evidence in STRONG_EVIDENCE or row.exact_lookup in ("title", "slug"):
@@ -349,6 +354,14 @@ def _tier(
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
         return 2  # backed by a name, a second word, or the message is just the name
     if support >= 2:
+        return 3
+    if (
+        min_cosine is not None
+        and support == 1
+        and row.keyword_hit
+        and row.cosine is not None
+        and row.cosine >= min_cosine
+    ):
         return 3
     return None
 
@@ -402,7 +415,7 @@ def gate_rows(
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     for row in clean:
-        tier = _tier(row, said, vocabulary)
+        tier = _tier(row, said, vocabulary, gate.min_cosine)
         if tier is None:
             continue
         any_named = any_named or tier <= 1
