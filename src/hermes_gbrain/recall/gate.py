@@ -15,9 +15,14 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``, or an
    ``exact_lookup`` of the title or slug;
 1. **named in the message** — every word of its title is in the message (with at
-   least one *distinctive* word, or three words), or the title is a phrase of the
-   message, or a capitalised name in the message ("Mwangi") is a word of the title
-   of a person or company page;
+   least one *distinctive* word, or three words; a one-word title only as a name:
+   capitalised inside the sentence, not spelt like an ordinary word, or the whole
+   question), or the title is a phrase of the message, or the message holds its
+   acronym ("CRDTs"), or a capitalised name in the message ("Mwangi") is a word of the
+   title of a person or company page. Words are those of any script
+   (:mod:`.words`): a title in a script written without spaces counts when its runs
+   are inside the message's text. With the title index (``Gate.titles``) pages named
+   this way are found even when search did not return them (:mod:`.named`);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
