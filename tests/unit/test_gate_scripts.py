@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,21 @@ def test_the_title_index_bounds_its_candidates() -> None:
     titles = TitleMatcher([*many, ("default", "people/alex", "Alex", "person")])
     message = "Alex " + " ".join(f"Name{i}" for i in range(500))
     assert len(titles.candidates(message, content_stems(message))) == MAX_CANDIDATES
+
+
+def test_the_briefing_gate_reads_the_saved_title_index(tmp_path: Path) -> None:
+    from hermes_gbrain.api import PageRef
+    from hermes_gbrain.recall.briefing import load_briefing_config
+    from hermes_gbrain.recall.title_index import TitleIndex, load_matcher, write_index
+
+    assert load_matcher(tmp_path) is None
+    index = TitleIndex(built_at="2026-12-01T00:00:00+00:00")
+    index.apply([PageRef("people/wang-fang", "王芳", "default", "person")])
+    write_index(tmp_path, index)
+    gate = load_briefing_config(lambda _: None, hermes_home=tmp_path).gate
+    assert slugs(gate_rows([], "王芳在做什么？", gate=gate)) == ["people/wang-fang"]
+    assert load_matcher(tmp_path) is gate.titles  # built once while the file is unchanged
+    index.apply([PageRef("people/sato-yuki", "佐藤由紀", "default", "person")])
+    write_index(tmp_path, index)
+    again = load_matcher(tmp_path)
+    assert again is not gate.titles and again is not None and again.pages == 2

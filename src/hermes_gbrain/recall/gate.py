@@ -52,7 +52,6 @@ import json
 import math
 import os
 import re
-import threading
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +61,7 @@ from typing import Any
 from ..api import SearchRow
 from ..files import data_dir, write_atomic
 from ..text import one_line
+from .filecache import FileCache
 from .generated import is_generated
 from .named import TitleMatcher
 from .screen import looks_like_instructions
@@ -198,33 +198,21 @@ def write_vocabulary(hermes_home: str | os.PathLike[str], vocabulary: TitleVocab
     return write_atomic(vocabulary_path(hermes_home), text + "\n")
 
 
-_cache_lock = threading.Lock()
-_cache: dict[str, tuple[float, int, TitleVocabulary | None]] = {}
+def _read_vocabulary(path: Path, size: int) -> TitleVocabulary | None:
+    if size > MAX_VOCABULARY_BYTES:
+        return None
+    try:
+        return TitleVocabulary.from_json(json.loads(path.read_bytes()))
+    except (OSError, ValueError):
+        return None
+
+
+_vocabularies = FileCache(_read_vocabulary)
 
 
 def load_vocabulary(hermes_home: str | os.PathLike[str]) -> TitleVocabulary | None:
     """The profile's vocabulary (re-read when the file changes), or None. Never raises."""
-    path = vocabulary_path(hermes_home)
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    key = str(path)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None and hit[0] == stat.st_mtime and hit[1] == stat.st_size:
-            return hit[2]
-    vocabulary: TitleVocabulary | None = None
-    if stat.st_size <= MAX_VOCABULARY_BYTES:
-        try:
-            vocabulary = TitleVocabulary.from_json(json.loads(path.read_bytes()))
-        except (OSError, ValueError):
-            vocabulary = None
-    with _cache_lock:
-        if len(_cache) > 64:
-            _cache.clear()
-        _cache[key] = (stat.st_mtime, stat.st_size, vocabulary)
-    return vocabulary
+    return _vocabularies.get(vocabulary_path(hermes_home))
 
 
 # -- the gate -----------------------------------------------------------------------------

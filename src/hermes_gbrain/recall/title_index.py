@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -35,6 +34,7 @@ from typing import Any
 
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
 from ..files import data_dir, write_atomic
+from .filecache import FileCache
 from .gate import TitleVocabulary, content_stems
 from .named import TitleMatcher
 
@@ -179,40 +179,36 @@ def load_index(hermes_home: str | os.PathLike[str]) -> TitleIndex | None:
     """The saved index, or None (missing, too large, malformed). Never raises."""
     path = index_path(hermes_home)
     try:
-        if path.stat().st_size > MAX_INDEX_BYTES:
-            return None
+        size = path.stat().st_size
+    except OSError:
+        return None
+    return _read_index(path, size)
+
+
+def _read_index(path: Path, size: int) -> TitleIndex | None:
+    if size > MAX_INDEX_BYTES:
+        return None
+    try:
         return TitleIndex.from_json(json.loads(path.read_bytes()))
     except (OSError, ValueError, RecursionError):
         return None
 
 
-_matchers_lock = threading.Lock()
-_matchers: dict[str, tuple[float, int, TitleMatcher | None]] = {}
+def _read_matcher(path: Path, size: int) -> TitleMatcher | None:
+    index = _read_index(path, size)
+    if index is None:
+        return None
+    entries = ((src, slug, title, kind) for (src, slug), (title, kind) in index.pages.items())
+    return TitleMatcher(entries, index.df)
+
+
+_matchers = FileCache(_read_matcher, keep=16)
 
 
 def load_matcher(hermes_home: str | os.PathLike[str]) -> TitleMatcher | None:
-    """The saved index as a :class:`~.named.TitleMatcher` (rebuilt only when the file
-    changes), or None. Never raises."""
-    path = index_path(hermes_home)
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    key = str(path)
-    with _matchers_lock:
-        hit = _matchers.get(key)
-        if hit is not None and hit[0] == stat.st_mtime and hit[1] == stat.st_size:
-            return hit[2]
-    index = load_index(hermes_home)
-    matcher = None
-    if index is not None:
-        entries = ((src, slug, title, kind) for (src, slug), (title, kind) in index.pages.items())
-        matcher = TitleMatcher(entries, index.df)
-    with _matchers_lock:
-        if len(_matchers) > 16:
-            _matchers.clear()
-        _matchers[key] = (stat.st_mtime, stat.st_size, matcher)
-    return matcher
+    """The saved index as a :class:`~.named.TitleMatcher` (built again only when the
+    file changes), or None. Never raises."""
+    return _matchers.get(index_path(hermes_home))
 
 
 def write_index(hermes_home: str | os.PathLike[str], index: TitleIndex) -> Path:
