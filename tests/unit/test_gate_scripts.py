@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -145,10 +146,32 @@ def test_the_briefing_gate_reads_the_saved_title_index(tmp_path: Path) -> None:
     index = TitleIndex(built_at="2026-12-01T00:00:00+00:00")
     index.apply([PageRef("people/wang-fang", "王芳", "default", "person")])
     write_index(tmp_path, index)
+    first = load_matcher(tmp_path, wait=True)
     gate = load_briefing_config(lambda _: None, hermes_home=tmp_path).gate
+    assert gate.titles is first  # built once while the file is unchanged
     assert slugs(gate_rows([], "王芳在做什么？", gate=gate)) == ["people/wang-fang"]
-    assert load_matcher(tmp_path) is gate.titles  # built once while the file is unchanged
     index.apply([PageRef("people/sato-yuki", "佐藤由紀", "default", "person")])
     write_index(tmp_path, index)
-    again = load_matcher(tmp_path)
-    assert again is not gate.titles and again is not None and again.pages == 2
+    again = load_matcher(tmp_path, wait=True)
+    assert again is not first and again is not None and again.pages == 2
+
+
+def test_a_turn_never_waits_for_the_title_index(tmp_path: Path) -> None:
+    """The first read starts the build in the background and answers at once."""
+    from hermes_gbrain.recall.filecache import FileCache
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow(path: Path, size: int) -> str:
+        started.set()
+        assert release.wait(5)
+        return path.read_text()
+
+    cache: FileCache[str] = FileCache(slow)
+    target = tmp_path / "index.json"
+    target.write_text("one")
+    assert cache.peek(target) is None and started.wait(5)  # building, not waited for
+    assert cache.peek(target) is None  # one build at a time
+    release.set()
+    assert cache.get(target) == "one"
+    assert cache.peek(target) == "one"

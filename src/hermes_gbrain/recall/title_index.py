@@ -205,10 +205,12 @@ def _read_matcher(path: Path, size: int) -> TitleMatcher | None:
 _matchers = FileCache(_read_matcher, keep=16)
 
 
-def load_matcher(hermes_home: str | os.PathLike[str]) -> TitleMatcher | None:
-    """The saved index as a :class:`~.named.TitleMatcher` (built again only when the
-    file changes), or None. Never raises."""
-    return _matchers.get(index_path(hermes_home))
+def load_matcher(hermes_home: str | os.PathLike[str], *, wait: bool = False) -> TitleMatcher | None:
+    """The saved index as a :class:`~.named.TitleMatcher`, or None. Built again only when
+    the file changes, on a background thread unless ``wait`` (a turn never waits: until
+    the new one is ready it gets the previous one). Never raises."""
+    path = index_path(hermes_home)
+    return _matchers.get(path) if wait else _matchers.peek(path)
 
 
 def write_index(hermes_home: str | os.PathLike[str], index: TitleIndex) -> Path:

@@ -74,14 +74,20 @@ STOP_WORDS = frozenset(
 )
 
 
+_UNSPACED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _UNSPACED)
+_RUNS = re.compile(f"[{_UNSPACED_CLASS}]+|[^{_UNSPACED_CLASS}]+")
+_ANY_UNSPACED = re.compile(f"[{_UNSPACED_CLASS}]")
+
+
 def is_unspaced(ch: str) -> bool:
     """Whether ``ch`` belongs to a script written without spaces between words."""
-    code = ord(ch)
-    return any(low <= code <= high for low, high in _UNSPACED)
+    return bool(ch) and not ch.isascii() and _ANY_UNSPACED.match(ch) is not None
 
 
 def fold(text: str) -> str:
     """Case-folded, NFKC text with the accents of Latin letters dropped."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     kept: list[str] = []
     base = ""
@@ -97,11 +103,11 @@ def fold(text: str) -> str:
 
 def _split(token: str) -> Iterator[tuple[str, bool]]:
     """A letter-digit run cut where it moves into or out of an unspaced script."""
-    start = 0
-    for i in range(1, len(token) + 1):
-        if i == len(token) or is_unspaced(token[i]) != is_unspaced(token[start]):
-            yield token[start:i], is_unspaced(token[start])
-            start = i
+    if token.isascii():
+        yield token, False
+        return
+    for run in _RUNS.findall(token):
+        yield run, is_unspaced(run[0])
 
 
 def _tokens(text: str) -> Iterator[tuple[str, bool]]:
