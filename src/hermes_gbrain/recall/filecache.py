@@ -36,7 +36,14 @@ class FileCache(Generic[T]):
 
     def get(self, path: str | os.PathLike[str]) -> T | None:
         """Never raises for a missing or unreadable file (``build`` must not either)."""
-        path = Path(path)
+        return self._read(Path(path), wait=True)
+
+    def peek(self, path: str | os.PathLike[str]) -> T | None:
+        """What was built for ``path`` (None before the first build); when the file has
+        changed since, a build starts on a daemon thread (one per path at a time)."""
+        return self._read(Path(path), wait=False)
+
+    def _read(self, path: Path, *, wait: bool) -> T | None:
         try:
             stat = path.stat()
         except OSError:
@@ -46,7 +53,15 @@ class FileCache(Generic[T]):
             hit = self._held.get(key)
             if hit is not None and hit[0] == stat.st_mtime and hit[1] == stat.st_size:
                 return hit[2]
-        return self._store(key, path, stat)
+            if not wait and key not in self._building:
+                self._building.add(key)
+                worker = threading.Thread(
+                    target=self._background, args=(key, path, stat), daemon=True
+                )
+                worker.start()
+        if wait:
+            return self._store(key, path, stat)
+        return hit[2] if hit is not None else None
 
     def _store(self, key: str, path: Path, stat: os.stat_result) -> T | None:
         value = self._build(path, stat.st_size)
@@ -55,27 +70,6 @@ class FileCache(Generic[T]):
                 self._held.clear()
             self._held[key] = (stat.st_mtime, stat.st_size, value)
         return value
-
-    def peek(self, path: str | os.PathLike[str]) -> T | None:
-        """What was built for ``path`` (None before the first build); when the file has
-        changed since, a build starts on a daemon thread (one per path at a time)."""
-        path = Path(path)
-        try:
-            stat = path.stat()
-        except OSError:
-            return None
-        key = str(path)
-        with self._lock:
-            hit = self._held.get(key)
-            if hit is not None and hit[0] == stat.st_mtime and hit[1] == stat.st_size:
-                return hit[2]
-            if key not in self._building:
-                self._building.add(key)
-                worker = threading.Thread(
-                    target=self._background, args=(key, path, stat), daemon=True
-                )
-                worker.start()
-        return hit[2] if hit is not None else None
 
     def _background(self, key: str, path: Path, stat: os.stat_result) -> None:
         try:
