@@ -55,6 +55,7 @@ class App(Protocol):
 
     knobs: Knobs
     lean: bool
+    hybrid: bool
     store: PageStore
     oauth: OAuth
     rate_limiter: RateLimiter
@@ -630,7 +631,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not requests:
             self._send(202, session_headers)
             return
-        ctx = Context(app.store, principal, lean=app.lean)
+        ctx = Context(app.store, principal, lean=app.lean, hybrid=app.hybrid)
         replies = [rpc.handle(m, ctx, app.dispatcher) for m in requests]
         _apply_reply_faults(replies, knobs)
         self._reply(replies, batch=isinstance(rec.json, list), knobs=knobs, headers=session_headers)

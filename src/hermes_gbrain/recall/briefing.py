@@ -48,6 +48,7 @@ from .gate import (
     load_vocabulary,
 )
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
+from .title_index import load_matcher
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -114,6 +115,7 @@ def load_briefing_config(
                 lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0
             ),
             vocabulary=load_vocabulary(hermes_home) if hermes_home is not None else None,
+            titles=load_matcher(hermes_home) if hermes_home is not None else None,
         ),
     )
 

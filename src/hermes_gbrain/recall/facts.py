@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from ..api import HotFact
 from ..text import one_line
 from ..writeback.entries import TARGET_FILES, read_entries
-from .gate import TitleVocabulary, content_stems, is_distinctive, message_names
+from .gate import TitleVocabulary, content_stems, is_distinctive
 from .screen import looks_like_instructions
+from .words import message_names
 
 __all__ = [
     "DEFAULT_FACTS",
