@@ -181,3 +181,23 @@ def test_a_hung_server_is_named_at_the_next_turn(profile: Profile) -> None:
             assert profile.emu.mcp_url in warnings[0]
     finally:
         held.set()
+
+
+def test_hook_mode_says_so_on_stderr_and_status_shows_it(
+    profile: Profile, stub_model: StubModel
+) -> None:
+    """Beside another provider (here: none but Hermes' own), the gbrain-hook plugin
+    has no status line; a one-shot run still gets the line on stderr."""
+    from hermes_gbrain.commands.install import install
+
+    home = profile.home
+    install("gbrain-hook", home.path)
+    home.write_config(
+        "", extra={"model": model_config(stub_model), "plugins": {"enabled": ["gbrain-hook"]}}
+    )
+    profile.set_env(GBRAIN_MCP_CLIENT_SECRET="gbrain_cs_not-the-right-one")
+    run = _run(profile, stub_model)
+    notices = _notices(run)
+    assert len(notices) == 1 and "GBRAIN_MCP_CLIENT_SECRET is wrong" in notices[0]
+    assert "not-the-right-one" not in run.stderr
+    assert "recall    OFF" in _status(home.path)

@@ -29,7 +29,7 @@ from ..advice import Advice, explain
 from ..recall import health
 from ..recall.config import PointerConfig
 
-__all__ = ["HealthWire", "status_config"]
+__all__ = ["HealthWire", "HookHealth", "status_config"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,27 @@ def _quiet_agent(callback: Callable[..., object] | None) -> bool:
     """True when the callback belongs to an agent that keeps stdout for the answer."""
     agent = getattr(callback, "__self__", None)
     return bool(getattr(agent, "suppress_status_output", False))
+
+
+def _say(notice: tuple[str, str], callback: Callable[..., object] | None) -> None:
+    """Log the notice and show it where the user looks (see the module docstring)."""
+    kind, line = notice
+    if kind == "down":
+        log.warning("%s", line)
+    else:
+        log.info("%s", line)
+    text = f"{GLYPH} {line}"
+    try:
+        if callback is not None and not _quiet_agent(callback):
+            callback(text)
+        elif callback is not None or getattr(sys.stderr, "name", None) == os.devnull:
+            # the CLI in a run that keeps stdout for the answer (`-z` nulls sys.stderr)
+            stream = _real_stderr()
+            if stream is not None:
+                stream.write(text + "\n")
+                stream.flush()
+    except Exception as exc:  # a broken callback or closed stream costs nothing
+        log.debug("memory notice not shown: %s", type(exc).__name__)
 
 
 class HealthWire:
@@ -85,25 +106,8 @@ class HealthWire:
     def show(self) -> None:
         """Say what is pending (at most one line); never raises."""
         notice = self._tracker.take()
-        if notice is None:
-            return
-        kind, line = notice
-        if kind == "down":
-            log.warning("%s", line)
-        else:
-            log.info("%s", line)
-        callback = self._warn if kind == "down" else self._status
-        text = f"{GLYPH} {line}"
-        try:
-            if callback is not None and not _quiet_agent(callback):
-                callback(text)
-            elif callback is not None:  # the CLI, in a run that keeps stdout for the answer
-                stream = _real_stderr()
-                if stream is not None:
-                    stream.write(text + "\n")
-                    stream.flush()
-        except Exception as exc:  # a broken callback or closed stream costs nothing
-            log.debug("memory notice not shown: %s", type(exc).__name__)
+        if notice is not None:
+            _say(notice, self._warn if notice[0] == "down" else self._status)
 
     # -- the last turn -----------------------------------------------------------------
 
@@ -129,6 +133,59 @@ class HealthWire:
         self._tracker.save(self._home)
         if turn is not None:
             health.write_last_turn(self._home, turn)
+
+
+class HookHealth:
+    """Hook mode: one hook per process, serving many profiles and sessions. The same
+    records per profile; the notice once per process and profile, on stderr in a
+    ``hermes -z`` run, else in the log only (a general plugin gets no status line)."""
+
+    MAX_PROFILES = 64
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._trackers: dict[str, health.Tracker] = {}
+
+    def _tracker(self, home: str) -> health.Tracker:
+        with self._lock:
+            found = self._trackers.get(home)
+        if found is not None:
+            return found
+        state = health.read_health(home)
+        made = health.Tracker(was_failing=state is not None and state.failing)
+        with self._lock:
+            found = self._trackers.setdefault(home, made)
+            while len(self._trackers) > self.MAX_PROFILES:
+                self._trackers.pop(next(iter(self._trackers)))
+        return found
+
+    def outcome_for(self, config: PointerConfig) -> Callable[[BaseException | None], None]:
+        tracker = self._tracker(config.home)
+        started = time.monotonic()
+
+        def outcome(error: BaseException | None) -> None:
+            failure = None if error is None else explain(error, config.settings)
+            tracker.outcome(failure, started=started)
+
+        return outcome
+
+    def after_turn(self, home: str, block: str, *, session: str, spawn: Callable[..., Any]) -> None:
+        """Say what is pending, then write the outcomes and the turn on a thread of
+        their own (the hook returns to Hermes first)."""
+        tracker = self._tracker(home)
+        notice = tracker.take()
+        if notice is not None:
+            _say(notice, None)
+        turn = health.turn_record(block, session=session)
+
+        def save() -> None:
+            tracker.save(home)
+            health.write_last_turn(home, turn)
+
+        try:
+            spawn(save, "gbrain-hook-health").start()
+        except Exception as exc:  # no thread: the record waits for the next turn
+            log.debug("hook health not saved: %s", type(exc).__name__)
 
 
 def status_config(home: str, provider_config: object) -> dict[str, object]:

@@ -29,6 +29,7 @@ from ..recall import turns
 from ..recall.config import PointerConfig, load_pointer_config
 from ..recall.pointers import MAX_LIMIT, Owner, StoreKey, shared_engine
 from . import compat
+from .healthwire import HookHealth
 from .layers import (
     begin_briefing,
     compose_turn,
@@ -118,6 +119,7 @@ class GBrainHook:
             current = turns.start(
                 engine, key, message, rows=rows, search=search, owner=self._owner,
                 budget_ms=budget, screen=config.screen, context=context,
+                outcome=_HEALTH.outcome_for(config),
             )  # fmt: skip
         briefing = take_briefing(config, session)
         pointers = ""
@@ -127,13 +129,15 @@ class GBrainHook:
             pointers = engine.take(key, MAX_LIMIT)
             engine.submit(
                 key, message, rows, search, owner=self._owner, screen=config.screen,
-                context=context,
+                context=context, outcome=_HEALTH.outcome_for(config),
             )  # fmt: skip
         recalled = compose_turn(config, session, turn, briefing=briefing, pointers=pointers)
+        _HEALTH.after_turn(home, recalled, session=session, spawn=compat.spawn_thread)
         return join_context(digest, recalled)
 
 
 _HOOK = GBrainHook()
+_HEALTH = HookHealth()  # memory-off notices and the last turn, per profile
 
 
 def register(ctx: Any) -> None:
