@@ -12,6 +12,8 @@ turn, ``shutdown``). Where the words go:
   line on the process's real stderr, never stdout;
 * everywhere, one WARNING log line (Hermes writes those to ``errors.log``).
 
+Hook mode (``HookHealth``) keeps the same records per profile; a general plugin gets no
+callbacks, so its line goes to stderr in a ``hermes -z`` run and to the log otherwise.
 The state itself is in ``recall.health`` (``status`` and ``doctor`` read it).
 """
 
