@@ -335,6 +335,34 @@ MUTATIONS: tuple[Mutation, ...] = (
         "if fact.id in seen or not text:",
         ("tests/unit/test_writeback.py",),
     ),
+    Mutation(
+        "memory-off notice once",
+        f"{PKG}/recall/health.py",
+        "if failure is not None and not self._told_down:",
+        "if failure is not None:",
+        ("tests/unit/test_health.py",),
+    ),
+    Mutation(
+        "last turn keeps no summary",
+        f"{PKG}/recall/health.py",
+        'one_line(found["title"], _TITLE_CAP),',
+        "one_line(found.string, _TEXT_CAP),",
+        ("tests/unit/test_health.py",),
+    ),
+    Mutation(
+        "doctor creates nothing",
+        f"{PKG}/commands/doctor.py",
+        "    if home.is_dir():\n        return True",
+        "    if True:\n        return True",
+        ("tests/integration/test_fix_messages.py",),
+    ),
+    Mutation(
+        "port probe as the server binds",
+        f"{PKG}/emulator/cli.py",
+        "probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)",
+        "pass",
+        ("tests/emulator/test_emulator_port.py",),
+    ),
 )
 
 
