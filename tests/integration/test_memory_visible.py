@@ -150,9 +150,12 @@ def test_one_session_hears_once_when_memory_stops_and_once_when_it_is_back(
             assert driver.turn(message).memory_context is None
         assert len(warnings) == 1 and OFF in warnings[0] and "HTTP 503" in warnings[0]
         assert profile.emu.mcp_url in warnings[0] and "doctor" in warnings[0]
+        reason = driver.provider.unavailable_reason()  # newer Hermes asks for it
+        assert "HTTP 503" in reason and "Fix: " in reason
         profile.emu.reset_knobs()
         driver.turn("Tell me about Tomas Lindqvist")
         driver.turn("And the Series A fundraise?")
+        assert driver.provider.unavailable_reason() == ""
     assert [s for s in statuses if BACK in s] == [f"🧠 {BACK}"]
     assert len(warnings) == 1
 

@@ -105,6 +105,11 @@ class HealthWire:
 
         return outcome
 
+    def reason(self) -> str:
+        """Why the latest search failed, with the fix; ``""`` when it answered."""
+        failure = self._failure
+        return "" if failure is None else f"{failure.what}. Fix: {failure.fix}"
+
     def show(self) -> None:
         """Say what is pending (at most one line); never raises."""
         notice = self._tracker.take()

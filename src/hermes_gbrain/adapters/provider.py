@@ -141,7 +141,7 @@ class GBrainMemoryProvider(MemoryProvider):
             return reason
         if config is None:
             return reason
-        return self._search_problem.get(config.cache_key, "")
+        return self._search_problem.get(config.cache_key, "") or self._health.reason()
 
     def initialize(self, session_id: str, **kwargs: Any) -> None:
         home = kwargs.get("hermes_home")
