@@ -152,6 +152,15 @@ def _other_id(msg_id: Any) -> Any:
     return f"{msg_id}-wrong"
 
 
+def _called_tool(message: dict[str, Any]) -> str:
+    """The tool a ``tools/call`` names ("" for any other method)."""
+    params = message.get("params")
+    if message.get("method") != "tools/call" or not isinstance(params, dict):
+        return ""
+    name = params.get("name")
+    return name if isinstance(name, str) else ""
+
+
 def _apply_reply_faults(replies: list[dict[str, Any]], knobs: Knobs) -> None:
     for reply in replies:
         result = reply.get("result")
@@ -630,6 +639,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not requests:
             self._send(202, session_headers)
             return
+        hold = max((knobs.apply_delay_s.get(_called_tool(m), 0.0) for m in requests), default=0.0)
+        if hold > 0 and self.server.stopping.wait(hold):
+            raise _Abort
         ctx = Context(app.store, principal, lean=app.lean)
         replies = [rpc.handle(m, ctx, app.dispatcher) for m in requests]
         _apply_reply_faults(replies, knobs)

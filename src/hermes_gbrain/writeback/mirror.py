@@ -30,6 +30,7 @@ from typing import Any
 
 from ..api import GBrain, UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
+from ..rowqueue import may_still_land
 from .ledger import Ledger, Op
 
 __all__ = [
@@ -103,21 +104,17 @@ class MirrorPolicy:
     session: str = ""
 
 
-def _classify(exc: BaseException) -> tuple[bool, str, bool]:
-    """``(permanent, reason, maybe_sent)``; reasons carry codes, never text."""
+def _classify(exc: BaseException) -> tuple[bool, str]:
+    """``(permanent, reason)``; reasons carry codes, never text."""
     if isinstance(exc, ToolError):
         code = exc.code or "unknown_error"
         safe = code if code.replace("_", "").isalpha() and len(code) <= 40 else "unknown_error"
-        return code in _PERMANENT, f"server refused ({safe})", False
+        return code in _PERMANENT, f"server refused ({safe})"
     if isinstance(exc, UnsupportedError):
-        return True, "the server offers no fact tools to this credential (read-only?)", False
-    if isinstance(exc, ConfigError):
-        return True, str(exc), False
-    if isinstance(exc, AuthError):
-        return False, str(exc), False
-    if isinstance(exc, GBrainError):
-        return False, str(exc), True
-    return False, f"unexpected {type(exc).__name__}", True
+        return True, "the server offers no fact tools to this credential (read-only?)"
+    if isinstance(exc, ConfigError | AuthError | GBrainError):
+        return isinstance(exc, ConfigError), str(exc)
+    return False, f"unexpected {type(exc).__name__}"
 
 
 class Mirror:
@@ -146,6 +143,7 @@ class Mirror:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._close_after = False
+        self._sending = False  # the worker thread's current row went out (or was about to)
 
     def __repr__(self) -> str:
         return f"Mirror(profile={self.policy.profile!r}, retire={self.policy.retire})"
@@ -245,9 +243,10 @@ class Mirror:
             op = self.ledger.head(self.policy.endpoint)
             if op is not None and draining and op.op_id in tried:
                 op = None
-            wait = 0.0  # draining ignores backoff
-            if op is not None and not draining:
-                wait = max(0.0, op.next_at - self.ledger.clock())
+            wait = 0.0
+            if op is not None:  # draining ignores backoff, never a send that may still land
+                due = op.settle_at if draining else max(op.next_at, op.settle_at)
+                wait = max(0.0, due - self.ledger.clock())
             if op is None or wait > 0:
                 self._idle.set()
                 if draining:
@@ -261,18 +260,32 @@ class Mirror:
     def _one(self, op: Op) -> None:
         if not self.ledger.claim(op.op_id):
             return
+        self._sending = False
         try:
             state, note = self._send(op)
         except Exception as exc:
-            permanent, reason, maybe = _classify(exc)
-            attempts = op.attempts + 1
-            if permanent or attempts >= MAX_ATTEMPTS:
-                self.ledger.finish(op.op_id, "failed", reason)
-            else:
-                delay = min(MAX_BACKOFF_S, BASE_BACKOFF_S * (2 ** (attempts - 1)))
-                self.ledger.retry_later(op.op_id, delay, reason, maybe_sent=maybe)
+            permanent, reason = _classify(exc)
+            settled = not (self._sending and may_still_land(exc))
+            if permanent:
+                self.ledger.finish(op.op_id, "failed", reason, settled=settled)
+                return
+            self.ledger.retry_later(
+                op.op_id,
+                op.attempts + 1,
+                reason,
+                settled=settled,
+                max_attempts=MAX_ATTEMPTS,
+                base_s=BASE_BACKOFF_S,
+                cap_s=MAX_BACKOFF_S,
+            )
             return
         self.ledger.finish(op.op_id, state, note)
+
+    def _about_to_send(self, op: Op, brain: GBrain) -> None:
+        """The settle mark goes to disk before the request leaves (``rowqueue``)."""
+        if not self.ledger.sending(op.op_id, brain.mcp.deadline_s):
+            raise GBrainError("the row was taken over by another process")
+        self._sending = True
 
     def _send(self, op: Op) -> tuple[str, str | None]:
         if op.action == "remember":
@@ -310,6 +323,7 @@ class Mirror:
             and brain.declares("remember", "replaces")
         ):
             replaces = op.prior_fact_id
+        self._about_to_send(op, brain)
         result = brain.remember(
             op.text,
             op.provenance,
@@ -333,10 +347,10 @@ class Mirror:
             return "skipped", "the fact was not created by this profile; left alone"
         if op.retired:
             return "delivered", "already retired"
+        brain = self._brain()
+        self._about_to_send(op, brain)
         try:
-            self._brain().forget(
-                op.fact_id, reason=f"removed or replaced in Hermes memory ({op.target})"
-            )
+            brain.forget(op.fact_id, reason=f"removed or replaced in Hermes memory ({op.target})")
         except ToolError as exc:
             if exc.code != "not_found":
                 raise
