@@ -57,6 +57,13 @@ MAX_LINKS = 10
 MAX_NOTES = 5
 _WRITES_OFF = "writes are disabled for this profile (GBRAIN_TOOLS=read); nothing was written"
 _WRITE_MODES = ("write", "admin")
+_REPLACES = {
+    "capture": "a page with this slug exists: capture would replace its text"
+    " (GBrain keeps the earlier version; see get_versions)",
+    "put_raw_data": "raw data from this source is stored for the page: it would be replaced",
+    "add_link": "this link exists: its context would be replaced",
+    "takes_update": "the take's weight, source or date would be replaced",
+}
 
 Approver = Callable[[str, str], "bool | None"]
 """Asks the user ``(what, why)``: True to go ahead, False to refuse, None when nobody can
@@ -406,6 +413,8 @@ class ToolBridge:
             )
         if schemas.is_destructive(tool):
             return self._two_step(tool, arguments, confirm)
+        if tool in schemas.REPLACING_TOOLS and (confirm or self._replaces(tool, arguments)):
+            return self._two_step(tool, arguments, confirm, replaces=True)
         if confirm:
             return _error(f"{tool} takes no confirm token; nothing was sent")
         result = self._result(tool, arguments, write=write)
@@ -429,7 +438,37 @@ class ToolBridge:
         data = result.data if isinstance(result.data, dict) else {}
         return self._revision(data)
 
-    def _two_step(self, tool: str, arguments: dict[str, Any], confirm: Any) -> dict[str, Any]:
+    def _replaces(self, tool: str, arguments: Mapping[str, Any]) -> bool:
+        """Whether this call of a ``REPLACING_TOOLS`` tool would replace something stored;
+        when that cannot be read, it is taken to (two steps rather than a silent overwrite)."""
+        if tool == "capture":
+            slug = arguments.get("slug")
+            if not isinstance(slug, str) or not slug:
+                return False  # GBrain derives the slug from the text: the same text, same page
+            return safe_slug(slug) is None or self._state(slug) is not None
+        if tool == "put_raw_data":
+            try:
+                call = {"slug": arguments.get("slug"), "source": arguments.get("source")}
+                return bool(self._result("get_raw_data", call).data)
+            except GBrainError:
+                return True
+        if tool == "add_link":
+            try:
+                rows = self._result("get_links", {"slug": arguments.get("from")}).data
+            except GBrainError:
+                return True
+            kind = arguments.get("link_type") or ""
+            return any(
+                isinstance(r, dict)
+                and r.get("to_slug") == arguments.get("to")
+                and (r.get("link_type") or "") == kind
+                for r in (rows if isinstance(rows, list) else [])
+            )
+        return True  # takes_update: always rewrites a take's fields
+
+    def _two_step(
+        self, tool: str, arguments: dict[str, Any], confirm: Any, *, replaces: bool = False
+    ) -> dict[str, Any]:
         """Preview and token first; the call itself only with that token (see ``deletes``)."""
         raw_slug = arguments.get("slug")
         slug = safe_slug(raw_slug) if isinstance(raw_slug, str) else None
@@ -455,6 +494,8 @@ class ToolBridge:
             slug or "", current, tool=tool, arguments=arguments, bound=slug is not None
         )
         preview: dict[str, Any] = {"tool": tool, "arguments": _clip_arguments(arguments)}
+        if replaces:
+            preview["replaces"] = _REPLACES.get(tool, "this call replaces what is stored")
         if slug:
             preview["page"] = (
                 {"slug": slug, "exists": False}
