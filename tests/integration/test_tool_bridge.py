@@ -627,54 +627,6 @@ def test_delete_through_gbrain_call_is_bound_to_the_page_revision(
     assert back["result"]["status"] == "restored"
 
 
-def test_capture_over_an_existing_page_takes_two_steps(
-    hermes_home: HermesHome, emu: Emulator, session_factory: Any
-) -> None:
-    """GBrain's capture with the slug of an existing page replaces its text in one call."""
-    _profile(hermes_home, emu)
-    s = session_factory()
-    fresh = {"content": "A new note.", "slug": "notes/captured-new"}
-    done = s.call("gbrain_call", tool="capture", arguments=fresh)  # nothing to replace
-    assert "preview" not in done and tools_sent(emu).count("capture") == 1
-    emu.store.put_page("notes/captured", "# Captured\n\nThe owner's text.\n")
-    args = {"content": "An overwrite.", "slug": "notes/captured"}
-    emu.clear_requests()
-    preview = s.call("gbrain_call", tool="capture", arguments=args)
-    assert "capture would replace" in preview["preview"]["replaces"]
-    assert preview["preview"]["page"]["exists"] is True and "capture" not in tools_sent(emu)
-    page = emu.store.get("notes/captured", ["default"])
-    assert page is not None and "owner's text" in page.compiled_truth
-    emu.store.put_page("notes/captured", "# Captured\n\nEdited after the preview.\n")
-    stale = s.call("gbrain_call", tool="capture", arguments=args, confirm=preview["confirm"])
-    assert stale["code"] == "page_changed" and "capture" not in tools_sent(emu)
-    preview = s.call("gbrain_call", tool="capture", arguments=args)
-    done = s.call("gbrain_call", tool="capture", arguments=args, confirm=preview["confirm"])
-    assert done["confirmed"] is True and tools_sent(emu).count("capture") == 1
-    # Without a slug GBrain derives it from the text: one step, as before.
-    emu.clear_requests()
-    quick = s.call("gbrain_call", tool="capture", arguments={"content": "Quick thought."})
-    assert "preview" not in quick and tools_sent(emu).count("capture") == 1
-
-
-def test_add_link_over_an_existing_link_takes_two_steps(
-    hermes_home: HermesHome, emu: Emulator, session_factory: Any
-) -> None:
-    _profile(hermes_home, emu)
-    s = session_factory()
-    emu.store.put_page("notes/link-to", "# Target\n")
-    emu.store.put_page("notes/link-from", "# Source\n\nSee [[notes/link-to]].\n")
-    links = s.call("gbrain_call", tool="get_links", arguments={"slug": "notes/link-from"})
-    (edge,) = [r for r in links["result"] if r.get("to_slug") == "notes/link-to"]
-    same = {"from": "notes/link-from", "to": "notes/link-to", "link_type": edge["link_type"]}
-    emu.clear_requests()
-    preview = s.call("gbrain_call", tool="add_link", arguments={**same, "context": "new"})
-    assert "context would be replaced" in preview["preview"]["replaces"]
-    assert "add_link" not in tools_sent(emu)
-    other = {"from": "notes/link-from", "to": "notes/link-to", "link_type": "another_kind"}
-    s.call("gbrain_call", tool="add_link", arguments=other)  # a new edge: one step
-    assert tools_sent(emu).count("add_link") == 1
-
-
 @pytest.mark.parametrize(("answer", "sent"), [("deny", 0), ("once", 1)])
 def test_the_confirm_step_asks_the_user_through_hermes_approval_prompt(
     hermes_home: HermesHome, emu: Emulator, session_factory: Any, answer: str, sent: int

@@ -153,12 +153,13 @@ def _other_id(msg_id: Any) -> Any:
 
 
 def _called_tool(message: dict[str, Any]) -> str:
-    """The tool a ``tools/call`` names ("" for any other method)."""
+    """The tool a ``tools/call`` names, else the JSON-RPC method (``tools/list``, …)."""
     params = message.get("params")
-    if message.get("method") != "tools/call" or not isinstance(params, dict):
-        return ""
-    name = params.get("name")
-    return name if isinstance(name, str) else ""
+    method = message.get("method")
+    if method == "tools/call" and isinstance(params, dict):
+        name = params.get("name")
+        return name if isinstance(name, str) else ""
+    return method if isinstance(method, str) else ""
 
 
 def _apply_reply_faults(replies: list[dict[str, Any]], knobs: Knobs) -> None:

@@ -20,15 +20,16 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..api import GBrain, parse_search_rows
 from ..errors import GBrainError, ToolError, TransportError
-from ..mcp import ToolCatalog, ToolResult
+from ..mcp import MCP_DEADLINE_S, ToolCatalog, ToolResult
 from ..settings import Settings
 from ..text import one_line, safe_slug
-from ..transport import call_deadline
+from ..transport import call_deadline, deadline_left
 from . import schemas
 from .deletes import ConfirmTokens, Refusal, Revision
 from .discovery import Discovery
@@ -155,7 +156,10 @@ class ToolBridge:
             problems = validate(schema["parameters"], args)
             if problems:
                 return _error(f"invalid arguments for {name}; nothing was sent", problems=problems)
-        return handler(args)
+        # One deadline for the whole call: catalog, token (a mint in flight included), every
+        # request and retry (a person's answer to an approval prompt aside).
+        with call_deadline(self.budget_s):
+            return handler(args)
 
     def _with_failures(self, out: dict[str, Any]) -> dict[str, Any]:
         """Writes that failed in the background are told on the next call, once each."""
@@ -208,10 +212,22 @@ class ToolBridge:
                     raise
                 return self.brain(write).mcp.call_tool(tool, args)  # once, on a fresh connection
 
+    @property
+    def budget_s(self) -> float:
+        """The wall-clock bound of one tool call, everything it needs included."""
+        return self.settings.timeout_s or MCP_DEADLINE_S
+
     def catalog(self) -> ToolCatalog:
-        """This credential's tools: live (cached per process), else the disk cache."""
+        """This credential's tools: live (cached per process), else the disk cache.
+
+        With a disk cache to fall back on, a live fetch gets half of what is left of the
+        call's deadline, so a hung ``tools/list`` leaves the call itself time to run.
+        """
         try:
-            return self.brain(self._writes_on).catalog()
+            if self.discovery is None:
+                return self.brain(self._writes_on).catalog()
+            with call_deadline(deadline_left(self.budget_s) / 2):
+                return self.brain(self._writes_on).catalog()
         except GBrainError:
             if self.discovery is None:
                 raise
@@ -349,6 +365,8 @@ class ToolBridge:
                 item["writes"] = True
             if schemas.is_destructive(spec.name):
                 item["two_step"] = True
+            elif spec.name in schemas.REPLACING_TOOLS:
+                item["two_step"] = "when it would replace"
             size += len(spec.name) + len(line) + 30
             if size > MAX_TOOLS_CHARS:
                 shown_all = False
@@ -370,6 +388,10 @@ class ToolBridge:
         return out
 
     def _call_any(self, args: dict[str, Any]) -> dict[str, Any]:
+        with call_deadline(self.budget_s):  # the same one, when reached through _checked
+            return self._call_tool(args)
+
+    def _call_tool(self, args: dict[str, Any]) -> dict[str, Any]:
         tool = args["tool"].strip()
         if tool.startswith(schemas.PREFIX):
             tool = tool[len(schemas.PREFIX) :]
@@ -486,7 +508,8 @@ class ToolBridge:
             declined = self._ask_user(tool, arguments, slug)
             if declined is not None:
                 return declined
-            result = self._result(tool, arguments, write=True)
+            with self._after_asking():
+                result = self._result(tool, arguments, write=True)
             out = _bounded(tool, result)
             out["confirmed"] = True
             return out
@@ -509,6 +532,10 @@ class ToolBridge:
             "next": "to go ahead, call gbrain_call again with the same tool and arguments "
             "and confirm=<token>; nothing has been done yet",
         }
+
+    def _after_asking(self) -> AbstractContextManager[None]:
+        """The call's own deadline again once a person was asked (their time is theirs)."""
+        return call_deadline(self.budget_s, fresh=self.approve is not None)
 
     def _ask_user(
         self, tool: str, arguments: Mapping[str, Any], slug: str | None
@@ -630,11 +657,12 @@ class ToolBridge:
         if declined is not None:
             declined["deleted"] = False
             return declined
-        catalog = self.catalog()
-        call: dict[str, Any] = {"slug": slug}
-        if revision is not None and catalog.declares("delete_page", "source_id"):
-            call["source_id"] = revision.source_id
-        result = self._result("delete_page", call, write=True)
+        with self._after_asking():
+            catalog = self.catalog()
+            call: dict[str, Any] = {"slug": slug}
+            if revision is not None and catalog.declares("delete_page", "source_id"):
+                call["source_id"] = revision.source_id
+            result = self._result("delete_page", call, write=True)
         data = result.data if isinstance(result.data, dict) else {}
         return {
             "deleted": True,
