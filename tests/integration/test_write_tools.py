@@ -7,6 +7,7 @@ mint tokens of their own, and the emulator limits mints per address as GBrain do
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from typing import Any
 
@@ -112,3 +113,60 @@ def test_a_hung_tool_list_leaves_the_call_its_share_of_one_deadline(
     took = time.monotonic() - started
     assert "deadline" in out["error"] and "search" in tools_sent(emu)
     assert took < 2.0 + 0.75, took  # one deadline, not the catalog's and then the call's
+
+
+def _final(outbox: Any, op_ids: list[str], timeout: float) -> list[str]:
+    """The rows' states once none is pending or in flight (the queue's own record)."""
+    end = time.monotonic() + timeout
+    while True:
+        states = [outbox.get(op_id).state for op_id in op_ids]
+        if not {"pending", "inflight"} & set(states) or time.monotonic() > end:
+            return states
+        threading.Event().wait(0.05)
+
+
+def test_an_older_write_never_lands_after_a_newer_one_from_another_session(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    """Two sessions of one gateway process: session 1 queues A (held by the server) then B
+    for the same page; session 2's worker, woken by an unrelated write, must not send B
+    while A is still on its way. The page ends as B."""
+    _profile(hermes_home, emu)
+    first, second = session_factory(), session_factory()
+    arrived, b_arrived, release = threading.Event(), threading.Event(), threading.Event()
+    put_page = emu.store.put_page
+
+    def held(slug: str, content: str, *args: Any, **kwargs: Any) -> Any:
+        if "Version A" in content:  # only A is slow: B would land first if it were sent
+            arrived.set()
+            release.wait(WAIT)
+        elif "Version B" in content:
+            b_arrived.set()
+        return put_page(slug, content, *args, **kwargs)
+
+    emu.store.put_page = held  # type: ignore[method-assign]
+    try:
+        emu.clear_requests()
+        a = first.call(
+            "gbrain_put_page", slug="notes/two-sessions", content="# Two\n\nVersion A.\n"
+        )
+        assert arrived.wait(WAIT)  # A is in flight in session 1's worker
+        b = first.call(
+            "gbrain_put_page", slug="notes/two-sessions", content="# Two\n\nVersion B.\n"
+        )
+        second.call("gbrain_put_page", slug="notes/unrelated", content="# Wakes session 2\n")
+        assert not b_arrived.wait(1.5)  # B is not sent while A may still land
+        release.set()
+        outbox = first.tools.session.bridge.outbox
+        assert _final(outbox, [a["id"], b["id"]], 20.0) == ["delivered", "delivered"]
+    finally:
+        release.set()
+        del emu.store.put_page
+    sent = [
+        str((r.arguments or {}).get("content"))
+        for r in emu.requests
+        if r.tool == "put_page" and (r.arguments or {}).get("slug") == "notes/two-sessions"
+    ]
+    assert ["Version A" in c for c in sent] == [True, False]  # A, then B, each once
+    page = emu.store.get("notes/two-sessions", ["default"])
+    assert page is not None and "Version B." in page.compiled_truth
