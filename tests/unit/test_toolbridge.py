@@ -507,6 +507,32 @@ def test_a_page_holding_our_newer_write_is_labelled_ours(tmp_path: Path) -> None
     assert [e.op_id for e in box.take_failures()] == [d.op_id]
 
 
+def test_a_running_worker_takes_back_rows_of_a_process_that_died(tmp_path: Path) -> None:
+    """Two processes share a profile; one dies with a row in flight. The other, still
+    running, takes the row back by itself (it used to wait for some process to start)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "o.sqlite3"
+    box = Outbox(path)
+    entry, _ = box.enqueue("u", "a/b", "text")
+    assert box.claim(entry.op_id) is not None
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    box._db.execute("UPDATE outbox SET owner=? WHERE op_id=?", (f"{gone.pid}:x", entry.op_id))
+    server, sent = _Server(), threading.Event()
+
+    def send(e: Entry) -> None:
+        server.send(e)
+        sent.set()
+
+    worker = OutboxWorker(box, "u", send, observe=server.observe, recover_every_s=0.05)
+    worker.start()
+    assert sent.wait(5.0)
+    worker.stop()
+    assert server.puts == 1
+
+
 def test_outbox_file_is_private_and_closes(tmp_path: Path) -> None:
     import os
     import stat

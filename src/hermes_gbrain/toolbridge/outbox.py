@@ -81,6 +81,8 @@ BASE_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 300.0
 POLL_S = 1.0
 """How often a worker looks again at rows waiting on a row another worker holds."""
+RECOVER_EVERY_S = 30.0
+"""How often a running worker takes back rows a process that died since left in flight."""
 OTHER_ROWS = 20
 """How many other rows of ours for a page are compared with it, to label a changed page."""
 KEEP_DONE_S = 7 * 86_400.0
@@ -522,6 +524,7 @@ class OutboxWorker:
         max_wait_s: float = 30.0,
         send_deadline_s: float = MCP_DEADLINE_S,
         poll_s: float = POLL_S,
+        recover_every_s: float = RECOVER_EVERY_S,
     ) -> None:
         self.outbox = outbox
         self.endpoint = endpoint
@@ -533,6 +536,8 @@ class OutboxWorker:
         self._max_wait = max_wait_s
         self._deadline_s = send_deadline_s
         self._poll_s = poll_s
+        self._recover_every = recover_every_s
+        self._recovered_at = time.monotonic()  # the outbox recovered when it was opened
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._draining = threading.Event()
@@ -608,13 +613,17 @@ class OutboxWorker:
         or a short poll when one is due but waits on a row someone else holds."""
         at = self.outbox.next_due_at(self.endpoint)
         if at is None:
-            return self._max_wait
+            return min(self._max_wait, self._recover_every)
         left = at - self.outbox.clock()
-        return min(self._max_wait, left + 0.01 if left > 0 else self._poll_s)
+        return min(self._max_wait, self._recover_every, left + 0.01 if left > 0 else self._poll_s)
 
     def _loop(self) -> None:
         tried_in_drain: set[str] = set()
         while not self._stop.is_set():
+            if time.monotonic() - self._recovered_at >= self._recover_every:
+                # Another process sharing the profile may have died with rows in flight.
+                self._recovered_at = time.monotonic()
+                self.outbox.recover()
             draining = self._draining.is_set()
             batch = self.outbox.due(self.endpoint, ignore_backoff=draining)
             if draining:
