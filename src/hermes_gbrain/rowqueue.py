@@ -1,4 +1,5 @@
-"""The row rules both durable write queues share (the page outbox, the memory write-back ledger).
+"""What both durable write queues share (the page outbox, the memory write-back ledger): the
+row rules, and the worker thread's start, wake, drain and close.
 
 A queued row moves ``pending`` → ``inflight`` (claimed by one process, with its token)
 → a final state, or back to ``pending`` to be retried. What these rules guarantee:
@@ -25,11 +26,13 @@ the client has given up.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,7 +48,9 @@ from .errors import (
 )
 from .files import process_alive
 
-__all__ = ["LAND_MARGIN_S", "LEASE_S", "RowQueue", "may_still_land"]
+__all__ = ["LAND_MARGIN_S", "LEASE_S", "QueueWorker", "RowQueue", "Spawn", "may_still_land"]
+
+log = logging.getLogger(__name__)
 
 LEASE_S = 120.0
 """How long a claim holds against a live process that never finishes the row."""
@@ -259,3 +264,103 @@ class RowQueue:
                 args,
             ).fetchone()
         return None if row is None or row[0] is None else float(row[0])
+
+
+Spawn = Callable[[Callable[[], None], str], threading.Thread]
+
+
+def _daemon(fn: Callable[[], None], name: str) -> threading.Thread:
+    return threading.Thread(target=fn, name=name, daemon=True)
+
+
+class QueueWorker:
+    """The one background thread of a durable queue: started once, woken on new rows, a
+    drain bounded in time at shutdown, and the store closed once the thread is out of it.
+
+    Subclasses give ``_loop`` (return when ``_draining`` is set and nothing is left to
+    try) and ``_close_store``.
+    """
+
+    thread_name = "gbrain-queue"
+
+    def __init__(self, *, spawn: Spawn | None = None, max_wait_s: float = 30.0) -> None:
+        self._spawn: Spawn = spawn or _daemon
+        self._max_wait = max_wait_s
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._draining = threading.Event()
+        self._idle = threading.Event()
+        self._drained = threading.Event()  # set only when a drain pass (or the thread) is over
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._close_after = False
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is None and not self._stop.is_set():
+                self._thread = self._spawn(self._run, self.thread_name)
+                self._thread.start()
+
+    def wake(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Until nothing is due now (tests, commands)."""
+        return self._idle.wait(timeout)
+
+    def drain_within(self, timeout: float) -> None:
+        """Try every queued row once more (backoff ignored, never a settle mark), then stop;
+        bounded by ``timeout``. Rows left stay queued for the next start."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        self._draining.set()
+        self.wake()
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            # Not ``_idle``: a pass that began before the drain may set that one, and
+            # the drain would end before trying anything.
+            self._drained.wait(max(0.0, deadline - time.monotonic()))
+        self._stop.set()
+        self._wake.set()
+        if thread is not None:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+
+    def close_when_done(self) -> None:
+        """Stop, and close the store once the thread is out of it (now, if it already is)."""
+        with self._lock:
+            self._close_after = True
+        self.stop()
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            self._close_store()
+
+    def _sleep(self, seconds: float) -> None:
+        self._wake.wait(max(0.01, seconds))
+        self._wake.clear()
+
+    def _run(self) -> None:
+        try:
+            self._loop()
+        except Exception as exc:  # the worker never prints a traceback into Hermes
+            log.warning("gbrain %s stopped (%s)", self.thread_name, type(exc).__name__)
+        finally:
+            self._idle.set()
+            self._drained.set()  # however the loop ended, a drain has nothing to wait for
+            with self._lock:
+                close = self._close_after
+            if close:
+                self._close_store()
+
+    def _loop(self) -> None:
+        raise NotImplementedError
+
+    def _close_store(self) -> None:
+        raise NotImplementedError

@@ -63,7 +63,7 @@ from ..api import UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
 from ..files import open_private_sqlite
 from ..mcp import MCP_DEADLINE_S
-from ..rowqueue import LAND_MARGIN_S, LEASE_S, RowQueue, may_still_land
+from ..rowqueue import LAND_MARGIN_S, LEASE_S, QueueWorker, RowQueue, Spawn, may_still_land
 
 __all__ = [
     "ABSENT",
@@ -510,8 +510,10 @@ Observer = Callable[[Entry], Observed]
 """Reads the row's page from the server as it is now (raises on failure)."""
 
 
-class OutboxWorker:
+class OutboxWorker(QueueWorker):
     """One background thread sending one endpoint's rows, oldest first, one per page at a time."""
+
+    thread_name = "gbrain-outbox"
 
     def __init__(
         self,
@@ -520,50 +522,21 @@ class OutboxWorker:
         send: Sender,
         *,
         observe: Observer,
-        spawn: Callable[[Callable[[], None], str], threading.Thread] | None = None,
+        spawn: Spawn | None = None,
         max_wait_s: float = 30.0,
         send_deadline_s: float = MCP_DEADLINE_S,
         poll_s: float = POLL_S,
         recover_every_s: float = RECOVER_EVERY_S,
     ) -> None:
+        super().__init__(spawn=spawn, max_wait_s=max_wait_s)
         self.outbox = outbox
         self.endpoint = endpoint
         self._send = send
         self._observe = observe
-        self._spawn = spawn or (
-            lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
-        )
-        self._max_wait = max_wait_s
         self._deadline_s = send_deadline_s
         self._poll_s = poll_s
         self._recover_every = recover_every_s
         self._recovered_at = time.monotonic()  # the outbox recovered when it was opened
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._draining = threading.Event()
-        self._idle = threading.Event()
-        self._drained = threading.Event()  # set only when a drain pass is over
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._close_after = False
-
-    def start(self) -> None:
-        with self._lock:
-            if self._thread is None and not self._stop.is_set():
-                self._thread = self._spawn(self._run, "gbrain-outbox")
-                self._thread.start()
-
-    def wake(self) -> None:
-        self._idle.clear()
-        self._wake.set()
-
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Until nothing is due now (tests; ``drain`` uses the same signal)."""
-        return self._idle.wait(timeout)
 
     def drain(self, timeout: float) -> OutboxStatus:
         """Try every pending row once more (backoff ignored), then stop; bounded by ``timeout``.
@@ -571,42 +544,11 @@ class OutboxWorker:
         Rows still pending or in flight at the deadline stay queued for the next start,
         and so do rows whose last send may still land (their settle mark holds).
         """
-        deadline = time.monotonic() + max(0.0, timeout)
-        self._draining.set()
-        self.wake()
-        thread = self._thread
-        if thread is not None and thread.is_alive():
-            # Not ``_idle``: a pass that began before the drain may set that one, and
-            # the drain would end before trying anything.
-            self._drained.wait(max(0.0, deadline - time.monotonic()))
-        self._stop.set()
-        self._wake.set()
-        if thread is not None:
-            thread.join(max(0.0, deadline - time.monotonic()))
+        self.drain_within(timeout)
         return self.outbox.status()
 
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-
-    def close_when_done(self) -> None:
-        """Stop, and close the outbox once the thread is out of it (now, if it already is)."""
-        with self._lock:
-            self._close_after = True
-        self.stop()
-        thread = self._thread
-        if thread is None or not thread.is_alive():
-            self.outbox.close()
-
-    def _run(self) -> None:
-        try:
-            self._loop()
-        finally:
-            self._drained.set()  # however the loop ended, a drain has nothing to wait for
-            with self._lock:
-                close = self._close_after
-            if close:
-                self.outbox.close()
+    def _close_store(self) -> None:
+        self.outbox.close()
 
     def _pause(self) -> float:
         """How long to sleep with nothing startable: until the next row is due and settled,
@@ -631,10 +573,8 @@ class OutboxWorker:
             if not batch:
                 self._idle.set()
                 if draining:
-                    self._drained.set()
                     return
-                self._wake.wait(self._pause())
-                self._wake.clear()
+                self._sleep(self._pause())
                 continue
             for entry in batch:
                 if self._stop.is_set():

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +28,7 @@ from typing import Any
 
 from ..api import GBrain, UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
-from ..rowqueue import may_still_land
+from ..rowqueue import QueueWorker, Spawn, may_still_land
 from .ledger import Ledger, Op
 
 __all__ = [
@@ -63,8 +61,6 @@ _PERMANENT = frozenset(
     }
 )
 _LABEL = re.compile(r"[^A-Za-z0-9._:-]")
-
-Spawn = Callable[[Callable[[], None], str], threading.Thread]
 
 
 def _label(value: str, limit: int = 64) -> str:
@@ -117,8 +113,10 @@ def _classify(exc: BaseException) -> tuple[bool, str]:
     return False, f"unexpected {type(exc).__name__}"
 
 
-class Mirror:
+class Mirror(QueueWorker):
     """The producer (``record``) and the one worker thread for one profile and endpoint."""
+
+    thread_name = "gbrain-memory-facts"
 
     def __init__(
         self,
@@ -129,20 +127,10 @@ class Mirror:
         spawn: Spawn | None = None,
         max_wait_s: float = 30.0,
     ) -> None:
+        super().__init__(spawn=spawn, max_wait_s=max_wait_s)
         self.ledger = ledger
         self.policy = policy
         self._brain = brain
-        self._spawn: Spawn = spawn or (
-            lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
-        )
-        self._max_wait = max_wait_s
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._draining = threading.Event()
-        self._idle = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._close_after = False
         self._sending = False  # the worker thread's current row went out (or was about to)
 
     def __repr__(self) -> str:
@@ -183,58 +171,16 @@ class Mirror:
 
     # -- worker -----------------------------------------------------------------------------
 
-    def start(self) -> None:
-        with self._lock:
-            if self._thread is None and not self._stop.is_set():
-                self._thread = self._spawn(self._run, "gbrain-memory-facts")
-                self._thread.start()
-
-    def wake(self) -> None:
-        self._idle.clear()
-        self._wake.set()
-
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Until nothing is due (tests, and the import command)."""
-        return self._idle.wait(timeout)
-
     def drain(self, timeout: float) -> None:
         """Try every queued row once more, then stop; rows left stay queued for next time."""
-        deadline = time.monotonic() + max(0.0, timeout)
-        self._draining.set()
-        self.wake()
-        thread = self._thread
-        if thread is not None and thread.is_alive():
-            self._idle.wait(max(0.0, deadline - time.monotonic()))
-        self._stop.set()
-        self._wake.set()
-        if thread is not None:
-            thread.join(max(0.0, deadline - time.monotonic()))
+        self.drain_within(timeout)
 
     def close(self) -> None:
         """Stop and close the ledger once the worker is out of it."""
-        with self._lock:
-            self._close_after = True
-        self._stop.set()
-        self._wake.set()
-        thread = self._thread
-        if thread is None or not thread.is_alive():
-            self.ledger.close()
+        self.close_when_done()
 
-    def _run(self) -> None:
-        try:
-            self._loop()
-        except Exception as exc:  # the worker never prints a traceback into Hermes
-            log.warning("gbrain memory write-back stopped (%s)", type(exc).__name__)
-        finally:
-            self._idle.set()
-            with self._lock:
-                close = self._close_after
-            if close:
-                self.ledger.close()
+    def _close_store(self) -> None:
+        self.ledger.close()
 
     def _loop(self) -> None:
         tried: set[str] = set()
@@ -251,8 +197,7 @@ class Mirror:
                 self._idle.set()
                 if draining:
                     return
-                self._wake.wait(max(0.01, min(self._max_wait, wait or self._max_wait)))
-                self._wake.clear()
+                self._sleep(min(self._max_wait, wait or self._max_wait))
                 continue
             tried.add(op.op_id)
             self._one(op)
