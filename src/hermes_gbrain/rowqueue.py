@@ -39,10 +39,9 @@ from typing import Any
 from .errors import (
     AuthError,
     ConfigError,
-    DeadlineError,
-    GBrainError,
     HTTPStatusError,
     RefusedError,
+    RPCError,
     ToolError,
     TransportError,
 )
@@ -69,15 +68,13 @@ def may_still_land(exc: BaseException) -> bool:
     that never opened means nothing is on its way; a deadline, a dropped or garbled
     reply, or a 5xx (a proxy in front may still be waiting on GBrain) means it may be.
     """
-    if isinstance(exc, ToolError | AuthError | ConfigError | RefusedError):
+    if isinstance(exc, ToolError | AuthError | ConfigError | RefusedError | RPCError):
         return False
     if isinstance(exc, HTTPStatusError):
         return exc.status >= 500
     if isinstance(exc, TransportError):
         return exc.kind not in _NOT_SENT_KINDS
-    if isinstance(exc, DeadlineError | GBrainError):
-        return True
-    return True
+    return True  # a deadline, a garbled or cut reply, anything unexpected
 
 
 def _owner_pid(owner: str | None) -> int | None:

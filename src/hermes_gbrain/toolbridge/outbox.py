@@ -19,14 +19,15 @@ before our write:
   the page again. If it still looks exactly like *before*, our write did not land
   and is sent again. If it changed, the row is never sent again: when the page now
   holds the text we sent (its compiled truth and timeline appear verbatim in our
-  content) the row is *delivered*; otherwise someone else wrote the page since, and
-  the row is marked *superseded* — their edit is kept, and the model and ``doctor``
-  are told. That containment check only chooses between those two labels; neither
-  resends.
+  content) the row is *delivered*; when it holds a newer write of ours, *replaced*;
+  otherwise someone else wrote the page since, and the row is marked *superseded* —
+  their edit is kept, and the model and ``doctor`` are told. That containment check
+  only chooses a label; none resends.
 * Rows are claimed atomically (``pending`` → ``inflight``, with the claiming
   process's token), so two Hermes processes sharing a profile never send one row
   twice concurrently. Rows left ``inflight`` by a dead process (or past their lease)
-  are re-queued on the next start (``rowqueue``).
+  are re-queued on the next start, or by a running worker within
+  ``RECOVER_EVERY_S`` (``rowqueue``).
 * One page, one writer at a time, in order: a row is never started while an older
   row for the same page is pending or in flight, in this process or another, nor
   while any row for that page was sent without a clear answer and may still land
@@ -37,10 +38,6 @@ before our write:
   that row's id; a newer write to a slug *replaces* older pending rows for it (last
   write wins, without sending stale versions first; a replaced row that may still
   land keeps the newer one waiting until it has settled).
-* Labels say whose edit won: a row not sent again because the page now holds the text
-  of a newer write *of ours* is ``replaced``; ``superseded`` is kept for an edit by
-  someone else.
-
 The database and its ``-wal``/``-shm`` files are created 0600 in a 0700 folder
 (``files.private_file``); ``close`` releases the connection (and its file handles).
 """
