@@ -170,3 +170,31 @@ def test_an_older_write_never_lands_after_a_newer_one_from_another_session(
     assert ["Version A" in c for c in sent] == [True, False]  # A, then B, each once
     page = emu.store.get("notes/two-sessions", ["default"])
     assert page is not None and "Version B." in page.compiled_truth
+
+
+def test_a_page_edited_while_the_user_is_asked_is_not_deleted(
+    hermes_home: HermesHome, emu: Emulator, session_factory: Any
+) -> None:
+    """The revision is checked again after the approval prompt: a person may take minutes,
+    and an edit made meanwhile is not destroyed by the "yes" given to the older page."""
+    from tools.terminal_tool import set_approval_callback
+
+    _profile(hermes_home, emu)
+    s = session_factory()
+    emu.store.put_page("notes/asked-slowly", "# Asked\n\nBefore.\n")
+
+    def prompt(command: str, description: str, allow_permanent: bool = True) -> str:
+        emu.store.put_page("notes/asked-slowly", "# Asked\n\nEdited while you were asked.\n")
+        return "once"
+
+    preview = s.call("gbrain_delete_page", slug="notes/asked-slowly")
+    emu.clear_requests()
+    set_approval_callback(prompt)
+    try:
+        out = s.call("gbrain_delete_page", slug="notes/asked-slowly", confirm=preview["confirm"])
+    finally:
+        set_approval_callback(None)
+    assert out["code"] == "page_changed" and out["deleted"] is False
+    assert "delete_page" not in tools_sent(emu)
+    page = emu.store.get("notes/asked-slowly", ["default"])
+    assert page is not None and "Edited while" in page.compiled_truth

@@ -4,8 +4,10 @@ Every outcome is a JSON object string: data on success, ``{"error": …}`` other
 Nothing raises into Hermes. Outputs are bounded (rows, characters, list lengths) and
 server text is reduced to single lines or capped blocks: it is untrusted. Reads are
 retried once after a transport error (a fresh connection); writes are never retried
-here: ``put_page`` goes through the durable outbox, destructive tools take two steps
-(``deletes``), and the user is asked at the second step where Hermes can ask.
+here: ``put_page`` goes through the durable outbox, destructive tools and writes that
+would replace what is stored take two steps (``deletes``), and the user is asked at the
+second step where Hermes can ask (the page is read again after the answer). One deadline
+bounds a whole call (``budget_s``).
 
 Arguments are strict: an argument a compact tool does not declare, or one the server
 tool behind ``gbrain_call`` does not declare, is refused with its name and nothing is
@@ -58,6 +60,7 @@ MAX_LINKS = 10
 MAX_NOTES = 5
 _WRITES_OFF = "writes are disabled for this profile (GBRAIN_TOOLS=read); nothing was written"
 _WRITE_MODES = ("write", "admin")
+_CHANGED_WHILE_ASKING = "the page changed while you were asked; nothing done (preview again)"
 _REPLACES = {
     "capture": "a page with this slug exists: capture would replace its text"
     " (GBrain keeps the earlier version; see get_versions)",
@@ -509,6 +512,8 @@ class ToolBridge:
             if declined is not None:
                 return declined
             with self._after_asking():
+                if slug and self._changed_while_asking(slug, source, current):
+                    return _error(_CHANGED_WHILE_ASKING, code="page_changed", done=False)
                 result = self._result(tool, arguments, write=True)
             out = _bounded(tool, result)
             out["confirmed"] = True
@@ -532,6 +537,10 @@ class ToolBridge:
             "next": "to go ahead, call gbrain_call again with the same tool and arguments "
             "and confirm=<token>; nothing has been done yet",
         }
+
+    def _changed_while_asking(self, slug: str, source: Any, before: Revision | None) -> bool:
+        """Whether the page moved while a person was asked (minutes may pass)."""
+        return self.approve is not None and self._state(slug, source) != before
 
     def _after_asking(self) -> AbstractContextManager[None]:
         """The call's own deadline again once a person was asked (their time is theirs)."""
@@ -658,6 +667,8 @@ class ToolBridge:
             declined["deleted"] = False
             return declined
         with self._after_asking():
+            if self._changed_while_asking(slug, None, current):
+                return _error(_CHANGED_WHILE_ASKING, code="page_changed", deleted=False)
             catalog = self.catalog()
             call: dict[str, Any] = {"slug": slug}
             if revision is not None and catalog.declares("delete_page", "source_id"):
