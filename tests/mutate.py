@@ -350,6 +350,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_write_tools.py",),
     ),
     Mutation(
+        "page read again after asking",
+        f"{PKG}/toolbridge/bridge.py",
+        "return self.approve is not None and self._state(slug, source) != before",
+        "return False",
+        ("tests/integration/test_write_tools.py",),
+    ),
+    Mutation(
         "one deadline per tool call",
         f"{PKG}/toolbridge/bridge.py",
         "return self.settings.timeout_s or MCP_DEADLINE_S",
