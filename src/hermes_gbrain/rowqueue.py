@@ -47,12 +47,22 @@ from .errors import (
 )
 from .files import process_alive
 
-__all__ = ["LAND_MARGIN_S", "LEASE_S", "QueueWorker", "RowQueue", "Spawn", "may_still_land"]
+__all__ = [
+    "LAND_MARGIN_S",
+    "LEASE_S",
+    "RECOVER_EVERY_S",
+    "QueueWorker",
+    "RowQueue",
+    "Spawn",
+    "may_still_land",
+]
 
 log = logging.getLogger(__name__)
 
 LEASE_S = 120.0
 """How long a claim holds against a live process that never finishes the row."""
+RECOVER_EVERY_S = 30.0
+"""How often a running worker takes back rows a process that died since left in flight."""
 LAND_MARGIN_S = 30.0
 """After a send's deadline, how much longer it may still be applied by the server."""
 _OLD_DEADLINE_S = 12.0
@@ -236,8 +246,12 @@ class RowQueue:
         """Back to ``pending`` after a jittered exponential delay, never before the row settles
         (``failed`` once ``max_attempts`` are spent); returns the delay."""
         if attempts >= max_attempts:
+            note = "" if settled else " (the last send may still have landed)"
             self.finish(
-                op_id, "failed", f"{error}; gave up after {attempts} attempts", settled=settled
+                op_id,
+                "failed",
+                f"{error}; gave up after {attempts} attempts{note}",
+                settled=settled,
             )
             return 0.0
         delay = float(min(cap_s, base_s * (2 ** max(0, attempts - 1))))
@@ -274,15 +288,23 @@ class QueueWorker:
     """The one background thread of a durable queue: started once, woken on new rows, a
     drain bounded in time at shutdown, and the store closed once the thread is out of it.
 
-    Subclasses give ``_loop`` (return when ``_draining`` is set and nothing is left to
-    try) and ``_close_store``.
+    Subclasses give ``_loop`` (call ``_maybe_recover`` each pass; return when
+    ``_draining`` is set and nothing is left to try), ``_recover`` and ``_close_store``.
     """
 
     thread_name = "gbrain-queue"
 
-    def __init__(self, *, spawn: Spawn | None = None, max_wait_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        *,
+        spawn: Spawn | None = None,
+        max_wait_s: float = 30.0,
+        recover_every_s: float = RECOVER_EVERY_S,
+    ) -> None:
         self._spawn: Spawn = spawn or _daemon
-        self._max_wait = max_wait_s
+        self._max_wait = min(max_wait_s, recover_every_s)
+        self._recover_every = recover_every_s
+        self._recovered_at = time.monotonic()  # the store recovered when it was opened
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._draining = threading.Event()
@@ -339,6 +361,12 @@ class QueueWorker:
         if thread is None or not thread.is_alive():
             self._close_store()
 
+    def _maybe_recover(self) -> None:
+        """Take back rows another process sharing the profile left in flight when it died."""
+        if time.monotonic() - self._recovered_at >= self._recover_every:
+            self._recovered_at = time.monotonic()
+            self._recover()
+
     def _sleep(self, seconds: float) -> None:
         self._wake.wait(max(0.01, seconds))
         self._wake.clear()
@@ -357,6 +385,9 @@ class QueueWorker:
                 self._close_store()
 
     def _loop(self) -> None:
+        raise NotImplementedError
+
+    def _recover(self) -> None:
         raise NotImplementedError
 
     def _close_store(self) -> None:

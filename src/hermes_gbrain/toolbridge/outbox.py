@@ -60,7 +60,15 @@ from ..api import UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
 from ..files import open_private_sqlite
 from ..mcp import MCP_DEADLINE_S
-from ..rowqueue import LAND_MARGIN_S, LEASE_S, QueueWorker, RowQueue, Spawn, may_still_land
+from ..rowqueue import (
+    LAND_MARGIN_S,
+    LEASE_S,
+    RECOVER_EVERY_S,
+    QueueWorker,
+    RowQueue,
+    Spawn,
+    may_still_land,
+)
 
 __all__ = [
     "ABSENT",
@@ -78,8 +86,6 @@ BASE_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 300.0
 POLL_S = 1.0
 """How often a worker looks again at rows waiting on a row another worker holds."""
-RECOVER_EVERY_S = 30.0
-"""How often a running worker takes back rows a process that died since left in flight."""
 OTHER_ROWS = 20
 """How many other rows of ours for a page are compared with it, to label a changed page."""
 KEEP_DONE_S = 7 * 86_400.0
@@ -525,15 +531,13 @@ class OutboxWorker(QueueWorker):
         poll_s: float = POLL_S,
         recover_every_s: float = RECOVER_EVERY_S,
     ) -> None:
-        super().__init__(spawn=spawn, max_wait_s=max_wait_s)
+        super().__init__(spawn=spawn, max_wait_s=max_wait_s, recover_every_s=recover_every_s)
         self.outbox = outbox
         self.endpoint = endpoint
         self._send = send
         self._observe = observe
         self._deadline_s = send_deadline_s
         self._poll_s = poll_s
-        self._recover_every = recover_every_s
-        self._recovered_at = time.monotonic()  # the outbox recovered when it was opened
 
     def drain(self, timeout: float) -> OutboxStatus:
         """Try every pending row once more (backoff ignored), then stop; bounded by ``timeout``.
@@ -544,6 +548,9 @@ class OutboxWorker(QueueWorker):
         self.drain_within(timeout)
         return self.outbox.status()
 
+    def _recover(self) -> None:
+        self.outbox.recover()
+
     def _close_store(self) -> None:
         self.outbox.close()
 
@@ -552,17 +559,14 @@ class OutboxWorker(QueueWorker):
         or a short poll when one is due but waits on a row someone else holds."""
         at = self.outbox.next_due_at(self.endpoint)
         if at is None:
-            return min(self._max_wait, self._recover_every)
+            return self._max_wait
         left = at - self.outbox.clock()
-        return min(self._max_wait, self._recover_every, left + 0.01 if left > 0 else self._poll_s)
+        return min(self._max_wait, left + 0.01 if left > 0 else self._poll_s)
 
     def _loop(self) -> None:
         tried_in_drain: set[str] = set()
         while not self._stop.is_set():
-            if time.monotonic() - self._recovered_at >= self._recover_every:
-                # Another process sharing the profile may have died with rows in flight.
-                self._recovered_at = time.monotonic()
-                self.outbox.recover()
+            self._maybe_recover()
             draining = self._draining.is_set()
             batch = self.outbox.due(self.endpoint, ignore_backoff=draining)
             if draining:

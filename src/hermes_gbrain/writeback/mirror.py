@@ -179,12 +179,16 @@ class Mirror(QueueWorker):
         """Stop and close the ledger once the worker is out of it."""
         self.close_when_done()
 
+    def _recover(self) -> None:
+        self.ledger.rows.recover()
+
     def _close_store(self) -> None:
         self.ledger.close()
 
     def _loop(self) -> None:
         tried: set[str] = set()
         while not self._stop.is_set():
+            self._maybe_recover()
             draining = self._draining.is_set()
             op = self.ledger.head(self.policy.endpoint)
             if op is not None and draining and op.op_id in tried:
