@@ -112,7 +112,9 @@ def test_a_hung_tool_list_leaves_the_call_its_share_of_one_deadline(
     out = s.call("gbrain_call", tool="search", arguments={"query": "Kestrel"})
     took = time.monotonic() - started
     assert "deadline" in out["error"] and "search" in tools_sent(emu)
-    assert took < 2.0 + 0.75, took  # one deadline, not the catalog's and then the call's
+    # One deadline (2 s), not the catalog's own and then the call's (each held 5 s): slack
+    # for a busy machine, far below the 5 s a fetch that waited out the hold would take.
+    assert took < 4.0, took
 
 
 def _final(outbox: Any, op_ids: list[str], timeout: float) -> list[str]:
