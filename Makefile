@@ -68,6 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/turn_latency.py
 	$(BIN)/python bench/bulkheads.py
 	$(BIN)/python bench/soak.py
+	$(BIN)/python bench/write_soak.py
 	$(BIN)/python bench/writeback.py
 
 # Flips each safety check in docs/reliability.md and shows the suite catching it (~2 min).

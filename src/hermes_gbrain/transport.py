@@ -52,6 +52,7 @@ __all__ = [
     "Transport",
     "UntilFactory",
     "call_deadline",
+    "deadline_left",
     "shared_transport",
 ]
 
@@ -70,21 +71,30 @@ _outer = threading.local()
 
 
 @contextmanager
-def call_deadline(seconds: float) -> Iterator[None]:
+def call_deadline(seconds: float, *, fresh: bool = False) -> Iterator[None]:
     """Bound every request this thread sends inside the block by one shared deadline.
 
     A tool call may mint a token, send, re-mint after a 401 and send again; each
     request has its own deadline, and this one caps their sum. Nested blocks keep
-    the earlier end.
+    the earlier end, unless ``fresh`` (a new bound after waiting on a person, whose
+    time is not the server's).
     """
     previous: tuple[float, float] | None = getattr(_outer, "at", None)
     end = time.monotonic() + seconds
-    if previous is None or end < previous[0]:
+    if fresh or previous is None or end < previous[0]:
         _outer.at = (end, seconds)
     try:
         yield
     finally:
         _outer.at = previous
+
+
+def deadline_left(default: float) -> float:
+    """Seconds left of the enclosing ``call_deadline`` (``default`` outside any), never < 0."""
+    outer: tuple[float, float] | None = getattr(_outer, "at", None)
+    if outer is None:
+        return default
+    return max(0.0, min(default, outer[0] - time.monotonic()))
 
 
 def _header_ok(value: str) -> bool:

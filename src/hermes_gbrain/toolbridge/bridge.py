@@ -4,8 +4,10 @@ Every outcome is a JSON object string: data on success, ``{"error": …}`` other
 Nothing raises into Hermes. Outputs are bounded (rows, characters, list lengths) and
 server text is reduced to single lines or capped blocks: it is untrusted. Reads are
 retried once after a transport error (a fresh connection); writes are never retried
-here: ``put_page`` goes through the durable outbox, destructive tools take two steps
-(``deletes``), and the user is asked at the second step where Hermes can ask.
+here: ``put_page`` goes through the durable outbox, destructive tools and writes that
+would replace what is stored take two steps (``deletes``), and the user is asked at the
+second step where Hermes can ask (the page is read again after the answer). One deadline
+bounds a whole call (``budget_s``).
 
 Arguments are strict: an argument a compact tool does not declare, or one the server
 tool behind ``gbrain_call`` does not declare, is refused with its name and nothing is
@@ -20,15 +22,16 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..api import GBrain, parse_search_rows
 from ..errors import GBrainError, ToolError, TransportError
-from ..mcp import ToolCatalog, ToolResult
+from ..mcp import MCP_DEADLINE_S, ToolCatalog, ToolResult
 from ..settings import Settings
 from ..text import one_line, safe_slug
-from ..transport import call_deadline
+from ..transport import call_deadline, deadline_left
 from . import schemas
 from .deletes import ConfirmTokens, Refusal, Revision
 from .discovery import Discovery
@@ -57,6 +60,14 @@ MAX_LINKS = 10
 MAX_NOTES = 5
 _WRITES_OFF = "writes are disabled for this profile (GBRAIN_TOOLS=read); nothing was written"
 _WRITE_MODES = ("write", "admin")
+_CHANGED_WHILE_ASKING = "the page changed while you were asked; nothing done (preview again)"
+_REPLACES = {
+    "capture": "a page with this slug exists: capture would replace its text"
+    " (GBrain keeps the earlier version; see get_versions)",
+    "put_raw_data": "raw data from this source is stored for the page: it would be replaced",
+    "add_link": "this link exists: its context would be replaced",
+    "takes_update": "the take's weight, source or date would be replaced",
+}
 
 Approver = Callable[[str, str], "bool | None"]
 """Asks the user ``(what, why)``: True to go ahead, False to refuse, None when nobody can
@@ -148,7 +159,10 @@ class ToolBridge:
             problems = validate(schema["parameters"], args)
             if problems:
                 return _error(f"invalid arguments for {name}; nothing was sent", problems=problems)
-        return handler(args)
+        # One deadline for the whole call: catalog, token (a mint in flight included), every
+        # request and retry (a person's answer to an approval prompt aside).
+        with call_deadline(self.budget_s):
+            return handler(args)
 
     def _with_failures(self, out: dict[str, Any]) -> dict[str, Any]:
         """Writes that failed in the background are told on the next call, once each."""
@@ -201,10 +215,22 @@ class ToolBridge:
                     raise
                 return self.brain(write).mcp.call_tool(tool, args)  # once, on a fresh connection
 
+    @property
+    def budget_s(self) -> float:
+        """The wall-clock bound of one tool call, everything it needs included."""
+        return self.settings.timeout_s or MCP_DEADLINE_S
+
     def catalog(self) -> ToolCatalog:
-        """This credential's tools: live (cached per process), else the disk cache."""
+        """This credential's tools: live (cached per process), else the disk cache.
+
+        With a disk cache to fall back on, a live fetch gets half of what is left of the
+        call's deadline, so a hung ``tools/list`` leaves the call itself time to run.
+        """
         try:
-            return self.brain(self._writes_on).catalog()
+            if self.discovery is None:
+                return self.brain(self._writes_on).catalog()
+            with call_deadline(deadline_left(self.budget_s) / 2):
+                return self.brain(self._writes_on).catalog()
         except GBrainError:
             if self.discovery is None:
                 raise
@@ -342,6 +368,8 @@ class ToolBridge:
                 item["writes"] = True
             if schemas.is_destructive(spec.name):
                 item["two_step"] = True
+            elif spec.name in schemas.REPLACING_TOOLS:
+                item["two_step"] = "when it would replace"
             size += len(spec.name) + len(line) + 30
             if size > MAX_TOOLS_CHARS:
                 shown_all = False
@@ -363,6 +391,10 @@ class ToolBridge:
         return out
 
     def _call_any(self, args: dict[str, Any]) -> dict[str, Any]:
+        with call_deadline(self.budget_s):  # the same one, when reached through _checked
+            return self._call_tool(args)
+
+    def _call_tool(self, args: dict[str, Any]) -> dict[str, Any]:
         tool = args["tool"].strip()
         if tool.startswith(schemas.PREFIX):
             tool = tool[len(schemas.PREFIX) :]
@@ -406,6 +438,8 @@ class ToolBridge:
             )
         if schemas.is_destructive(tool):
             return self._two_step(tool, arguments, confirm)
+        if tool in schemas.REPLACING_TOOLS and (confirm or self._replaces(tool, arguments)):
+            return self._two_step(tool, arguments, confirm, replaces=True)
         if confirm:
             return _error(f"{tool} takes no confirm token; nothing was sent")
         result = self._result(tool, arguments, write=write)
@@ -429,7 +463,37 @@ class ToolBridge:
         data = result.data if isinstance(result.data, dict) else {}
         return self._revision(data)
 
-    def _two_step(self, tool: str, arguments: dict[str, Any], confirm: Any) -> dict[str, Any]:
+    def _replaces(self, tool: str, arguments: Mapping[str, Any]) -> bool:
+        """Whether this call of a ``REPLACING_TOOLS`` tool would replace something stored;
+        when that cannot be read, it is taken to (two steps rather than a silent overwrite)."""
+        if tool == "capture":
+            slug = arguments.get("slug")
+            if not isinstance(slug, str) or not slug:
+                return False  # GBrain derives the slug from the text: the same text, same page
+            return safe_slug(slug) is None or self._state(slug) is not None
+        if tool == "put_raw_data":
+            try:
+                call = {"slug": arguments.get("slug"), "source": arguments.get("source")}
+                return bool(self._result("get_raw_data", call).data)
+            except GBrainError:
+                return True
+        if tool == "add_link":
+            try:
+                rows = self._result("get_links", {"slug": arguments.get("from")}).data
+            except GBrainError:
+                return True
+            kind = arguments.get("link_type") or ""
+            return any(
+                isinstance(r, dict)
+                and r.get("to_slug") == arguments.get("to")
+                and (r.get("link_type") or "") == kind
+                for r in (rows if isinstance(rows, list) else [])
+            )
+        return True  # takes_update: always rewrites a take's fields
+
+    def _two_step(
+        self, tool: str, arguments: dict[str, Any], confirm: Any, *, replaces: bool = False
+    ) -> dict[str, Any]:
         """Preview and token first; the call itself only with that token (see ``deletes``)."""
         raw_slug = arguments.get("slug")
         slug = safe_slug(raw_slug) if isinstance(raw_slug, str) else None
@@ -447,7 +511,10 @@ class ToolBridge:
             declined = self._ask_user(tool, arguments, slug)
             if declined is not None:
                 return declined
-            result = self._result(tool, arguments, write=True)
+            with self._after_asking():
+                if slug and self._changed_while_asking(slug, source, current):
+                    return _error(_CHANGED_WHILE_ASKING, code="page_changed", done=False)
+                result = self._result(tool, arguments, write=True)
             out = _bounded(tool, result)
             out["confirmed"] = True
             return out
@@ -455,6 +522,8 @@ class ToolBridge:
             slug or "", current, tool=tool, arguments=arguments, bound=slug is not None
         )
         preview: dict[str, Any] = {"tool": tool, "arguments": _clip_arguments(arguments)}
+        if replaces:
+            preview["replaces"] = _REPLACES.get(tool, "this call replaces what is stored")
         if slug:
             preview["page"] = (
                 {"slug": slug, "exists": False}
@@ -468,6 +537,14 @@ class ToolBridge:
             "next": "to go ahead, call gbrain_call again with the same tool and arguments "
             "and confirm=<token>; nothing has been done yet",
         }
+
+    def _changed_while_asking(self, slug: str, source: Any, before: Revision | None) -> bool:
+        """Whether the page moved while a person was asked (minutes may pass)."""
+        return self.approve is not None and self._state(slug, source) != before
+
+    def _after_asking(self) -> AbstractContextManager[None]:
+        """The call's own deadline again once a person was asked (their time is theirs)."""
+        return call_deadline(self.budget_s, fresh=self.approve is not None)
 
     def _ask_user(
         self, tool: str, arguments: Mapping[str, Any], slug: str | None
@@ -589,11 +666,14 @@ class ToolBridge:
         if declined is not None:
             declined["deleted"] = False
             return declined
-        catalog = self.catalog()
-        call: dict[str, Any] = {"slug": slug}
-        if revision is not None and catalog.declares("delete_page", "source_id"):
-            call["source_id"] = revision.source_id
-        result = self._result("delete_page", call, write=True)
+        with self._after_asking():
+            if self._changed_while_asking(slug, None, current):
+                return _error(_CHANGED_WHILE_ASKING, code="page_changed", deleted=False)
+            catalog = self.catalog()
+            call: dict[str, Any] = {"slug": slug}
+            if revision is not None and catalog.declares("delete_page", "source_id"):
+                call["source_id"] = revision.source_id
+            result = self._result("delete_page", call, write=True)
         data = result.data if isinstance(result.data, dict) else {}
         return {
             "deleted": True,
