@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .api import UnsupportedError
 from .errors import (
     AuthError,
     ConfigError,
@@ -79,6 +80,8 @@ def may_still_land(exc: BaseException) -> bool:
     reply, or a 5xx (a proxy in front may still be waiting on GBrain) means it may be.
     """
     if isinstance(exc, ToolError | AuthError | ConfigError | RefusedError | RPCError):
+        return False
+    if isinstance(exc, UnsupportedError):  # raised before any request (the tool list)
         return False
     if isinstance(exc, HTTPStatusError):
         return exc.status >= 500

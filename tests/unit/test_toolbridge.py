@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from hermes_gbrain.api import UnsupportedError
 from hermes_gbrain.errors import DeadlineError, HTTPStatusError, ToolError, TransportError
 from hermes_gbrain.mcp import ToolSpec
 from hermes_gbrain.rowqueue import LAND_MARGIN_S, may_still_land
@@ -313,6 +314,7 @@ def test_classify() -> None:
     assert classify(TransportError("ConnectError"))[0] is False
     assert not may_still_land(TransportError("ConnectError"))  # never written
     assert not may_still_land(ToolError("put_page", "rate_limited"))  # answered
+    assert not may_still_land(UnsupportedError("no 'remember' tool"))  # never sent
     assert may_still_land(TransportError("ReadError")) and may_still_land(DeadlineError(1.0))
     assert may_still_land(HTTPStatusError(502)) and not may_still_land(HTTPStatusError(404))
     assert classify(ValueError("secret text")) == (False, "unexpected ValueError")
