@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ..api import HotFact, SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
-from ..text import one_line
+from ..text import plain_line
 from ..transport import Bulkhead
 from .config import PointerConfig, brain_for
 from .facts import (
@@ -48,6 +48,7 @@ from .gate import (
     load_vocabulary,
 )
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
+from .screen import prompt_ref
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -122,10 +123,11 @@ def load_briefing_config(
 
 
 def summary_of(row: SearchRow, cap: int = SUMMARY_CHARS) -> str:
-    """The row's snippet as one clean line: no truncation marker, no leading heading."""
+    """The row's snippet as one plain line: no truncation marker, no leading heading, no
+    markup (links become their text)."""
     text = _MARKER.sub("", row.snippet)
     text = _HEADING.sub("", text, count=1)
-    return one_line(text, cap)
+    return plain_line(text, cap)
 
 
 def select_rows(
@@ -145,7 +147,7 @@ def select_rows(
     return gate_rows(rows, message, gate=gate, limit=limit, skip=skip, vocabulary=vocabulary)
 
 
-_CITE = re.compile(r"\[[A-Za-z0-9._-]+:[a-z0-9][a-z0-9._/-]*\]")
+_CITE = re.compile(r"\[[a-z0-9][a-z0-9-]{0,31}:[^\]\s:]+\]")
 
 
 def cited_pages(text: str) -> list[str]:
@@ -158,9 +160,12 @@ def format_briefing(rows: Sequence[SearchRow], facts: Sequence[HotFact] = ()) ->
     fact (``recall.facts``); ``""`` if there is neither."""
     lines = []
     for row in rows:
-        title = one_line(row.title, TITLE_CAP) or row.slug
+        ref = prompt_ref(row.source_id, row.slug)
+        if ref is None:
+            continue  # the gate drops these; a caller that skipped it still gets none
+        title = plain_line(row.title, TITLE_CAP) or row.slug
         summary = summary_of(row)
-        line = f"- {title} [{row.source_id}:{row.slug}]"
+        line = f"- {title} {ref}"
         lines.append(f"{line} — {summary}" if summary else line)
     lines.extend(format_fact_lines(facts))
     return HEADER + "\n" + "\n".join(lines) if lines else ""

@@ -58,7 +58,7 @@ from ..api import SearchRow
 from ..files import data_dir, write_atomic
 from ..text import one_line
 from .generated import is_generated
-from .screen import looks_like_instructions
+from .screen import looks_like_instructions, prompt_ref
 
 __all__ = [
     "DEFAULT_MIN_RATIO",
@@ -269,6 +269,8 @@ def _summary_text(row: SearchRow) -> str:
 def _clean(row: SearchRow) -> bool:
     if not row.slug or row.injection_suspected or is_generated(row.slug, row.type):
         return False
+    if prompt_ref(row.source_id, row.slug) is None:
+        return False  # a slug or source id that may not be printed
     if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
         return False
     return not looks_like_instructions(_summary_text(row))

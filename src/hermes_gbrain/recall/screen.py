@@ -1,14 +1,32 @@
-"""A local screen for instruction-like page titles (a heuristic, not a guarantee).
+"""What brain text may reach the prompt: one policy and one screen for every layer.
 
-GBrain 0.46.28 never sets ``injection_suspected``; newer GBrain does. A pointer line
-carries only a title, but a title is still text anyone with write access to the
-brain chose, so titles that read like orders to the model ("ignore previous
-instructions", role markers, chat-template tokens, fence tags) are dropped. It will
-miss clever phrasing and may drop an honest title about prompt injection; that is
-the trade-off of a cheap, local check. ``GBRAIN_POINTER_SCREEN=0`` turns it off.
+Anyone who can write a page (a shared brain, an import, a synced inbox) can put text in
+front of the model, so every title, summary, fact, slug, source id and server message
+passes here on its way to a prompt or a tool answer (digest, briefing, pointers, facts,
+the ``gbrain_*`` tools' errors and warnings):
 
-Matching happens on a normalised form, so a zero-width character inside a word
-("Ig\u200bnore all previous in\u200bstructions") or fullwidth letters do not slip past.
+- **identifiers** (:func:`prompt_ref`): a slug or source id is shown only when it is of
+  GBrain's own alphabet (``text.safe_slug``, ``text.safe_source_id``), of a modest shape
+  (length, segments, no run of stacked marks) and its words pass the screen; otherwise
+  the row is dropped, or a tool's reference withheld;
+- **text** (:func:`prompt_line`): one plain line, markup removed (a link becomes its
+  text, images, comments and HTML tags go, a URL keeps only its host), capped — or
+  nothing when it reads like instructions;
+- **server strings** (:func:`server_text`, :func:`server_code`): bounded, cleaned, and
+  replaced by a fixed notice when they read like instructions; an error code must look
+  like one (``page_not_found``).
+
+The screen (:func:`looks_like_instructions`) matches a vocabulary of text addressed to
+the model rather than about the brain: overriding earlier instructions, role markers and
+chat-template tokens, notes "to the assistant", orders to call tools or reveal secrets.
+It matches after one normalisation (:func:`screen_forms`): invisible and bidi characters
+removed, NFKC, combining marks stripped, look-alike letters of other scripts read as the
+Latin ones they imitate, case folded, and also read with leet digits as letters, with
+spaced-out letters joined, squashed without spaces, and reversed (text stored backwards
+behind a bidi override displays forwards). It is a heuristic: it will miss phrasing it
+has no word for and may drop an honest title about prompt injection; ``bench/screen.py``
+measures both on a hostile and a benign corpus. ``GBRAIN_POINTER_SCREEN=0`` turns the
+vocabulary off for pointers; identifiers and markup are checked regardless.
 """
 
 from __future__ import annotations
@@ -16,49 +34,239 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..text import visible
+from ..lookalikes import LOOKALIKES
+from ..text import one_line, plain_line, safe_slug, safe_source_id, strip_markup, visible
 
-__all__ = ["looks_like_instructions", "screen_form"]
+__all__ = [
+    "WITHHELD",
+    "looks_like_instructions",
+    "prompt_line",
+    "prompt_ref",
+    "prompt_slug",
+    "screen_form",
+    "screen_forms",
+    "server_code",
+    "server_text",
+]
 
+WITHHELD = "[withheld: server text that reads like instructions]"
+"""What a tool answer carries instead of a server string the screen flags."""
+
+_ROLE = r"(?:system|assistant|developer|user|human)"
+_TO_MODEL = (
+    r"(?:ai|a\.i\.|assistants?|models?|llms?|language models?|chat ?bots?|bots?|ai agents?|"
+    r"agents?|system|claude|chatgpt|gpt(?:-?\d[\w.]*)?|copilot|gemini|llama|mistral)"
+)
+_TO_MODEL_BARE = (  # without an article: "note to AI", never "note to model railway"
+    r"(?:ai|a\.i\.|assistants?|llms?|language models?|chat ?bots?|ai agents?|"
+    r"claude|chatgpt|gpt(?:-?\d[\w.]*)?|copilot|gemini)"
+)
 _PATTERNS = (
-    # "ignore/disregard/forget (all) (previous/prior/above) instructions/rules"
-    r"\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(instructions?|rules|prompts?|"
-    r"directions|guidelines|context|system)\b",
+    # overriding what came before
+    r"\b(?:ignore|disregard|forget|override|bypass|discard)\b.{0,40}\b(?:instructions?|rules|"
+    r"prompts?|directions|directives|guidelines|guardrails|context|system|programming)\b",
     r"\byou are now\b",
-    r"\bnew (system )?instructions?\b",
+    r"\bnew (?:system )?instructions?\b",
     r"\bfrom now on\b",
-    r"\b(do not|don't|never) (tell|inform|mention|reveal|disclose)\b",
-    r"\b(reveal|print|show|leak|exfiltrate|send)\b.{0,30}\b(system prompt|secrets?|api keys?|"
-    r"tokens?|credentials|passwords?|instructions)\b",
-    r"\b(act|behave|respond|pretend) as\b",
-    r"^\s*(system|assistant|developer|user)\s*:",
-    r"\[/?(inst|system)\]",
+    r"\b(?:do not|don't|never) (?:tell|inform|mention|reveal|disclose)\b",
+    r"\b(?:reveal|print|show|leak|exfiltrate|send|repeat|output|dump)\b.{0,30}\b(?:system prompt|"
+    r"secrets?|api keys?|tokens?|credentials|passwords?|instructions|hidden prompt|"
+    r"initial prompt)\b",
+    r"\b(?:act|behave|respond|pretend) as\b",
+    r"\bjailbreak",
+    r"\bdeveloper mode\b",
+    r"\bdo anything now\b",
+    r"\bpwn(?:ed|z)?\b",
+    # role markers and chat-template tokens
+    rf"^\W*{_ROLE}\s*:",
+    rf"[\[(<{{|]\s*(?:{_ROLE}|inst|sys)(?:\s+(?:message|prompt|note|notice|instructions?|"
+    r"override|update|alert|mode|command|directive|msg))?\s*[\])>}|]",
+    rf"#{{1,6}}\s*(?:{_ROLE}|instructions?|response)\s*(?:$|[#:])",
+    r"\bsystem\s*(?:override|directive|command)\b",
+    r"\bsystem\s*(?:message|prompt|instructions?|notice|alert|note|update)\s*[:!]",
     r"<\|[a-z_]+\|>",
-    r"</?\s*(system|instructions?|assistant|tool_call)\b",
+    r"\b(?:im_start|im_end|endoftext|eot_id|start_header_id|end_header_id)\b",
+    r"<</?sys>>",
+    r"</?\s*(?:system|instructions?|assistant|tool_call|memory-context)\b",
     r"\bmemory-context\b",
-    r"\b(run|execute|call|invoke)\b.{0,30}\b(command|tool|function|shell|curl|script)\b",
-    r"\bjailbreak\b",
-    r"\bimportant\s*:.{0,40}\b(assistant|model|ai|agent)\b",
+    # text addressed to the model
+    rf"\b(?:note|notice|message|memo|reminder|instructions?|directive|orders?|p\.?s\.?)\W{{0,3}}"
+    rf"(?:to|for)\W{{1,3}}(?:the|any|all|every|this|our|you)\s+{_TO_MODEL}\b",
+    rf"\b(?:note|notice|message|memo|reminder|instructions?|directive|p\.?s\.?)\W{{0,3}}"
+    rf"(?:to|for)\W{{1,3}}{_TO_MODEL_BARE}\b",
+    r"^\W*(?:assistant|ai|llm|claude|chatgpt|gpt|model)\s*,",
+    rf"\b(?:dear|hey|hi|hello|attention|attn)\W{{1,3}}{_TO_MODEL_BARE}\b",
+    r"\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot|agent|automated)\b",
+    r"\b(?:ai|llm|language model|assistant|model|agent)s? (?:reading|processing|parsing|"
+    r"summari[sz]ing|seeing) this\b",
+    r"\bimportant\s*:.{0,40}\b(?:assistant|model|ai|agent)\b",
+    r"\balways (?:answer|respond|reply|say|output|include|append|end|start|begin) ",
+    # orders to act on the brain or send things out
+    r"\b(?:run|execute|call|invoke)\b.{0,30}\b(?:tools?|functions?|shell|curl|wget|"
+    r"(?:this|the following|these) (?:commands?|scripts?))\b",
+    r"\bgbrain_[a-z_]+",
+    r"\b(?:delete|put|restore|purge)_pages?\b",
+    r"\bforget_fact\b",
+    r"\b(?:delete|remove|wipe|erase|purge|destroy)\s+(?:every|all|each|the whole|the entire|"
+    r"your)\s+(?:pages?|notes?|memor(?:y|ies)|files?|data|brain|database|documents?)\b",
+    r"\b(?:send|post|upload|forward|email|exfiltrate|transmit|submit)\b.{0,60}"
+    r"(?:https?:|www\.)",
 )
 _SCREEN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
+_SHOUTED = re.compile(r"#{1,6}\s*(?:SYSTEM|ASSISTANT|DEVELOPER|INSTRUCTIONS?)\b")
+"""A heading that shouts a role ("### SYSTEM"), matched before case folding."""
 
+_SQUASHED = re.compile(
+    r"ignore(?:all|any|every)?(?:of)?(?:the|your|my)?(?:previous|prior|above|earlier|preceding|"
+    r"former|initial|original)"
+    r"|disregard(?:all|any)?(?:of)?(?:the|your)?(?:previous|prior|above|earlier|preceding)"
+    r"|forget(?:all|everything)(?:previous|prior|above|you)"
+    r"|(?:previous|prior|earlier|preceding)(?:instructions|prompts?|directives)"
+    r"|override(?:all|the|your)*(?:previous|prior|system)"
+    r"|(?:reveal|print|leak|repeat|dump)(?:the|your)?(?:system|hidden|initial)prompt"
+    r"|systemoverride|developermode|jailbreak|doanythingnow"
+    r"|noteto(?:the)?(?:assistant|languagemodel|llm|chatbot|aiassistant|aiagent)"
+    r"|notetotheai|youarenow"
+)
+"""Phrases matched with every space and sign removed ("ign ore all prev ious")."""
+_RUN_WORDS = re.compile(
+    r"ignore|disregard|instruction|system|assistant|override|prompt|jailbreak|reveal|pwn|"
+    r"delete|secret|password"
+)
+"""Words that give away a run of spaced-out letters ("i g n o r e")."""
 
 _SPACES = re.compile(r"\s+")
+_NOT_WORD = re.compile(r"[\W_]+")
+_RUN = re.compile(r"(?<![^\W_])[^\W_](?:[\s.\-_*·•|/+~,:]{1,3}[^\W_]){3,}(?![^\W_])")
+_LEET = "01345789@$!|+€"
+_LEET_I = str.maketrans(_LEET, "oieastbgasilte")
+_LEET_L = str.maketrans(_LEET, "oleastbgasllte")
+_LEET_CHARS = frozenset(_LEET)
+_PUNCT = str.maketrans(dict.fromkeys("\u2236\ua789\u02f8\u02d0\u05c3\u205a", ":"))
+"""Colon look-alikes NFKC leaves alone ("system\u2236")."""
+
+
+def _fold(text: str) -> str:
+    """Invisible characters removed, NFKC, look-alikes read as Latin, case folded,
+    combining marks stripped, spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", visible(text)).translate(LOOKALIKES)
+    folded = unicodedata.normalize("NFD", folded.translate(_PUNCT).casefold())
+    folded = "".join(ch for ch in folded if not unicodedata.category(ch).startswith("M"))
+    return _SPACES.sub(" ", visible(folded)).strip()
 
 
 def screen_form(text: str) -> str:
-    """What the screen matches: invisible characters removed (not spaced), NFKC
+    """What the screen matches first: invisible characters removed (not spaced), NFKC
     (fullwidth and stylised letters become plain ones), whitespace collapsed."""
     folded = unicodedata.normalize("NFKC", visible(text))
     return _SPACES.sub(" ", visible(folded)).strip()
 
 
-def looks_like_instructions(title: str) -> bool:
-    """True when a title (or summary) reads like an instruction to the model.
+def screen_forms(text: str) -> tuple[str, ...]:
+    """Every reading of ``text`` the screen matches: as written and without its markup,
+    each folded (:func:`_fold`), read with leet digits as letters, with spaced-out
+    letters joined, and reversed."""
+    forms: list[str] = []
+    for source in dict.fromkeys((text, strip_markup(text))):
+        base = _fold(source)
+        forms.append(base)
+        if any(ch in _LEET_CHARS for ch in base):
+            forms.extend((base.translate(_LEET_I), base.translate(_LEET_L)))
+    joined = [_RUN.sub(lambda m: _NOT_WORD.sub("", m.group(0)), form) for form in forms]
+    forms.extend(j for j in joined if j not in forms)
+    forms.extend([form[::-1] for form in forms])
+    return tuple(dict.fromkeys(forms))
 
-    The one screen for every layer that puts brain text into a prompt: digest,
-    pointers and briefing all call it.
-    """
+
+def _spaced_out(form: str) -> bool:
+    """A run of single letters ("i g n o r e a l l") that spells a telling word."""
+    return any(_RUN_WORDS.search(_NOT_WORD.sub("", run.group(0))) for run in _RUN.finditer(form))
+
+
+def looks_like_instructions(title: str) -> bool:
+    """True when a title, summary, fact or server string reads like an instruction to
+    the model (see the module docstring). The one screen for every layer."""
     if not isinstance(title, str) or not title:
         return False
-    return _SCREEN.search(screen_form(title)) is not None
+    if _SHOUTED.search(unicodedata.normalize("NFKC", visible(title))):
+        return True
+    for form in screen_forms(title):
+        if _SCREEN.search(form) or _SQUASHED.search(_NOT_WORD.sub("", form)):
+            return True
+        if _spaced_out(form):
+            return True
+    return False
+
+
+# -- the policy ---------------------------------------------------------------------------
+
+MAX_REF_CHARS = 160
+MAX_SEGMENTS = 8
+MAX_MARK_RUN = 3
+
+
+def _shapely(slug: str) -> bool:
+    """Short enough to be a name, few segments, no tower of stacked marks."""
+    if len(slug) > MAX_REF_CHARS or slug.count("/") >= MAX_SEGMENTS:
+        return False
+    run = 0
+    for ch in slug:
+        run = run + 1 if unicodedata.category(ch).startswith("M") else 0
+        if run > MAX_MARK_RUN:
+            return False
+    return True
+
+
+def _words(identifier: str) -> str:
+    return re.sub(r"[/._-]+", " ", identifier)
+
+
+def prompt_slug(slug: object, *, screen: bool = True) -> str | None:
+    """``slug`` when it may reach a prompt (GBrain's alphabet, a modest shape, words
+    that pass the screen), else None. ``screen=False`` skips only the vocabulary."""
+    page = safe_slug(slug)
+    if page is None or not _shapely(page):
+        return None
+    if screen and looks_like_instructions(_words(page)):
+        return None
+    return page
+
+
+def prompt_ref(source_id: object, slug: object, *, screen: bool = True) -> str | None:
+    """``[source:slug]`` when both may reach a prompt, else None (drop the row, or
+    withhold the reference). ``screen=False`` skips only the vocabulary check."""
+    source, page = safe_source_id(source_id), prompt_slug(slug, screen=False)
+    if source is None or page is None:
+        return None
+    if screen and looks_like_instructions(f"{_words(source)} : {_words(page)}"):
+        return None
+    return f"[{source}:{page}]"
+
+
+def prompt_line(text: object, cap: int, *, screen: bool = True) -> str | None:
+    """``text`` as it may appear in a prompt: one plain line of at most ``cap``
+    characters (``""`` for none), or None when it reads like instructions. The screen
+    reads up to four times ``cap`` (what follows is never shown)."""
+    if not isinstance(text, str):
+        return ""
+    window = text[: 8 * cap]
+    if screen and looks_like_instructions(one_line(window, 4 * cap)):
+        return None
+    return plain_line(window, cap)
+
+
+def server_text(text: object, cap: int) -> str:
+    """A server string (error message, warning, note) for a tool answer: one plain,
+    capped line, or :data:`WITHHELD` when it reads like instructions."""
+    line = prompt_line(text, cap)
+    return WITHHELD if line is None else line
+
+
+_CODE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def server_code(code: object) -> str | None:
+    """An error code fit to show (``page_not_found``), else None."""
+    if not isinstance(code, str) or not _CODE.fullmatch(code):
+        return None
+    return None if looks_like_instructions(_words(code)) else code
