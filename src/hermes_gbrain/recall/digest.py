@@ -37,10 +37,10 @@ from typing import Any
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
 from ..files import data_dir, write_atomic
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
-from ..text import one_line, plain_line
+from ..text import one_line
 from .gate import TitleVocabulary, write_vocabulary
 from .generated import is_generated
-from .screen import looks_like_instructions, prompt_ref
+from .screen import prompt_line, prompt_ref
 from .title_index import TitleIndex, load_index, refresh_index, write_index
 
 __all__ = [
@@ -150,12 +150,10 @@ def _clean_title(ref: PageRef) -> str:
     """The name to show for ``ref``, or ``""`` when it must not be shown."""
     if _is_generated(ref) or ref.deleted_at or prompt_ref(ref.source_id, ref.slug) is None:
         return ""
-    title = ref.title or ref.slug.rsplit("/", 1)[-1]
-    raw = one_line(title, 4 * NAME_CAP)
-    if not raw or looks_like_instructions(raw):
+    name = prompt_line(ref.title or ref.slug.rsplit("/", 1)[-1], 4 * NAME_CAP)
+    if not name:  # screened (None) or nothing left once markup is gone
         return ""
-    plain = plain_line(title, 4 * NAME_CAP)  # links become their text, images go
-    return one_line(plain.replace(",", " ").replace(";", " "), NAME_CAP)
+    return one_line(name.replace(",", " ").replace(";", " "), NAME_CAP)
 
 
 def _names(refs: Sequence[PageRef]) -> dict[str, list[str]]:

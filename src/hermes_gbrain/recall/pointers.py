@@ -26,8 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..api import SearchRow
-from ..text import one_line, plain_line
-from .screen import looks_like_instructions, prompt_ref
+from .screen import prompt_line, prompt_ref
 
 __all__ = [
     "HEADER",
@@ -82,15 +81,13 @@ def pointer_lines(rows: Iterable[SearchRow], *, screen: bool = True) -> tuple[st
         if not row.slug or row.injection_suspected:
             continue
         ref = prompt_ref(row.source_id, row.slug, screen=screen)
-        if ref is None:
-            continue
-        if screen and looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
+        title = prompt_line(row.title, TITLE_CAP, screen=screen)
+        if ref is None or title is None:
             continue
         ident = (row.source_id, row.slug)
         if ident in seen:
             continue
         seen.add(ident)
-        title = plain_line(row.title, TITLE_CAP)
         lines.append(f"- {ref} {title}".rstrip())
         if len(lines) >= MAX_LIMIT:
             break

@@ -35,7 +35,7 @@ import re
 import unicodedata
 
 from ..lookalikes import LOOKALIKES
-from ..text import one_line, plain_line, safe_slug, safe_source_id, strip_markup, visible
+from ..text import plain_line, safe_slug, safe_source_id, strip_markup, visible
 
 __all__ = [
     "WITHHELD",
@@ -89,6 +89,7 @@ _PATTERNS = (
     r"<</?sys>>",
     r"</?\s*(?:system|instructions?|assistant|tool_call|memory-context)\b",
     r"\bmemory-context\b",
+    r"\[[a-z0-9][a-z0-9-]{0,31}:[^\]\s:]+\]",  # a reference forged inside text
     # text addressed to the model
     rf"\b(?:note|notice|message|memo|reminder|instructions?|directive|orders?|p\.?s\.?)\W{{0,3}}"
     rf"(?:to|for)\W{{1,3}}(?:the|any|all|every|this|our|you)\s+{_TO_MODEL}\b",
@@ -112,7 +113,7 @@ _PATTERNS = (
     r"\b(?:send|post|upload|forward|email|exfiltrate|transmit|submit)\b.{0,60}"
     r"(?:https?:|www\.)",
 )
-_SCREEN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
+_SCREEN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE | re.MULTILINE)
 _SHOUTED = re.compile(r"#{1,6}\s*(?:SYSTEM|ASSISTANT|DEVELOPER|INSTRUCTIONS?)\b")
 """A heading that shouts a role ("### SYSTEM"), matched before case folding."""
 
@@ -135,7 +136,7 @@ _RUN_WORDS = re.compile(
 )
 """Words that give away a run of spaced-out letters ("i g n o r e")."""
 
-_SPACES = re.compile(r"\s+")
+_BLANKS = re.compile(r"[^\S\n]+")
 _NOT_WORD = re.compile(r"[\W_]+")
 _RUN = re.compile(r"(?<![^\W_])[^\W_](?:[\s.\-_*·•|/+~,:]{1,3}[^\W_]){3,}(?![^\W_])")
 _LEET = "01345789@$!|+€"
@@ -146,41 +147,57 @@ _PUNCT = str.maketrans(dict.fromkeys("\u2236\ua789\u02f8\u02d0\u05c3\u205a", ":"
 """Colon look-alikes NFKC leaves alone ("system\u2236")."""
 
 
+def _lines(text: str) -> str:
+    """``text`` without invisible characters, line breaks kept (a role marker starts a line)."""
+    return "\n".join(visible(line) for line in text.splitlines())
+
+
 def _fold(text: str) -> str:
-    """Invisible characters removed, NFKC, look-alikes read as Latin, case folded,
-    combining marks stripped, spaces collapsed."""
-    folded = unicodedata.normalize("NFKC", visible(text)).translate(LOOKALIKES)
-    folded = unicodedata.normalize("NFD", folded.translate(_PUNCT).casefold())
+    """NFKC, look-alikes read as Latin, case folded, combining marks stripped, spaces
+    collapsed within each line."""
+    folded = unicodedata.normalize("NFKC", text).translate(LOOKALIKES).translate(_PUNCT)
+    folded = unicodedata.normalize("NFD", folded.casefold())
     folded = "".join(ch for ch in folded if not unicodedata.category(ch).startswith("M"))
-    return _SPACES.sub(" ", visible(folded)).strip()
+    lines = (_BLANKS.sub(" ", visible(line)).strip() for line in folded.split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 def screen_form(text: str) -> str:
-    """What the screen matches first: invisible characters removed (not spaced), NFKC
-    (fullwidth and stylised letters become plain ones), whitespace collapsed."""
-    folded = unicodedata.normalize("NFKC", visible(text))
-    return _SPACES.sub(" ", visible(folded)).strip()
+    """``text`` as the screen first reads it: invisible characters removed (not
+    spaced), NFKC (fullwidth and stylised letters become plain ones), look-alikes read
+    as Latin, case folded, combining marks stripped, whitespace collapsed."""
+    return _fold(_lines(text)).replace("\n", " ")
 
 
 def screen_forms(text: str) -> tuple[str, ...]:
     """Every reading of ``text`` the screen matches: as written and without its markup,
-    each folded (:func:`_fold`), read with leet digits as letters, with spaced-out
-    letters joined, and reversed."""
+    each folded (:func:`screen_form`; line by line too when there are several), read
+    with leet digits as letters, with spaced-out letters joined, and reversed."""
     forms: list[str] = []
-    for source in dict.fromkeys((text, strip_markup(text))):
-        base = _fold(source)
-        forms.append(base)
-        if any(ch in _LEET_CHARS for ch in base):
-            forms.extend((base.translate(_LEET_I), base.translate(_LEET_L)))
+    kept = _lines(text)
+    for source in dict.fromkeys((kept, strip_markup(kept))):
+        folded = _fold(source)
+        flat = folded.replace("\n", " ")
+        forms.append(flat)
+        if "\n" in folded:
+            forms.append(folded)
+        if any(ch in _LEET_CHARS for ch in flat):
+            forms.extend((flat.translate(_LEET_I), flat.translate(_LEET_L)))
     joined = [_RUN.sub(lambda m: _NOT_WORD.sub("", m.group(0)), form) for form in forms]
-    forms.extend(j for j in joined if j not in forms)
-    forms.extend([form[::-1] for form in forms])
+    forms.extend(joined)
+    forms.extend([form[::-1] for form in forms if "\n" not in form])
     return tuple(dict.fromkeys(forms))
 
 
 def _spaced_out(form: str) -> bool:
     """A run of single letters ("i g n o r e a l l") that spells a telling word."""
     return any(_RUN_WORDS.search(_NOT_WORD.sub("", run.group(0))) for run in _RUN.finditer(form))
+
+
+def _matches(form: str) -> bool:
+    return bool(
+        _SCREEN.search(form) or _SQUASHED.search(_NOT_WORD.sub("", form)) or _spaced_out(form)
+    )
 
 
 def looks_like_instructions(title: str) -> bool:
@@ -190,12 +207,7 @@ def looks_like_instructions(title: str) -> bool:
         return False
     if _SHOUTED.search(unicodedata.normalize("NFKC", visible(title))):
         return True
-    for form in screen_forms(title):
-        if _SCREEN.search(form) or _SQUASHED.search(_NOT_WORD.sub("", form)):
-            return True
-        if _spaced_out(form):
-            return True
-    return False
+    return any(_matches(form) for form in screen_forms(title))
 
 
 # -- the policy ---------------------------------------------------------------------------
@@ -246,13 +258,14 @@ def prompt_ref(source_id: object, slug: object, *, screen: bool = True) -> str |
 def prompt_line(text: object, cap: int, *, screen: bool = True) -> str | None:
     """``text`` as it may appear in a prompt: one plain line of at most ``cap``
     characters (``""`` for none), or None when it reads like instructions. The screen
-    reads up to four times ``cap`` (what follows is never shown)."""
+    reads up to eight times ``cap`` as written, line breaks kept, and the line shown."""
     if not isinstance(text, str):
         return ""
     window = text[: 8 * cap]
-    if screen and looks_like_instructions(one_line(window, 4 * cap)):
-        return None
-    return plain_line(window, cap)
+    line = plain_line(window, cap)
+    if screen and (looks_like_instructions(window) or looks_like_instructions(line)):
+        return None  # the plain line too: removed markup can pull later text forward
+    return line
 
 
 def server_text(text: object, cap: int) -> str:
