@@ -1,10 +1,13 @@
 """Letters of other scripts that look like a Latin letter or digit, for the injection screen.
 
 Derived from Unicode's confusables data (UTS #39): every letter or digit whose confusable
-prototype is one ASCII letter or digit, and that NFKC and mark removal leave alone
-(fullwidth and mathematical letters are already folded by NFKC). The screen maps them to
-that ASCII character *only for matching*: "ignore" spelt with Cyrillic i, o and e reads
-"ignore" to the screen, as it does to a model; the text shown is never rewritten.
+prototype is one ASCII letter or digit and that NFKC and mark removal leave alone (fullwidth
+and mathematical letters are already folded by NFKC); a capital whose prototype is ``l``
+reads as ``i`` (it imitates a capital I). Added by hand: Cyrillic and Greek small letters
+that imitate Latin small capitals (Cyrillic te, em, ka, en, ve, pe; Greek tau, kappa, eta,
+omega, chi, epsilon, beta). The screen maps them to that ASCII character *only for
+matching*: "ignore" spelt with Cyrillic i, o and e reads "ignore" to the screen, as it
+does to a model; the text shown is never rewritten.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ _TABLE = {
         "\U0001d7aa"
     ),
     "b": (
-        "\u0184\u0392\u0412\u042c\u13cf\u13f4\u1472\u15af\u15f7\ua4d0\ua7b4\U00010282"
-        "\U000102a1\U00010301\U0001d6a9\U0001d6e3\U0001d71d\U0001d757\U0001d791"
+        "\u0184\u0392\u03b2\u0412\u042c\u0432\u044c\u13cf\u13f4\u1472\u15af\u15f7\ua4d0"
+        "\ua7b4\U00010282\U000102a1\U00010301\U0001d6a9\U0001d6e3\U0001d71d\U0001d757"
+        "\U0001d791"
     ),
     "c": (
         "\u03f2\u03f9\u0421\u0441\u13df\u1d04\u2ca4\u2ca5\ua4da\uabaf\U000102a2\U00010302"
@@ -35,8 +39,8 @@ _TABLE = {
     ),
     "d": "\u0501\u13a0\u13e7\u146f\u15de\u15ea\ua4d2\ua4d3",
     "e": (
-        "\u0395\u0415\u0435\u04bd\u13ac\u2d39\ua4f0\uab32\U00010286\U000118a6\U000118ae"
-        "\U0001d6ac\U0001d6e6\U0001d720\U0001d75a\U0001d794"
+        "\u0395\u03b5\u0415\u0435\u04bd\u13ac\u2d39\ua4f0\uab32\U00010286\U000118a6"
+        "\U000118ae\U0001d6ac\U0001d6e6\U0001d720\U0001d75a\U0001d794"
     ),
     "f": (
         "\u03dc\u0584\u15b4\u1e9d\ua4dd\ua798\ua799\uab35\U00010287\U000102a5\U00010525"
@@ -44,29 +48,30 @@ _TABLE = {
     ),
     "g": "\u018d\u0261\u050c\u0581\u13c0\u13f3\u1d83\ua4d6",
     "h": (
-        "\u0397\u041d\u04bb\u0570\u13bb\u13c2\u157c\u2c8e\ua4e7\U000102cf\U0001d6ae"
+        "\u0397\u041d\u043d\u04bb\u0570\u13bb\u13c2\u157c\u2c8e\ua4e7\U000102cf\U0001d6ae"
         "\U0001d6e8\U0001d722\U0001d75c\U0001d796"
     ),
     "i": (
-        "\u0131\u0269\u026a\u037a\u03b9\u0456\u04cf\u13a5\u1fbe\ua647\uab75\U000118c3"
-        "\U0001d6a4\U0001d6ca\U0001d704\U0001d73e\U0001d778\U0001d7b2"
+        "\u0131\u0196\u0269\u026a\u037a\u0399\u03b9\u0406\u0456\u04c0\u13a5\u1fbe\u2c92"
+        "\ua647\uab75\U000118c3\U0001d6a4\U0001d6b0\U0001d6ca\U0001d6ea\U0001d704"
+        "\U0001d724\U0001d73e\U0001d75e\U0001d778\U0001d798\U0001d7b2"
     ),
     "j": "\u037f\u03f3\u0408\u0458\u13ab\u148d\ua4d9\ua7b2",
     "k": (
-        "\u039a\u041a\u13e6\u16d5\u2c94\ua4d7\U00010518\U0001d6b1\U0001d6eb\U0001d725"
-        "\U0001d75f\U0001d799"
+        "\u039a\u03ba\u041a\u043a\u13e6\u16d5\u2c94\ua4d7\U00010518\U0001d6b1\U0001d6eb"
+        "\U0001d725\U0001d75f\U0001d799"
     ),
     "l": (
-        "\u0196\u01c0\u0399\u0406\u04c0\u06f1\u13de\u14aa\u16c1\u2c92\u2cd0\u2d4f\ua4e1"
-        "\ua4f2\U0001028a\U00010309\U00010320\U0001041b\U00010526\U000118a3\U000118b2"
-        "\U00016f16\U00016f28\U0001d6b0\U0001d6ea\U0001d724\U0001d75e\U0001d798"
+        "\u01c0\u04cf\u06f1\u13de\u14aa\u16c1\u2cd0\u2d4f\ua4e1\ua4f2\U0001028a\U00010309"
+        "\U00010320\U0001041b\U00010526\U000118a3\U000118b2\U00016f16\U00016f28"
     ),
     "m": (
-        "\u039c\u03fa\u041c\u13b7\u15f0\u16d6\u2c98\ua4df\U000102b0\U00010311\U0001d6b3"
-        "\U0001d6ed\U0001d727\U0001d761\U0001d79b"
+        "\u039c\u03fa\u041c\u043c\u13b7\u15f0\u16d6\u1d0d\u2c98\ua4df\U000102b0\U00010311"
+        "\U0001d6b3\U0001d6ed\U0001d727\U0001d761\U0001d79b"
     ),
     "n": (
-        "\u039d\u0578\u057c\u2c9a\ua4e0\U00010513\U0001d6b4\U0001d6ee\U0001d728\U0001d762\U0001d79c"
+        "\u039d\u03b7\u043f\u0578\u057c\u2c9a\ua4e0\U00010513\U0001d6b4\U0001d6ee"
+        "\U0001d728\U0001d762\U0001d79c"
     ),
     "o": (
         "\u039f\u03bf\u03c3\u041e\u043e\u0555\u0585\u06f5\u0966\u09e6\u0a66\u0ae6\u0b20"
@@ -88,8 +93,8 @@ _TABLE = {
         "\U00010448\U000118c1\U00016f3a"
     ),
     "t": (
-        "\u03a4\u0422\u13a2\u2ca6\ua4d4\U00010297\U000102b1\U00010315\U000118bc\U00016f0a"
-        "\U0001d6bb\U0001d6f5\U0001d72f\U0001d769\U0001d7a3"
+        "\u03a4\u03c4\u0422\u0442\u13a2\u1d1b\u2ca6\ua4d4\U00010297\U000102b1\U00010315"
+        "\U000118bc\U00016f0a\U0001d6bb\U0001d6f5\U0001d72f\U0001d769\U0001d7a3"
     ),
     "u": (
         "\u028b\u03c5\u054d\u057d\u1200\u144c\u1d1c\ua4f4\ua79f\uab4e\uab52\U000104ce"
@@ -102,13 +107,13 @@ _TABLE = {
         "\U0001d7b6"
     ),
     "w": (
-        "\u026f\u0461\u051c\u051d\u0561\u13b3\u13d4\u1d21\ua4ea\uab83\U0001170a\U0001170e"
-        "\U0001170f\U000118e6\U000118ef"
+        "\u026f\u03c9\u0461\u051c\u051d\u0561\u13b3\u13d4\u1d21\ua4ea\uab83\U0001170a"
+        "\U0001170e\U0001170f\U000118e6\U000118ef"
     ),
     "x": (
-        "\u03a7\u0425\u0445\u1541\u157d\u16b7\u2cac\u2d5d\ua4eb\ua7b3\U00010290\U000102b4"
-        "\U00010317\U00010322\U00010527\U000118ec\U0001d6be\U0001d6f8\U0001d732\U0001d76c"
-        "\U0001d7a6"
+        "\u03a7\u03c7\u0425\u0445\u1541\u157d\u16b7\u2cac\u2d5d\ua4eb\ua7b3\U00010290"
+        "\U000102b4\U00010317\U00010322\U00010527\U000118ec\U0001d6be\U0001d6f8\U0001d732"
+        "\U0001d76c\U0001d7a6"
     ),
     "y": (
         "\u0263\u028f\u03a5\u03b3\u03d2\u0423\u0443\u04ae\u04af\u10e7\u13a9\u13bd\u1d8c"
@@ -122,5 +127,5 @@ _TABLE = {
     ),
 }
 
-LOOKALIKES: dict[int, str] = {ord(ch): ascii_ for ascii_, chars in _TABLE.items() for ch in chars}
+LOOKALIKES: dict[int, str] = {ord(ch): latin for latin, chars in _TABLE.items() for ch in chars}
 """``str.translate`` table: look-alike code point -> the ASCII character it imitates."""

@@ -149,6 +149,7 @@ _MARKUP = (
     (re.compile(r"\b(?:data|javascript|vbscript):\S+", re.IGNORECASE), " "),
     (re.compile(r"^\s{0,3}#{1,6}(?=\s|$)|^\s{0,3}>+", re.MULTILINE), " "),  # heading, quote
     (re.compile(r"\*\*|__|~~|`+"), ""),  # emphasis and code marks
+    (re.compile(r"(?<![\w*])[*_]+(?=\w)|(?<=\w)[*_]+(?![\w*])"), ""),  # _word_, *word*
 )
 _URL = re.compile(
     r"\b(?:https?|ftp|file)://(?:[^\s/?#@<>()\[\]]*@)?([^\s/?#:<>()\[\]]*)[^\s<>()\[\]]*",

@@ -19,10 +19,10 @@ import re
 from collections.abc import Sequence
 
 from ..api import HotFact
-from ..text import one_line, plain_line
+from ..text import one_line
 from ..writeback.entries import TARGET_FILES, read_entries
 from .gate import TitleVocabulary, content_stems, is_distinctive, message_names
-from .screen import looks_like_instructions, prompt_slug
+from .screen import prompt_line, prompt_slug
 
 __all__ = [
     "DEFAULT_FACTS",
@@ -37,7 +37,8 @@ DEFAULT_FACTS = 2
 MAX_FACTS = 3
 FACT_CHARS = 200
 _ENTITY_CHARS = 60
-_FACT_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+_FACT_ID = re.compile(r"[0-9A-Fa-f-]{1,40}")
+"""GBrain's fact ids are integers; a UUID-shaped id is accepted too, words are not."""
 _KIND = re.compile(r"[a-z][a-z_]{0,19}")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -86,9 +87,9 @@ def select_facts(
     scored: list[tuple[int, int, HotFact]] = []
     seen: set[str] = set()
     for index, fact in enumerate(facts):
-        text = one_line(fact.fact, 4 * FACT_CHARS)
-        if fact.id in seen or not text or looks_like_instructions(text):
-            continue
+        text = prompt_line(fact.fact, FACT_CHARS)
+        if fact.id in seen or not text:
+            continue  # screened (None), empty, or shown already
         if _FACT_ID.fullmatch(fact.id) is None:
             continue  # an id is a number or a short token; anything else is not GBrain's
         if fact.entity_slug and prompt_slug(fact.entity_slug) is None:
@@ -115,5 +116,7 @@ def format_fact_lines(facts: Sequence[HotFact]) -> list[str]:
         if _DAY.fullmatch(fact.created_at[:10]):
             origin += f", recorded {fact.created_at[:10]}"
         marks.append(origin)
-        lines.append(f"- Fact ({'; '.join(marks)}): {plain_line(fact.fact, FACT_CHARS)}")
+        text = prompt_line(fact.fact, FACT_CHARS)
+        if text:
+            lines.append(f"- Fact ({'; '.join(marks)}): {text}")
     return lines

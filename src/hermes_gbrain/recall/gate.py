@@ -58,7 +58,7 @@ from ..api import SearchRow
 from ..files import data_dir, write_atomic
 from ..text import one_line
 from .generated import is_generated
-from .screen import looks_like_instructions, prompt_ref
+from .screen import prompt_line, prompt_ref
 
 __all__ = [
     "DEFAULT_MIN_RATIO",
@@ -271,9 +271,9 @@ def _clean(row: SearchRow) -> bool:
         return False
     if prompt_ref(row.source_id, row.slug) is None:
         return False  # a slug or source id that may not be printed
-    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
-        return False
-    return not looks_like_instructions(_summary_text(row))
+    if prompt_line(row.title, TITLE_CAP) is None:
+        return False  # reads like instructions (``screen.prompt_line``)
+    return prompt_line(_MARKER.sub("", row.snippet), SUMMARY_CAP) is not None
 
 
 def _distinctive(stem: str, vocabulary: TitleVocabulary | None) -> bool:

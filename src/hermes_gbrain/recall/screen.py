@@ -53,6 +53,7 @@ WITHHELD = "[withheld: server text that reads like instructions]"
 """What a tool answer carries instead of a server string the screen flags."""
 
 _ROLE = r"(?:system|assistant|developer|user|human)"
+_PS = r"p\.?\s?s\b\.?"
 _TO_MODEL = (
     r"(?:ai|a\.i\.|assistants?|models?|llms?|language models?|chat ?bots?|bots?|ai agents?|"
     r"agents?|system|claude|chatgpt|gpt(?:-?\d[\w.]*)?|copilot|gemini|llama|mistral)"
@@ -67,14 +68,18 @@ _PATTERNS = (
     r"prompts?|directions|directives|guidelines|guardrails|context|system|programming)\b",
     r"\byou are now\b",
     r"\bnew (?:system )?instructions?\b",
-    r"\bfrom now on\b",
-    r"\b(?:do not|don't|never) (?:tell|inform|mention|reveal|disclose)\b",
+    r"\bfrom now on\s*,?\s*(?:you|respond|reply|answer|always|never|only|act|behave|ignore|say|"
+    r"speak|write|obey)\b",
+    r"\b(?:do not|don't|never) (?:tell|inform|mention|reveal|disclose)\s+(?:the user|the human|"
+    r"anyone|them|this|that|it|your)\b",
     r"\b(?:reveal|print|show|leak|exfiltrate|send|repeat|output|dump)\b.{0,30}\b(?:system prompt|"
     r"secrets?|api keys?|tokens?|credentials|passwords?|instructions|hidden prompt|"
     r"initial prompt)\b",
     r"\b(?:act|behave|respond|pretend) as\b",
     r"\bjailbreak",
-    r"\bdeveloper mode\b",
+    r"\b(?:enable|enter|activate|switch to|now in|are in|into)\s+(?:dev(?:eloper)?|god|dan|"
+    r"admin|debug|unrestricted) mode\b",
+    r"\bdeveloper mode (?:enabled|activated)\b",
     r"\bdo anything now\b",
     r"\bpwn(?:ed|z)?\b",
     # role markers and chat-template tokens
@@ -91,11 +96,14 @@ _PATTERNS = (
     r"\bmemory-context\b",
     r"\[[a-z0-9][a-z0-9-]{0,31}:[^\]\s:]+\]",  # a reference forged inside text
     # text addressed to the model
-    rf"\b(?:note|notice|message|memo|reminder|instructions?|directive|orders?|p\.?s\.?)\W{{0,3}}"
+    rf"\b(?:note|notice|message|memo|reminder|instructions?|directive|orders?|{_PS})\W{{0,3}}"
     rf"(?:to|for)\W{{1,3}}(?:the|any|all|every|this|our|you)\s+{_TO_MODEL}\b",
-    rf"\b(?:note|notice|message|memo|reminder|instructions?|directive|p\.?s\.?)\W{{0,3}}"
+    rf"\b(?:note|notice|message|memo|reminder|instructions?|directive|{_PS})\W{{0,3}}"
     rf"(?:to|for)\W{{1,3}}{_TO_MODEL_BARE}\b",
     r"^\W*(?:assistant|ai|llm|claude|chatgpt|gpt|model)\s*,",
+    r"^\W*(?:assistant|ai|llm|claude|chatgpt|gpt|model)\W+(?:run|call|execute|delete|ignore|"
+    r"forget|reveal|print|send|obey|always|never|do|say|answer|respond)\b",
+    r"\b(?:run|execute) the following\b",
     rf"\b(?:dear|hey|hi|hello|attention|attn)\W{{1,3}}{_TO_MODEL_BARE}\b",
     r"\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot|agent|automated)\b",
     r"\b(?:ai|llm|language model|assistant|model|agent)s? (?:reading|processing|parsing|"
@@ -103,9 +111,13 @@ _PATTERNS = (
     r"\bimportant\s*:.{0,40}\b(?:assistant|model|ai|agent)\b",
     r"\balways (?:answer|respond|reply|say|output|include|append|end|start|begin) ",
     # orders to act on the brain or send things out
-    r"\b(?:run|execute|call|invoke)\b.{0,30}\b(?:tools?|functions?|shell|curl|wget|"
-    r"(?:this|the following|these) (?:commands?|scripts?))\b",
+    r"\b(?:run|execute|call|invoke|use)\s+(?:the\s+|this\s+|your\s+)?(?:[\w-]+\s+){0,2}"
+    r"(?:tool|function)\b(?!\s+(?:vendor|library|kit|box|shed|chain|review|call))",
+    r"\b(?:run|execute)\s+(?:this|the following|these)\s+(?:shell\s+)?(?:commands?|scripts?)\b",
+    r"\b(?:run|execute)\b.{0,20}\b(?:curl|wget|rm -rf|shell command)\b",
     r"\bgbrain_[a-z_]+",
+    r"\bgbrain[\s_-]+(?:delete|put|forget|restore|purge|remember|call)[\s_-]",
+    r"\b(?:invoke|call)\s+(?:the\s+)?(?:delete|put|forget|purge|remove)[\s_-]+(?:pages?|facts?)\b",
     r"\b(?:delete|put|restore|purge)_pages?\b",
     r"\bforget_fact\b",
     r"\b(?:delete|remove|wipe|erase|purge|destroy)\s+(?:every|all|each|the whole|the entire|"
@@ -121,18 +133,27 @@ _SQUASHED = re.compile(
     r"ignore(?:all|any|every)?(?:of)?(?:the|your|my)?(?:previous|prior|above|earlier|preceding|"
     r"former|initial|original)"
     r"|disregard(?:all|any)?(?:of)?(?:the|your)?(?:previous|prior|above|earlier|preceding)"
-    r"|forget(?:all|everything)(?:previous|prior|above|you)"
+    r"|forget(?:all|everything|your)(?:previous|prior|above|you|rules|instructions)"
+    r"|(?:print|reveal|show|output|repeat|dump)(?:me)?(?:the|your)(?:instructions|systemprompt|"
+    r"rules|secrets)"
+    r"|fromnowon(?:you|respond|reply|answer|always|never|only|act|behave|ignore|say|speak|obey)"
+    r"|(?:donot|dont|never)(?:tell|inform|mention|reveal|disclose)(?:theuser|thehuman|anyone)"
+    r"|(?:run|execute)thefollowing(?:command|script|code)|ifyouareanai"
+    r"|newinstructions|newsysteminstructions"
+    r"|(?:send|leak|reveal|print|show)(?:me)?(?:the|your)?(?:apikeys?|secrets|passwords?|"
+    r"credentials)"
     r"|(?:previous|prior|earlier|preceding)(?:instructions|prompts?|directives)"
     r"|override(?:all|the|your)*(?:previous|prior|system)"
     r"|(?:reveal|print|leak|repeat|dump)(?:the|your)?(?:system|hidden|initial)prompt"
-    r"|systemoverride|developermode|jailbreak|doanythingnow"
+    r"|systemoverride|jailbreak|doanythingnow"
     r"|noteto(?:the)?(?:assistant|languagemodel|llm|chatbot|aiassistant|aiagent)"
     r"|notetotheai|youarenow"
 )
 """Phrases matched with every space and sign removed ("ign ore all prev ious")."""
 _RUN_WORDS = re.compile(
     r"ignore|disregard|instruction|system|assistant|override|prompt|jailbreak|reveal|pwn|"
-    r"delete|secret|password"
+    r"delete|secret|password|fromnowon|donot|dont|never|forget|obey|respond|developer|admin|"
+    r"token|command"
 )
 """Words that give away a run of spaced-out letters ("i g n o r e")."""
 
@@ -152,12 +173,18 @@ def _lines(text: str) -> str:
     return "\n".join(visible(line) for line in text.splitlines())
 
 
+def _unmarked(text: str) -> str:
+    """Combining marks stripped (after NFD, so "ѓ" is a bare look-alike again)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
+
+
 def _fold(text: str) -> str:
-    """NFKC, look-alikes read as Latin, case folded, combining marks stripped, spaces
+    """NFKC, combining marks stripped, look-alikes read as Latin (before and after case
+    folding: a capital may have no look-alike where its small letter has), spaces
     collapsed within each line."""
-    folded = unicodedata.normalize("NFKC", text).translate(LOOKALIKES).translate(_PUNCT)
-    folded = unicodedata.normalize("NFD", folded.casefold())
-    folded = "".join(ch for ch in folded if not unicodedata.category(ch).startswith("M"))
+    folded = _unmarked(unicodedata.normalize("NFKC", text)).translate(LOOKALIKES)
+    folded = _unmarked(folded.casefold().translate(LOOKALIKES)).translate(_PUNCT)
     lines = (_BLANKS.sub(" ", visible(line)).strip() for line in folded.split("\n"))
     return "\n".join(line for line in lines if line)
 
@@ -178,6 +205,8 @@ def screen_forms(text: str) -> tuple[str, ...]:
     for source in dict.fromkeys((kept, strip_markup(kept))):
         folded = _fold(source)
         flat = folded.replace("\n", " ")
+        if flat != (bare := strip_markup(flat)):  # markup that folding revealed (fullwidth "_")
+            forms.append(bare)
         forms.append(flat)
         if "\n" in folded:
             forms.append(folded)
