@@ -45,6 +45,7 @@ __all__ = [
     "Hostile",
     "benign_items",
     "hostile_variants",
+    "stacked_disguises",
 ]
 
 # -- the hostile corpus ----------------------------------------------------------------------
@@ -252,6 +253,18 @@ class Hostile:
     forbidden: tuple[str, ...]
     drop: bool = True
     """The row (page or fact) must be gone from pointers, briefing and digest."""
+
+
+def stacked_disguises() -> list[str]:
+    """Every base payload under every ordered pair of two disguises (about 6,500 texts)."""
+    names = list(TRANSFORMS)
+    return [
+        TRANSFORMS[second](TRANSFORMS[first](payload))
+        for first in names
+        for second in names
+        if first != second
+        for payload in PAYLOADS
+    ]
 
 
 def _fragment(text: str) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from support.screen_corpus import (
     dropped,
     hostile_variants,
     reached,
+    stacked_disguises,
 )
 
 MAX_BENIGN_DROPPED = 0.005
@@ -75,6 +76,13 @@ def test_benign_items_are_kept(harness: Harness) -> None:
     assert len(lost) / len(BENIGN) <= MAX_BENIGN_DROPPED, lost
     assert not [t for t in ("System Design Review", "Ignore list", "Override policy",
                             "Note to self") if f"title: {t}" in lost]  # fmt: skip
+
+
+def test_stacked_disguises_are_caught() -> None:
+    """Two disguises on top of each other, in every order: not in the corpus as such."""
+    texts = stacked_disguises()
+    missed = [t for t in texts if not looks_like_instructions(t)]
+    assert len(missed) <= 0.01 * len(texts), missed[:20]
 
 
 @pytest.mark.parametrize("title", NEAR_MISSES[:4])

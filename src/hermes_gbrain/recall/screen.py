@@ -163,7 +163,11 @@ _RUN = re.compile(r"(?<![^\W_])[^\W_](?:[\s.\-_*·•|/+~,:]{1,3}[^\W_]){3,}(?![
 _LEET = "01345789@$!|+€"
 _LEET_I = str.maketrans(_LEET, "oieastbgasilte")
 _LEET_L = str.maketrans(_LEET, "oleastbgasllte")
-_LEET_CHARS = frozenset(_LEET)
+_LEET_WORD = re.compile(r"[^\W\d_][0-9@$!|+\u20ac]|[0-9@$!|+\u20ac][^\W\d_]")
+_CHAR_RUN = re.compile(r"(?<!\S)\S(?:[\s.\-]{1,3}\S){3,}(?!\S)")
+_SEPARATORS = re.compile(r"[\s.\-]+")
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Bidi controls: with one present, the text is also read reversed."""
 _PUNCT = str.maketrans(dict.fromkeys("\u2236\ua789\u02f8\u02d0\u05c3\u205a", ":"))
 """Colon look-alikes NFKC leaves alone ("system\u2236")."""
 
@@ -174,7 +178,7 @@ def _lines(text: str) -> str:
 
 
 def _unmarked(text: str) -> str:
-    """Combining marks stripped (after NFD, so "ѓ" is a bare look-alike again)."""
+    """Combining marks stripped, after NFD: a look-alike with an accent is bare again."""
     decomposed = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
 
@@ -199,7 +203,8 @@ def screen_form(text: str) -> str:
 def screen_forms(text: str) -> tuple[str, ...]:
     """Every reading of ``text`` the screen matches: as written and without its markup,
     each folded (:func:`screen_form`; line by line too when there are several), read
-    with leet digits as letters, with spaced-out letters joined, and reversed."""
+    with leet digits as letters (when a word holds one), with spaced-out letters
+    joined, and reversed (when it holds a bidi control)."""
     forms: list[str] = []
     kept = _lines(text)
     for source in dict.fromkeys((kept, strip_markup(kept))):
@@ -210,12 +215,20 @@ def screen_forms(text: str) -> tuple[str, ...]:
         forms.append(flat)
         if "\n" in folded:
             forms.append(folded)
-        if any(ch in _LEET_CHARS for ch in flat):
+        if _leet(flat):
             forms.extend((flat.translate(_LEET_I), flat.translate(_LEET_L)))
     joined = [_RUN.sub(lambda m: _NOT_WORD.sub("", m.group(0)), form) for form in forms]
     forms.extend(joined)
-    forms.extend([form[::-1] for form in forms if "\n" not in form])
+    if _BIDI.search(text):  # stored backwards behind an override, displayed forwards
+        forms.extend([form[::-1] for form in forms if "\n" not in form])
     return tuple(dict.fromkeys(forms))
+
+
+def _leet(form: str) -> bool:
+    """A digit or sign inside a word ("1gn0re", not "2024"), spaced out or not ("1 g n")."""
+    if _LEET_WORD.search(form):
+        return True
+    return any(_LEET_WORD.search(_SEPARATORS.sub("", m.group(0))) for m in _CHAR_RUN.finditer(form))
 
 
 def _spaced_out(form: str) -> bool:
@@ -291,10 +304,9 @@ def prompt_line(text: object, cap: int, *, screen: bool = True) -> str | None:
     if not isinstance(text, str):
         return ""
     window = text[: 8 * cap]
-    line = plain_line(window, cap)
-    if screen and (looks_like_instructions(window) or looks_like_instructions(line)):
-        return None  # the plain line too: removed markup can pull later text forward
-    return line
+    if screen and looks_like_instructions(window):
+        return None  # its forms include the window without markup: all the line can show
+    return plain_line(window, cap)
 
 
 def server_text(text: object, cap: int) -> str:
