@@ -300,7 +300,8 @@ def prompt_ref(source_id: object, slug: object, *, screen: bool = True) -> str |
 def prompt_line(text: object, cap: int, *, screen: bool = True) -> str | None:
     """``text`` as it may appear in a prompt: one plain line of at most ``cap``
     characters (``""`` for none), or None when it reads like instructions. The screen
-    reads up to eight times ``cap`` as written, line breaks kept, and the line shown."""
+    reads the first eight times ``cap`` characters as written (line breaks kept) and
+    without their markup, which holds everything the line can show."""
     if not isinstance(text, str):
         return ""
     window = text[: 8 * cap]
