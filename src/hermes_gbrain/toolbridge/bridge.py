@@ -34,7 +34,14 @@ from typing import Any
 from ..api import GBrain, parse_search_rows
 from ..errors import GBrainError, ToolError, TransportError
 from ..mcp import ToolCatalog, ToolResult
-from ..recall.screen import WITHHELD, prompt_line, prompt_ref, server_code, server_text
+from ..recall.screen import (
+    WITHHELD,
+    prompt_line,
+    prompt_ref,
+    prompt_slug,
+    server_code,
+    server_text,
+)
 from ..settings import Settings
 from ..text import one_line, safe_slug, safe_source_id
 from ..transport import call_deadline
@@ -330,7 +337,7 @@ class ToolBridge:
         text = "\n\n".join(p for p in parts if isinstance(p, str) and p.strip())
         tags = data.get("tags")
         out: dict[str, Any] = {
-            "slug": safe_slug(data.get("slug")) or slug,
+            "slug": prompt_slug(data.get("slug")) or slug,
             "source_id": safe_source_id(data.get("source_id")) or "default",
             "title": server_text(data.get("title"), 160),
             "type": server_text(data.get("type"), 40) or None,
@@ -594,7 +601,7 @@ class ToolBridge:
         for row in rows:
             if isinstance(row, dict):
                 other = row.get("to_slug") or row.get("from_slug") or row.get("slug")
-                ok = safe_slug(other)
+                ok = prompt_slug(other)
                 if ok and ok != slug:
                     names.append(ok)
         return {"count": len(rows), "slugs": names[:MAX_LINKS]}
