@@ -392,6 +392,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_state_files.py",),
     ),
     Mutation(
+        "state files: links refused (reads)",
+        f"{PKG}/files.py",
+        "    refuse_redirect(target)\n"
+        '    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)',
+        '    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)',
+        ("tests/unit/test_state_files.py",),
+    ),
+    Mutation(
         "stale temporary files swept",
         f"{PKG}/files.py",
         "    _sweep_now_and_then(target.parent)\n",

@@ -14,8 +14,8 @@ process left behind (``.<name>-<random>.tmp``) is removed by the next write in i
 once it is older than :data:`STALE_TEMP_S`.
 
 State cannot be redirected: from the ``gbrain`` folder down, a folder or file that is a
-symbolic link is refused (:class:`RedirectedError`) rather than written through, re-moded
-or opened by SQLite, so a link planted in the profile cannot make this package write, or
+symbolic link is refused (:class:`RedirectedError`) rather than written through, read,
+re-moded or opened by SQLite, so a link planted in the profile cannot make this package write, or
 create tables in, a file elsewhere. ``doctor`` names such links (:func:`redirected`).
 """
 
@@ -41,6 +41,7 @@ __all__ = [
     "private_dir",
     "private_file",
     "private_key",
+    "read_state",
     "redirected",
     "refuse_redirect",
     "stale_temp_files",
@@ -166,6 +167,30 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int =
         raise
     _sweep_now_and_then(target.parent)
     return target
+
+
+def read_state(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a state file (one more than allowed tells the
+    caller it is too large). Never through a link, and only from a regular file: a FIFO
+    or a device in its place would block or never end. Raises ``OSError``."""
+    target = Path(path)
+    refuse_redirect(target)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(target, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{target} is not a regular file")
+        chunks: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def stale_temp_files(

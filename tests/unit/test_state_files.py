@@ -9,6 +9,7 @@ import os
 import sqlite3
 import stat
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,27 @@ def test_doctor_names_links_and_sweeps_temporary_files(tmp_path: Path) -> None:
     report.print(out)
     assert "symbolic link" in out.getvalue()
     assert json.dumps(report.to_json())
+
+
+def test_state_is_never_read_through_a_link_or_from_a_fifo(tmp_path: Path) -> None:
+    """A digest linked to a file elsewhere would put that file's text in the system
+    prompt; a FIFO in its place would block the turn."""
+    from hermes_gbrain.recall.digest import Digest, read_digest_line, write_digest
+    from hermes_gbrain.recall.gate import load_vocabulary
+    from hermes_gbrain.toolbridge.discovery import load_discovery
+
+    elsewhere = tmp_path / "elsewhere"
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    write_digest(elsewhere, Digest("GBrain digest: planted elsewhere.", now))
+    home = tmp_path / "home"
+    folder = data_dir(home)
+    folder.mkdir(parents=True)
+    (folder / "digest.json").symlink_to(data_dir(elsewhere) / "digest.json")
+    assert read_digest_line(elsewhere) == "GBrain digest: planted elsewhere."
+    assert read_digest_line(home) == ""
+    (folder / "title_vocab.json").symlink_to("/dev/zero")
+    assert load_vocabulary(home) is None
+    os.mkfifo(folder / "discovery.json")
+    started = time.monotonic()
+    assert load_discovery(home, None) is None
+    assert time.monotonic() - started < 5  # returned at once, did not wait for a writer

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .gate import TitleVocabulary, write_vocabulary
@@ -324,7 +324,7 @@ def write_digest(hermes_home: str | os.PathLike[str], digest: Digest) -> Path:
 def read_digest(hermes_home: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The parsed file, or None when it is missing or not a digest of ours."""
     try:
-        raw = digest_path(hermes_home).read_bytes()[: 64 * 1024 + 1]
+        raw = read_state(digest_path(hermes_home), 64 * 1024)
         data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError):
         return None

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import SearchRow
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from ..text import one_line
 from .generated import is_generated
 from .screen import prompt_line, prompt_ref
@@ -233,7 +233,9 @@ def load_vocabulary(hermes_home: str | os.PathLike[str]) -> TitleVocabulary | No
     vocabulary: TitleVocabulary | None = None
     if stat.st_size <= MAX_VOCABULARY_BYTES:
         try:
-            vocabulary = TitleVocabulary.from_json(json.loads(path.read_bytes()))
+            vocabulary = TitleVocabulary.from_json(
+                json.loads(read_state(path, MAX_VOCABULARY_BYTES))
+            )
         except (OSError, ValueError):
             vocabulary = None
     with _cache_lock:

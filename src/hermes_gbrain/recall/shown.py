@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import data_dir, private_dir, sweep_temp_files, write_atomic
+from ..files import data_dir, private_dir, read_state, sweep_temp_files, write_atomic
 
 __all__ = [
     "MAX_AGE_DAYS",
@@ -158,8 +158,7 @@ class ShownLog:
             return Shown()
         path = _file_for(home, session)
         try:
-            with path.open("rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
+            data = read_state(path, MAX_FILE_BYTES)
         except OSError:
             return Shown()
         if len(data) > MAX_FILE_BYTES:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from .gate import TitleVocabulary, content_stems
 
 __all__ = [
@@ -178,7 +178,7 @@ def load_index(hermes_home: str | os.PathLike[str]) -> TitleIndex | None:
     try:
         if path.stat().st_size > MAX_INDEX_BYTES:
             return None
-        return TitleIndex.from_json(json.loads(path.read_bytes()))
+        return TitleIndex.from_json(json.loads(read_state(path, MAX_INDEX_BYTES)))
     except (OSError, ValueError, RecursionError):
         return None
 
