@@ -13,9 +13,10 @@ Figures and targets:
 2. benign items dropped on any path: at most 0.5% (of at least 2,000);
 3. every ordered pair of two disguises stacked on every base payload (about 6,500 texts,
    none of them in the corpus as such), caught by the screen: at least 99%;
-4. the cost of one pointer block (10 rows: references and titles through the policy)
-   beside the same rows only flattened to one line, measured in the same run: at most
-   5 ms a block (pointers wait at most 250 ms for their search).
+4. the cost of one pointer block (10 rows: references and titles through the policy, none
+   screened before: the screen remembers what it read) beside the same rows only
+   flattened to one line, measured in the same run: at most 5 ms a block (pointers wait
+   at most 250 ms for their search).
 
 Run: ``python bench/screen.py [--check]``.
 """
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall.pointers import pointer_lines
-from hermes_gbrain.recall.screen import looks_like_instructions
+from hermes_gbrain.recall.screen import _screened, looks_like_instructions
 from hermes_gbrain.text import one_line
 from support.screen_corpus import (
     Harness,
@@ -114,13 +115,17 @@ def main() -> int:
     )
     rows = _rows()
     baseline = _per_block_ms(lambda: [one_line(r.title, 160) for r in rows])
-    policy = _per_block_ms(lambda: pointer_lines(rows))
-    print(f"one pointer block of {len(rows)} rows: flattening only {baseline:.3f} ms")
+    warm = _per_block_ms(lambda: pointer_lines(rows))
+    cold = _per_block_ms(lambda: (_screened.cache_clear(), pointer_lines(rows)))
+    print(
+        f"one pointer block of {len(rows)} rows: flattening only {baseline:.3f} ms; "
+        f"rows screened before (the same pages again) {warm:.3f} ms"
+    )
     targets.record(
-        "pointer block through the policy",
-        f"{policy:.2f} ms ({policy / baseline:.0f}x flattening only)",
+        "pointer block through the policy, rows never screened before",
+        f"{cold:.2f} ms ({cold / baseline:.0f}x flattening only)",
         f"<= {MAX_BLOCK_MS:g} ms",
-        policy <= MAX_BLOCK_MS,
+        cold <= MAX_BLOCK_MS,
     )
     return targets.finish(args.check)
 

@@ -31,6 +31,7 @@ vocabulary off for pointers; identifiers and markup are checked regardless.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -125,7 +126,8 @@ _PATTERNS = (
     r"\b(?:send|post|upload|forward|email|exfiltrate|transmit|submit)\b.{0,60}"
     r"(?:https?:|www\.)",
 )
-_SCREEN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE | re.MULTILINE)
+_SCREEN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.MULTILINE)
+"""Matched on folded (case-folded) forms only, so without IGNORECASE (twice as fast)."""
 _SHOUTED = re.compile(r"#{1,6}\s*(?:SYSTEM|ASSISTANT|DEVELOPER|INSTRUCTIONS?)\b")
 """A heading that shouts a role ("### SYSTEM"), matched before case folding."""
 
@@ -225,10 +227,14 @@ def screen_forms(text: str) -> tuple[str, ...]:
 
 
 def _leet(form: str) -> bool:
-    """A digit or sign inside a word ("1gn0re", not "2024"), spaced out or not ("1 g n")."""
-    if _LEET_WORD.search(form):
+    """Digits or signs inside words ("1gn0re", not "2024" or "Q3"), spaced out or not
+    ("1 g n 0")."""
+    if len(_LEET_WORD.findall(form)) >= 2:
         return True
-    return any(_LEET_WORD.search(_SEPARATORS.sub("", m.group(0))) for m in _CHAR_RUN.finditer(form))
+    return any(
+        len(_LEET_WORD.findall(_SEPARATORS.sub("", m.group(0)))) >= 2
+        for m in _CHAR_RUN.finditer(form)
+    )
 
 
 def _spaced_out(form: str) -> bool:
@@ -247,6 +253,14 @@ def looks_like_instructions(title: str) -> bool:
     the model (see the module docstring). The one screen for every layer."""
     if not isinstance(title, str) or not title:
         return False
+    return _screened(title)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _screened(title: str) -> bool:
+    """The screen, remembered: a turn screens the same titles and references in the
+    gate, the briefing and the pointers, and the next turn meets the same pages again
+    (a few MB at most: the callers cap what they pass)."""
     if _SHOUTED.search(unicodedata.normalize("NFKC", visible(title))):
         return True
     return any(_matches(form) for form in screen_forms(title))
