@@ -91,7 +91,7 @@ def select_facts(
         if fact.id in seen or not text:
             continue  # screened (None), empty, or shown already
         if _FACT_ID.fullmatch(fact.id) is None:
-            continue  # an id is a number or a short token; anything else is not GBrain's
+            continue  # GBrain gives a number (or a UUID); words are not an id
         if fact.entity_slug and prompt_slug(fact.entity_slug) is None:
             continue  # its subject may not be printed: the fact is suspect too
         seen.add(fact.id)
