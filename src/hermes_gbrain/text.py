@@ -152,7 +152,7 @@ _MARKUP = (
     (re.compile(r"(?<![\w*])[*_]+(?=\w)|(?<=\w)[*_]+(?![\w*])"), ""),  # _word_, *word*
 )
 _URL = re.compile(
-    r"\b(?:https?|ftp|file)://(?:[^\s/?#@<>()\[\]]*@)?([^\s/?#:<>()\[\]]*)[^\s<>()\[\]]*",
+    r"(?:https?|ftp|file)://(?:[^\s/?#@<>()\[\]]*@)?([^\s/?#:<>()\[\]]*)[^\s<>()\[\]]*",
     re.IGNORECASE,
 )
 
@@ -161,9 +161,13 @@ def strip_markup(text: str) -> str:
     """``text`` without markdown and HTML markup: a link becomes its text, images, HTML
     comments and tags go, headings and quotes lose their marks, a bare URL keeps only
     its host (no path or query string to carry anything out)."""
-    for pattern, replacement in _MARKUP:
-        text = pattern.sub(replacement, text)
-    return _URL.sub(lambda m: m.group(1).lower(), text)
+    while True:  # until stable: "[[a](x)](y)" leaves "[a](y)" after one pass
+        before = text
+        for pattern, replacement in _MARKUP:
+            text = pattern.sub(replacement, text)
+        text = _URL.sub(lambda m: m.group(1).lower(), text)
+        if text == before:
+            return text
 
 
 def plain_line(text: object, cap: int = 160) -> str:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hermes_gbrain.text import one_line, plain_line, safe_slug, safe_source_id
 
 _TAG_LIKE = re.compile(r"</?\s*[A-Za-z][\w:-]*\s*/?>")
+_LINK = re.compile(r"\[[^\]\n]*\]\s?(?:\([^)\n]*\)|\[[^\]\n]*\])")
 
 
 @pytest.mark.parametrize(
@@ -135,3 +136,17 @@ def test_safe_source_id_is_gbrains_canonical_shape(value: object, expected: str 
 )
 def test_plain_line_removes_markup(text: str, expected: str) -> None:
     assert plain_line(text) == expected
+
+
+_MARKUP = st.sampled_from(
+    ["[", "]", "(", ")", "!", "<", ">", "!--", "--", "https://e.example/p?q=1", " ", "a", "\n",
+     "img src=x", "a href=y", "#", "**", "`", "_"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(_MARKUP, max_size=40))
+def test_plain_line_never_shows_a_link_an_image_or_a_query_string(pieces: list[str]) -> None:
+    line = plain_line("".join(pieces), 300)
+    assert _LINK.search(line) is None and "<!--" not in line  # no link, no image
+    assert "?q=" not in line and re.search(r"<(?:img|a)\b[^<>]*>", line) is None
