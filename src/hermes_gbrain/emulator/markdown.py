@@ -95,8 +95,14 @@ def infer_type(slug: str) -> str:
 
 def _scalar(raw: str) -> Any:
     text = raw.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        return text[1:-1]
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        return text[1:-1].replace("''", "'")  # YAML's one escape in single quotes
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        try:  # JSON's escapes are YAML's double-quoted ones, bar a few rare forms
+            decoded = json.loads(text)
+        except ValueError:
+            return text[1:-1]
+        return decoded if isinstance(decoded, str) else text[1:-1]
     if text.startswith("[") and text.endswith("]"):
         inner = text[1:-1].strip()
         return [_scalar(p) for p in inner.split(",")] if inner else []
