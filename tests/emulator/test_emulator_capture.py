@@ -184,6 +184,20 @@ def test_an_existing_slug_is_replaced_through_put_page(writer: Mcp) -> None:
             },
             id="type-argument",
         ),
+        pytest.param(
+            {"content": "\ufb01le \uff21 r2"},  # NFKC for the hash only; the page keeps the text
+            "inbox",
+            "43dbcab2d0077929fc7447f1e6b7d85b3c42a9e01cebff89f884964a247fbf89",
+            {
+                "type": "note",
+                "title": "\ufb01le \uff21 r2",
+                "compiled_truth": "# \ufb01le \uff21 r2\n\n\ufb01le \uff21 r2",
+                "tags": [],
+                "captured_via": "capture-mcp",
+                "content_hash": "37fe568c36a2b0e2362f546519c37182a425e1a2f9308020d41197093f06dbf7",
+            },
+            id="compatibility-characters",
+        ),
     ],
 )
 def test_frontmatter_merge_title_and_type_prefix(
@@ -198,6 +212,31 @@ def test_frontmatter_merge_title_and_type_prefix(
     got["captured_via"] = stored["frontmatter"]["captured_via"]
     assert got == page
     assert "captured_at" in stored["frontmatter"]
+
+
+def test_the_callers_stamps_and_dates_win_and_read_as_gbrain_reads_them(writer: Mcp) -> None:
+    content = (
+        "---\ndate: 2026-01-05\nsource: phone\naliases: [x, y]\n"
+        "captured_at: 2025-12-31T10:00:00Z\n---\n# Dated r2\n\nText.\n"
+    )
+    reply = writer.data("capture", {"content": content})
+    assert reply["content_hash"].startswith("3ecab770")
+    page = writer.data("get_page", {"slug": reply["slug"]})
+    assert page["frontmatter"] == {
+        "date": "2026-01-05T00:00:00.000Z",
+        "source": "phone",
+        "aliases": ["x", "y"],
+        "captured_at": "2025-12-31T10:00:00.000Z",
+        "captured_via": "capture-mcp",
+    }
+    assert (page["title"], page["compiled_truth"]) == ("Dated r2", "# Dated r2\n\nText.")
+    assert (page["effective_date"], page["effective_date_source"]) == (
+        "2026-01-05T00:00:00.000Z",
+        "date",
+    )
+    assert page["content_hash"] == (
+        "157a7941157b7af95949c791128eb0e0cf4a71f0ad8890365b88342f92bd9746"
+    )
 
 
 def test_event_slug_and_a_long_title(writer: Mcp) -> None:
@@ -240,11 +279,18 @@ def test_hash_normalization_and_title_rules() -> None:
     assert capture.nul_offset("é\x00") == 2  # a byte offset in UTF-8
 
 
-def test_frontmatter_quotes_are_unescaped() -> None:
+def test_frontmatter_quotes_and_timestamps_read_as_yaml() -> None:
     meta, _ = markdown.split_frontmatter(
-        "---\na: 'It''s'\nb: \"say \\\"hi\\\"\\u00e9\"\nc: [\"x\", 'y']\n---\nbody"
+        "---\na: 'It''s'\nb: \"say \\\"hi\\\"\\u00e9\"\nc: [\"x\", 'y']\n"
+        "d: 2001-12-14t21:59:43.10 -5\ne: 2001-12-14T21:59:43-0500\n---\nbody"
     )
-    assert meta == {"a": "It's", "b": 'say "hi"é', "c": ["x", "y"]}
+    assert meta == {
+        "a": "It's",
+        "b": 'say "hi"é',
+        "c": ["x", "y"],
+        "d": "2001-12-15T02:59:43.100Z",  # a Date to js-yaml, printed in UTC
+        "e": "2001-12-14T21:59:43-0500",  # not a YAML timestamp: a string
+    }
 
 
 @pytest.mark.parametrize(
