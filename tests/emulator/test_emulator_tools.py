@@ -421,7 +421,7 @@ def test_put_delete_restore(writer: Mcp, mcp: Mcp) -> None:
         "chunks": 1,
         "auto_links": {"skipped": "remote"},
         "auto_timeline": {"skipped": "remote"},
-        "facts_backstop": {"skipped": "kind:concept"},
+        "facts_backstop": {"skipped": "too_short"},  # under 80 characters of text
         "chronicle_backstop": {"skipped": "remote"},
         "write_through": {"written": False, "skipped": "no_repo_configured"},
     }
@@ -452,9 +452,9 @@ def test_write_validation(writer: Mcp) -> None:
     gone = writer.call("delete_page", {"slug": "concepts/never-existed"})
     assert json.loads(gone["content"][0]["text"])["error"] == "page_not_found"
     captured = writer.data("capture", {"content": "Call Samuel about dawn photos."})
-    assert captured["slug"].startswith("inbox/") and captured["status"] == "captured"
+    assert captured["slug"].startswith("inbox/") and captured["status"] == "created_or_updated"
     again = writer.data("capture", {"content": "Call Samuel about dawn photos."})
-    assert again["status"] == "unchanged" and again["slug"] == captured["slug"]
+    assert again["status"] == "skipped" and again["slug"] == captured["slug"]
 
 
 def test_store_api_for_tests(emu: Emulator, mcp: Mcp) -> None:

@@ -52,6 +52,8 @@ def test_timeline_sentinels_and_title_inference() -> None:
 def test_put_get_skip_versions(writer: Mcp) -> None:
     put = writer.data("put_page", {"slug": SLUG, "content": FIRST})
     assert put["status"] == "created_or_updated"
+    # A note with 80+ characters of text would be queued for facts; no chat model: recording 100.
+    assert put["facts_backstop"] == {"skipped": "extraction_unavailable"}
     first = writer.data("get_page", {"slug": SLUG})
     assert first["content_hash"] == FIRST_HASH
     assert first["compiled_truth"].startswith("# Contract Hash Probe\n\n")
@@ -64,6 +66,7 @@ def test_put_get_skip_versions(writer: Mcp) -> None:
     again = writer.data("put_page", {"slug": SLUG, "content": FIRST})
     assert again["status"] == "skipped"
     assert (again["chunks"], again["chunk_skip_reason"]) == (0, "write_skipped")
+    assert again["facts_backstop"] == {"skipped": "extraction_unavailable"}  # recording 102
     assert writer.data("get_page", {"slug": SLUG})["updated_at"] == first["updated_at"]
     assert writer.data("get_versions", {"slug": SLUG}) == []
 

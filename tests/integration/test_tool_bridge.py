@@ -796,7 +796,7 @@ def test_scopes_learned_after_initialize_leave_the_offer_unchanged(
     assert s.tools.session.writes_usable  # learned now ...
     assert s.names() == READ_NAMES  # ... but the model's tool list stays as it was
     out = s.call("gbrain_call", tool="capture", arguments={"content": "a late note"})
-    assert out["result"]["status"] == "captured", out
+    assert out["result"]["status"] == "created_or_updated", out
     assert session_factory(initialize=False).names() == READ_NAMES + WRITE_NAMES  # next time
 
 

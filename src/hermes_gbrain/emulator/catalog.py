@@ -199,7 +199,9 @@ CATALOG: tuple[ToolSpec, ...] = (
        _b("include_deleted", "Include soft-deleted pages."),
        _SOURCE),
     _t("restore_page", WRITE, "Bring back a soft-deleted page.", _SLUG, _WRITE_SOURCE),
-    _t("capture", WRITE, "Save a quick note to the inbox; identical text is stored once.",
+    _t("capture", WRITE,
+       "Save a note through put_page; without a slug it lands at inbox/<date>-<hash of the"
+       " text>, so the same text again is skipped.",
        _s("content", "The note text.", required=True),
        _s("slug", "Slug to use instead of a generated inbox one."),
        _s("type", "Page type for the note (default note).")),

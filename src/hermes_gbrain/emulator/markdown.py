@@ -24,6 +24,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 # Slug prefix -> page type, as a schema pack would infer it; unmatched pages default to "concept".
@@ -55,6 +56,11 @@ WIKI_LINK_RE = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 _TIMELINE_HEADING_RE = re.compile(r"^##\s+(timeline|history)\b", re.IGNORECASE)
 _DECORATED_RE = re.compile(r"^---\s+timeline\s+---$", re.IGNORECASE)
 _DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
+# A YAML timestamp with a time (js-yaml's pattern, fraction and zone optional; no zone is UTC).
+_TIMESTAMP_RE = re.compile(
+    r"(\d{4}-\d\d?-\d\d?)(?:[Tt]|[ \t]+)(\d\d?:\d\d:\d\d)(\.\d+)?"
+    r"(?:[ \t]*(Z|[-+]\d\d?(?::\d\d)?))?"
+)
 CHUNK_CHARS = 1200
 
 # GBrain's HASH_EPHEMERAL_FRONTMATTER_KEYS (src/core/utils.ts): stamped per write or re-derived by
@@ -95,8 +101,14 @@ def infer_type(slug: str) -> str:
 
 def _scalar(raw: str) -> Any:
     text = raw.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        return text[1:-1]
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        return text[1:-1].replace("''", "'")  # YAML's one escape in single quotes
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        try:  # JSON's escapes are YAML's double-quoted ones, bar a few rare forms
+            decoded = json.loads(text)
+        except ValueError:
+            return text[1:-1]
+        return decoded if isinstance(decoded, str) else text[1:-1]
     if text.startswith("[") and text.endswith("]"):
         inner = text[1:-1].strip()
         return [_scalar(p) for p in inner.split(",")] if inner else []
@@ -109,7 +121,27 @@ def _scalar(raw: str) -> Any:
         return int(text)
     if _DATE_RE.fullmatch(text):  # js-yaml reads a bare date as a Date; stored as its ISO form
         return text + "T00:00:00.000Z"
+    stamp = _TIMESTAMP_RE.fullmatch(text)
+    if stamp:
+        return _iso_timestamp(*stamp.groups()) or text
     return text
+
+
+def _iso_timestamp(day: str, clock: str, fraction: str | None, zone: str | None) -> str | None:
+    """A YAML timestamp as JavaScript's ``toISOString`` prints the Date js-yaml makes of it."""
+    y, m, d = (int(p) for p in day.split("-"))
+    hh, mm, ss = (int(p) for p in clock.split(":"))
+    offset = timedelta(0)
+    if zone and zone != "Z":
+        sign = -1 if zone[0] == "-" else 1
+        hours, _, minutes = zone[1:].partition(":")
+        offset = sign * timedelta(hours=int(hours), minutes=int(minutes or 0))
+    try:
+        moment = datetime(y, m, d, hh, mm, ss, tzinfo=UTC) - offset
+    except ValueError:
+        return None
+    millis = int((fraction or ".0")[1:4].ljust(3, "0"))
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis:03d}Z"
 
 
 def split_frontmatter(content: str) -> tuple[dict[str, Any], str]:

@@ -6,7 +6,6 @@ an ``Outcome``; the shapes follow the recorded GBrain 0.46.28 replies field for 
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import time
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from hermes_gbrain.emulator import hybrid, markdown, search, volunteer
+from hermes_gbrain.emulator import capture, hybrid, markdown, search, volunteer
 from hermes_gbrain.emulator.facts import FactError, facts_for
 from hermes_gbrain.emulator.oauth import Principal
 from hermes_gbrain.emulator.store import Page, PageStore, iso_now, iso_of
@@ -944,6 +943,30 @@ def _write_source(ctx: Context, requested: str | None) -> str:
     return own
 
 
+# GBrain's facts backstop (``src/core/facts/eligibility.ts``, ``backstop.ts``): a page of these
+# types, or under these prefixes, with at least 80 UTF-16 units of compiled truth would be queued
+# for fact extraction, which a brain without a chat model cannot run (recordings 63 and 100).
+FACTS_TYPES = frozenset(
+    {"note", "meeting", "slack", "email", "calendar-event", "source", "writing"}
+    | {"media", "tweet", "atom", "analysis"}
+)
+FACTS_PREFIXES = ("meetings/", "personal/", "daily/")
+FACTS_MIN_CHARS = 80
+
+
+def _facts_backstop(page: Page) -> str:
+    """Why a remote write's facts backstop was skipped."""
+    if page.slug.startswith("wiki/agents/"):
+        return "subagent_namespace"
+    if page.frontmatter.get("dream_generated") is True:
+        return "dream_generated"
+    if len(page.compiled_truth.strip().encode("utf-16-le", "surrogatepass")) // 2 < FACTS_MIN_CHARS:
+        return "too_short"
+    if page.type not in FACTS_TYPES and not page.slug.startswith(FACTS_PREFIXES):
+        return f"kind:{page.type}"
+    return "extraction_unavailable"
+
+
 def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
     slug, content = args["slug"], args["content"]
     _check_slug(slug)
@@ -952,6 +975,7 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
             "invalid_params", "Refusing to write an empty page", "Pass allow_empty: true to do so"
         )
     put = ctx.store.put_page(slug, content, source_id=_write_source(ctx, None))
+    facts = _facts_backstop(put.page)
     if put.skipped:  # the parsed page hashes as stored: recording 102
         return Outcome(
             {
@@ -961,7 +985,7 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
                 "chunk_skip_reason": "write_skipped",
                 "auto_links": {"skipped": "remote"},
                 "auto_timeline": {"skipped": "remote"},
-                "facts_backstop": {"skipped": f"kind:{put.page.type}"},
+                "facts_backstop": {"skipped": facts},
                 "chronicle_backstop": {"skipped": "not_imported"},
                 "write_through": {"written": False, "skipped": "no_repo_configured"},
             }
@@ -973,7 +997,7 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
             "chunks": len(put.page.chunks),
             "auto_links": {"skipped": "remote"},
             "auto_timeline": {"skipped": "remote"},
-            "facts_backstop": {"skipped": f"kind:{put.page.type}"},
+            "facts_backstop": {"skipped": facts},
             "chronicle_backstop": {"skipped": "remote"},
             "write_through": {"written": False, "skipped": "no_repo_configured"},
         }
@@ -1045,19 +1069,33 @@ def op_volunteer_context(ctx: Context, args: dict[str, Any]) -> Outcome:
 
 
 def op_capture(ctx: Context, args: dict[str, Any]) -> Outcome:
+    """GBrain's ``capture`` (``src/core/ops/pages.ts``): refuse binary or empty text, default the
+    slug from the normalized text's hash, merge the frontmatter, then write through ``put_page``
+    and answer its reply with ``channel``, ``content_hash`` and ``dedupe`` added (see
+    :mod:`.capture`)."""
     content = args["content"]
-    if not content.strip():
-        raise ToolError("invalid_params", "Nothing to capture: content is empty")
-    digest = hashlib.sha256(content.encode("utf-8")).hexdigest()[:10]
-    slug = args.get("slug") or f"inbox/{iso_now()[:10]}-{digest}"
-    _check_slug(slug)
-    source = _write_source(ctx, None)
-    existing = ctx.store.get(slug, [source])
-    if existing is not None and digest in existing.frontmatter.get("capture_hash", ""):
-        return Outcome({"slug": slug, "status": "unchanged", "type": existing.type})
+    offset = capture.nul_offset(content)
+    if offset != -1:
+        raise ToolError(
+            "invalid_params",
+            f"content has a NUL byte at offset {offset}; binary content is not captured",
+            "Capture text or markdown; upload binary files another way.",
+        )
+    normalized = capture.normalize_for_hash(content)
+    if not normalized:
+        raise ToolError("invalid_params", "Nothing to capture: content is empty.")
     kind = args.get("type") or "note"
-    meta, body = markdown.split_frontmatter(content)
-    if not meta:
-        content = f"---\ntype: {kind}\ncapture_hash: {digest}\n---\n{body}"
-    put = ctx.store.put_page(slug, content, source_id=source)
-    return Outcome({"slug": slug, "status": "captured", "type": put.page.type})
+    slug = args.get("slug") or capture.default_slug(normalized, datetime.now(UTC), kind)
+    _check_slug(slug)  # GBrain checks a given slug before it builds the page, put_page again
+    page = capture.with_frontmatter(content, kind=kind, captured_at=iso_now())
+    reply = op_put_page(ctx, {"slug": slug, "content": page}).value
+    return Outcome(
+        {
+            **reply,
+            "slug": slug,
+            "channel": "capture",
+            "content_hash": capture.content_hash(normalized),
+            # GBrain's value is a fixed sentence saying why identical text lands once.
+            "dedupe": "the same normalized text gets the same default slug and content_hash",
+        }
+    )

@@ -9,11 +9,12 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,48 @@ def iso_of(moment: datetime) -> str:
     return (
         moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
     )
+
+
+# GBrain's computeEffectiveDate (src/core/effective-date.ts): the first date in range from
+# frontmatter event_date, date, published, then a YYYY-MM-DD at the start of the slug's last
+# segment (first of all under daily/ and meetings/), else the write time.
+_EFFECTIVE_KEYS = ("event_date", "date", "published")
+_FILENAME_FIRST = ("daily/", "meetings/")
+_FILENAME_DATE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
+_MIN_EFFECTIVE = datetime(1990, 1, 1, tzinfo=UTC)
+
+
+def _loose_date(value: Any) -> datetime | None:
+    """A frontmatter value as a date in [1990, now + 1 year], or ``None``."""
+    moment: datetime | None = None
+    if isinstance(value, str) and value.strip():
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    elif isinstance(value, int) and not isinstance(value, bool):
+        moment = datetime.fromtimestamp(value / 1000, UTC)  # JS reads a number as epoch ms
+    if moment is None:
+        return None
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    latest = datetime.now(UTC) + timedelta(days=365)
+    return moment if _MIN_EFFECTIVE <= moment <= latest else None
+
+
+def effective_date(slug: str, frontmatter: dict[str, Any], fallback: str) -> tuple[str, str]:
+    """``(effective_date, effective_date_source)`` of a page written at ``fallback``."""
+    named = _FILENAME_DATE_RE.match(slug.rsplit("/", 1)[-1])
+    candidates = [(frontmatter.get(key), key) for key in _EFFECTIVE_KEYS]
+    filename = (named.group(1) if named else None, "filename")
+    if slug.startswith(_FILENAME_FIRST):
+        candidates.insert(0, filename)
+    else:
+        candidates.append(filename)
+    for value, source in candidates:
+        moment = _loose_date(value)
+        if moment is not None:
+            return iso_of(moment), source
+    return fallback, "fallback"
 
 
 def sha256_hex(text: str) -> str:
@@ -180,11 +223,7 @@ class PageStore:
         """Create or replace a page (reviving it if soft-deleted) and rebuild its chunks."""
         parsed = markdown.parse_page(slug, content)
         stamp = now or iso_now()
-        date_raw = parsed.frontmatter.get("date")
-        if isinstance(date_raw, str) and len(date_raw) >= 10:
-            effective, effective_source = date_raw[:10] + "T00:00:00.000Z", "date"
-        else:
-            effective, effective_source = stamp, "fallback"
+        effective, effective_source = effective_date(slug, parsed.frontmatter, stamp)
         self.add_source(source_id)
         with self.db.lock:
             existing = self.db.execute(

@@ -59,12 +59,12 @@ from pathlib import Path
 from typing import Any
 
 from ..api import SearchRow
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from ..text import one_line
 from .filecache import FileCache
 from .generated import is_generated
 from .named import TitleMatcher
-from .screen import looks_like_instructions
+from .screen import prompt_line, prompt_ref
 from .words import (
     acronyms,
     compact,
@@ -202,7 +202,7 @@ def _read_vocabulary(path: Path, size: int) -> TitleVocabulary | None:
     if size > MAX_VOCABULARY_BYTES:
         return None
     try:
-        return TitleVocabulary.from_json(json.loads(path.read_bytes()))
+        return TitleVocabulary.from_json(json.loads(read_state(path, MAX_VOCABULARY_BYTES)))
     except (OSError, ValueError):
         return None
 
@@ -248,9 +248,11 @@ def _summary_text(row: SearchRow) -> str:
 def _clean(row: SearchRow) -> bool:
     if not row.slug or row.injection_suspected or is_generated(row.slug, row.type):
         return False
-    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
-        return False
-    return not looks_like_instructions(_summary_text(row))
+    if prompt_ref(row.source_id, row.slug) is None:
+        return False  # a slug or source id that may not be printed
+    if prompt_line(row.title, TITLE_CAP) is None:
+        return False  # reads like instructions (``screen.prompt_line``)
+    return prompt_line(_MARKER.sub("", row.snippet), SUMMARY_CAP) is not None
 
 
 def _distinctive(stem: str, vocabulary: TitleVocabulary | None) -> bool:

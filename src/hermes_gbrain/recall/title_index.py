@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from .filecache import FileCache
 from .gate import TitleVocabulary, content_stems
 from .named import TitleMatcher
@@ -189,7 +189,7 @@ def _read_index(path: Path, size: int) -> TitleIndex | None:
     if size > MAX_INDEX_BYTES:
         return None
     try:
-        return TitleIndex.from_json(json.loads(path.read_bytes()))
+        return TitleIndex.from_json(json.loads(read_state(path, MAX_INDEX_BYTES)))
     except (OSError, ValueError, RecursionError):
         return None
 

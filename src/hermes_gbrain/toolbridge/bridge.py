@@ -13,6 +13,13 @@ Arguments are strict: an argument a compact tool does not declare, or one the se
 tool behind ``gbrain_call`` does not declare, is refused with its name and nothing is
 sent. What the server says beside its answer (``_meta.warnings``, extra text blocks)
 comes back to the model as ``server_notes``.
+
+Every server string in an answer (error messages and codes, warnings, notes, titles,
+snippets, tags, tool descriptions) passes the recall layers' policy
+(``recall.screen``): one plain line, bounded, and withheld when it reads like
+instructions; references are shown only for slugs and source ids of GBrain's own shape.
+The data of a ``gbrain_call`` and a page's text are what the model asked for and come
+back as the server sent them, bounded.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import difflib
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
@@ -29,8 +37,16 @@ from typing import Any
 from ..api import GBrain, parse_search_rows
 from ..errors import GBrainError, ToolError, TransportError
 from ..mcp import MCP_DEADLINE_S, ToolCatalog, ToolResult
+from ..recall.screen import (
+    WITHHELD,
+    prompt_line,
+    prompt_ref,
+    prompt_slug,
+    server_code,
+    server_text,
+)
 from ..settings import Settings
-from ..text import one_line, safe_slug
+from ..text import one_line, safe_slug, safe_source_id
 from ..transport import call_deadline, deadline_left
 from . import schemas
 from .deletes import ConfirmTokens, Refusal, Revision
@@ -68,6 +84,8 @@ _REPLACES = {
     "add_link": "this link exists: its context would be replaced",
     "takes_update": "the take's weight, source or date would be replaced",
 }
+_REF_WITHHELD = "[withheld: slug or source id not fit to show]"
+_TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 Approver = Callable[[str, str], "bool | None"]
 """Asks the user ``(what, why)``: True to go ahead, False to refuse, None when nobody can
@@ -88,6 +106,12 @@ def _dumps(value: Mapping[str, Any]) -> str:
 
 def _error(message: str, **extra: Any) -> dict[str, Any]:
     return {"error": message, **extra}
+
+
+def _is_tool_name(name: object) -> bool:
+    """A server tool name as GBrain spells them (``get_page``); anything else is not
+    shown to the model."""
+    return isinstance(name, str) and _TOOL_NAME.fullmatch(name) is not None
 
 
 def _int(value: Any, default: int, low: int, high: int) -> int:
@@ -176,7 +200,8 @@ class ToolBridge:
         kept = [e for e in failures if e.state == "superseded"]
         if failed:
             out["outbox_failures"] = [
-                {"id": e.op_id, "slug": e.slug, "error": e.last_error or "failed"} for e in failed
+                {"id": e.op_id, "slug": e.slug, "error": server_text(e.last_error, 200) or "failed"}
+                for e in failed
             ]
         if kept:
             out["outbox_superseded"] = [
@@ -192,13 +217,17 @@ class ToolBridge:
 
     @staticmethod
     def _tool_error(exc: ToolError) -> dict[str, Any]:
-        if exc.code == "insufficient_scope":
+        """The server's code only when it looks like one, its message screened and capped:
+        both are server text and reach the model."""
+        code = server_code(exc.code)
+        tool = exc.tool if _is_tool_name(exc.tool) else "tool"
+        if code == "insufficient_scope":
             return _error(
-                f"this GBrain credential's scope does not allow {exc.tool!r}; nothing was done",
-                code=exc.code,
+                f"this GBrain credential's scope does not allow {tool!r}; nothing was done",
+                code=code,
             )
-        out = _error(f"GBrain {exc.tool} failed ({exc.code or 'unknown error'})", code=exc.code)
-        detail = one_line(exc.detail, 300)
+        out = _error(f"GBrain {tool} failed ({code or 'unknown error'})", code=code)
+        detail = server_text(exc.detail, 300)
         if detail:
             out["detail"] = detail
         return out
@@ -293,13 +322,14 @@ class ToolBridge:
         for row in rows:
             if row.injection_suspected:
                 continue
+            title = prompt_line(row.title, 120)
             item: dict[str, Any] = {
-                "title": one_line(row.title, 120),
-                "ref": f"[{row.source_id}:{row.slug}]",
+                "title": WITHHELD if title is None else title,
+                "ref": prompt_ref(row.source_id, row.slug) or _REF_WITHHELD,
             }
             if row.score is not None:
                 item["score"] = round(row.score, 3)
-            snippet = one_line(row.snippet, SNIPPET_CHARS)
+            snippet = server_text(row.snippet, SNIPPET_CHARS)
             if snippet:
                 item["snippet"] = snippet
             out_rows.append(item)
@@ -333,12 +363,12 @@ class ToolBridge:
         text = "\n\n".join(p for p in parts if isinstance(p, str) and p.strip())
         tags = data.get("tags")
         out: dict[str, Any] = {
-            "slug": safe_slug(data.get("slug")) or slug,
-            "source_id": one_line(data.get("source_id"), 64) or "default",
-            "title": one_line(data.get("title"), 160),
-            "type": one_line(data.get("type"), 40) or None,
-            "updated_at": one_line(data.get("updated_at"), 40) or None,
-            "tags": [one_line(t, 40) for t in tags[:20]] if isinstance(tags, list) else [],
+            "slug": prompt_slug(data.get("slug")) or slug,
+            "source_id": safe_source_id(data.get("source_id")) or "default",
+            "title": server_text(data.get("title"), 160),
+            "type": server_text(data.get("type"), 40) or None,
+            "updated_at": server_text(data.get("updated_at"), 40) or None,
+            "tags": [server_text(t, 40) for t in tags[:20]] if isinstance(tags, list) else [],
             "text": text[:limit],
         }
         if len(text) > limit:
@@ -360,7 +390,9 @@ class ToolBridge:
             kind = schemas.tool_class(spec.name)
             if kind == "admin" and not admin:
                 continue  # GBRAIN_TOOLS=admin only
-            line = schemas.purpose(spec.description or "", 80)
+            if not _is_tool_name(spec.name):
+                continue  # not a name a model could call: server text, not a tool
+            line = server_text(schemas.purpose(spec.description or "", 80), 80)
             if needle and needle not in spec.name.lower() and needle not in line.lower():
                 continue
             item: dict[str, Any] = {"name": spec.name, "purpose": line}
@@ -417,7 +449,8 @@ class ToolBridge:
         catalog = self.catalog()
         spec = catalog.tools.get(tool)
         if spec is None:
-            close = difflib.get_close_matches(tool, list(catalog.tools), n=3, cutoff=0.6)
+            names = [name for name in catalog.tools if _is_tool_name(name)]
+            close = difflib.get_close_matches(tool, names, n=3, cutoff=0.6)
             return _error(
                 f"no tool {tool!r} is offered to this credential; see gbrain_tools",
                 did_you_mean=close,
@@ -618,10 +651,10 @@ class ToolBridge:
         )
         preview: dict[str, Any] = {
             "slug": slug,
-            "title": one_line(data.get("title"), 160),
-            "source_id": one_line(data.get("source_id"), 64) or "default",
+            "title": server_text(data.get("title"), 160),
+            "source_id": safe_source_id(data.get("source_id")) or "default",
             "size_chars": len(text),
-            "updated_at": one_line(data.get("updated_at"), 40) or None,
+            "updated_at": server_text(data.get("updated_at"), 40) or None,
         }
         catalog = self.catalog()
         for tool, key in (("get_links", "links_out"), ("get_backlinks", "links_in")):
@@ -645,7 +678,7 @@ class ToolBridge:
         for row in rows:
             if isinstance(row, dict):
                 other = row.get("to_slug") or row.get("from_slug") or row.get("slug")
-                ok = safe_slug(other)
+                ok = prompt_slug(other)
                 if ok and ok != slug:
                     names.append(ok)
         return {"count": len(rows), "slugs": names[:MAX_LINKS]}
@@ -678,8 +711,8 @@ class ToolBridge:
         return {
             "deleted": True,
             "slug": slug,
-            "status": one_line(data.get("status"), 40) or "deleted",
-            "recoverable_until": one_line(data.get("recoverable_until"), 80) or None,
+            "status": server_text(data.get("status"), 40) or "deleted",
+            "recoverable_until": server_text(data.get("recoverable_until"), 80) or None,
         }
 
 
@@ -715,14 +748,14 @@ def server_notes(result: ToolResult) -> list[str]:
     notes: list[str] = []
     for warning in result.warnings:
         parts = [
-            f"{k}={one_line(str(v), 80)}"
+            f"{k}={server_text(str(v), 80)}"
             for k, v in list(warning.items())[:4]
-            if isinstance(v, str | int | float | bool)
+            if isinstance(v, str | int | float | bool) and server_code(k) is not None
         ]
         if parts:
             notes.append(one_line("warning: " + ", ".join(parts), 200))
     for note in result.notes:
-        line = one_line(note, 200)
+        line = server_text(note, 200)
         if line and line not in notes:
             notes.append(line)
     return notes[:MAX_NOTES]

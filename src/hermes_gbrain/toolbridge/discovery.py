@@ -24,7 +24,7 @@ from typing import Any
 from .. import jsontext
 from ..api import GBrain
 from ..errors import GBrainError
-from ..files import data_dir, private_dir, private_file, write_atomic
+from ..files import data_dir, private_key, read_state, write_atomic
 from ..mcp import ToolCatalog, ToolSpec
 from ..settings import Settings
 
@@ -45,27 +45,15 @@ _ADMIN_HINTS = ("get_stats", "get_health")
 
 
 def _salt(hermes_home: str | os.PathLike[str]) -> bytes:
-    """A random per-profile key (``gbrain/.salt``, mode 0600), made on first use."""
-    path = data_dir(hermes_home) / ".salt"
+    """A random per-profile key (``gbrain/.salt``, mode 0600), made on first use; a
+    damaged one (a folder, a link, the wrong size) is replaced like a damaged cache."""
     try:
-        data = path.read_bytes()
-        if len(data) == 32:
-            private_file(path)  # narrow a key an older version left readable
-            return data
-    except OSError:
-        pass
-    data = secrets.token_bytes(32)
-    try:
-        private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-    except FileExistsError:  # another process won the race (or left a bad file): use theirs
-        existing = path.read_bytes()
-        return existing if len(existing) == 32 else data
-    except OSError:
-        pass  # an unwritable home: the key is then stable for this process only
-    return data
+        return private_key(data_dir(hermes_home) / ".salt")
+    except OSError:  # an unwritable (or redirected) home: stable for this process only
+        return _process_salt
+
+
+_process_salt = secrets.token_bytes(32)
 
 
 def credential_key(settings: Settings) -> str:
@@ -177,8 +165,7 @@ def load_discovery(hermes_home: str | os.PathLike[str], key: str | None = None) 
 def _load(hermes_home: str | os.PathLike[str], key: str | None) -> Discovery | None:
     path = data_dir(hermes_home) / CACHE_NAME
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_CACHE_BYTES + 1)
+        raw = read_state(path, MAX_CACHE_BYTES)
     except OSError:
         return None
     if len(raw) > MAX_CACHE_BYTES:
