@@ -176,4 +176,10 @@ def plain_line(text: object, cap: int = 160) -> str:
     if not isinstance(text, str) or cap <= 0:
         return ""
     lines = "\n".join(visible(line) for line in text.splitlines())  # markup is line-based
-    return one_line(strip_markup(lines), cap)
+    flat = strip_markup(lines)
+    for _ in range(8):  # joining lines can make new markup: "[](" + newline + ")"
+        again = strip_markup(one_line(flat, len(flat) + 1))
+        if again == flat:
+            break
+        flat = again
+    return one_line(flat, cap)
