@@ -275,8 +275,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "markup removed",
         f"{PKG}/text.py",
-        "return one_line(strip_markup(lines), cap)",
-        "return one_line(lines, cap)",
+        "    flat = strip_markup(lines)\n",
+        "    return one_line(lines, cap)\n",
         ("tests/unit/test_text.py", "tests/unit/test_screen_corpus.py"),
     ),
     Mutation(
