@@ -15,7 +15,8 @@ __all__ = ["credential_for", "open_brain"]
 def credential_for(
     settings: Settings, transport: Transport, *, scope: str | None = None
 ) -> Credential:
-    """The configured credential. A static token wins and is never refreshed."""
+    """The configured credential. A static token wins and is never refreshed; a
+    minted one is shared by the profile's processes through its token file."""
     endpoint = settings.endpoint
     if settings.access_token:
         return StaticToken(settings.access_token, namespace=settings.hermes_home)
@@ -27,6 +28,7 @@ def credential_for(
             transport=transport,
             scope=scope,
             namespace=settings.hermes_home,
+            cache_home=settings.hermes_home or None,
         )
     raise ConfigError(settings.problem() or "no GBrain credential configured")
 

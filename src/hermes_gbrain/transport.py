@@ -53,6 +53,7 @@ __all__ = [
     "UntilFactory",
     "call_deadline",
     "shared_transport",
+    "time_left",
 ]
 
 DEFAULT_MAX_CONNECTIONS = 16
@@ -85,6 +86,19 @@ def call_deadline(seconds: float) -> Iterator[None]:
         yield
     finally:
         _outer.at = previous
+
+
+def time_left(default: float) -> float:
+    """Seconds a wait on this thread may take: what is left of the enclosing
+    ``call_deadline`` when there is one (never more than ``default``), else ``default``.
+
+    For waits that are not requests (a token mint in flight elsewhere, a file lock),
+    so they end when the caller's call must end.
+    """
+    outer: tuple[float, float] | None = getattr(_outer, "at", None)
+    if outer is None:
+        return default
+    return max(0.0, min(default, outer[0] - time.monotonic()))
 
 
 def _header_ok(value: str) -> bool:

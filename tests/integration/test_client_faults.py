@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from hermes_gbrain.api import GBrain
 from hermes_gbrain.auth import clear_token_cache
 from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator, Knobs
+from hermes_gbrain.files import data_dir
 from hermes_gbrain.errors import (
     AuthError,
     DeadlineError,
@@ -177,8 +179,10 @@ def test_redirect_never_resends(rig: Rig) -> None:
     assert paths == ["/mcp"], "the redirect target must never be requested"
 
 
-def test_token_endpoint_rate_limit_backs_off(rig: Rig, tmp_path: object) -> None:
+def test_token_endpoint_rate_limit_backs_off(rig: Rig, tmp_path: Path) -> None:
     clear_token_cache()
+    for shared in data_dir(tmp_path).glob("token-*.json"):
+        shared.unlink()  # no token in this process nor in the profile's file: a mint
     rig.emu.knobs.token_status = 429
     before = rig.emu.token_requests
     for _ in range(5):

@@ -14,7 +14,6 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from typing import Any
 from .. import jsontext
 from ..api import GBrain
 from ..errors import GBrainError
-from ..files import data_dir, private_dir, private_file, write_atomic
+from ..files import data_dir, profile_salt, write_atomic
 from ..mcp import ToolCatalog, ToolSpec
 from ..settings import Settings
 
@@ -45,27 +44,8 @@ _ADMIN_HINTS = ("get_stats", "get_health")
 
 
 def _salt(hermes_home: str | os.PathLike[str]) -> bytes:
-    """A random per-profile key (``gbrain/.salt``, mode 0600), made on first use."""
-    path = data_dir(hermes_home) / ".salt"
-    try:
-        data = path.read_bytes()
-        if len(data) == 32:
-            private_file(path)  # narrow a key an older version left readable
-            return data
-    except OSError:
-        pass
-    data = secrets.token_bytes(32)
-    try:
-        private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-    except FileExistsError:  # another process won the race (or left a bad file): use theirs
-        existing = path.read_bytes()
-        return existing if len(existing) == 32 else data
-    except OSError:
-        pass  # an unwritable home: the key is then stable for this process only
-    return data
+    """The profile's random key (``gbrain/.salt``): see ``files.profile_salt``."""
+    return profile_salt(hermes_home)
 
 
 def credential_key(settings: Settings) -> str:
