@@ -20,7 +20,6 @@ from hermes_gbrain.api import GBrain
 from hermes_gbrain.auth import clear_token_cache
 from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator, Knobs
-from hermes_gbrain.files import data_dir
 from hermes_gbrain.errors import (
     AuthError,
     DeadlineError,
@@ -32,6 +31,7 @@ from hermes_gbrain.errors import (
     RefusedError,
     TooLargeError,
 )
+from hermes_gbrain.files import data_dir
 from hermes_gbrain.settings import load_settings
 from hermes_gbrain.transport import Transport
 
