@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .api import GBrain
 from .auth import ClientCredentials, Credential, StaticToken
+from .catalogfile import CatalogFile
 from .errors import ConfigError
 from .mcp import MCP_CAP, MCP_DEADLINE_S, MCPClient
 from .settings import Settings
@@ -44,18 +45,32 @@ def open_brain(
     """A ``GBrain`` for these settings; raises ``ConfigError`` when they cannot work.
 
     The deadline is ``deadline_s`` when given, else the legacy ``timeout`` setting,
-    else ``MCP_DEADLINE_S``.
+    else ``MCP_DEADLINE_S``. The token and the tool catalog are shared with the
+    profile's other processes (``tokenfile``, ``catalogfile``).
     """
     problem = settings.problem()
     if problem:
         raise ConfigError(problem)
     transport = transport or shared_transport()
     credential = credential_for(settings, transport, scope=scope)
+    shared = (
+        CatalogFile(
+            settings.hermes_home,
+            settings.endpoint.mcp_url,
+            settings.client_id or "",
+            settings.client_secret or "",
+            settings.access_token or "",
+            scope or "",
+        )
+        if settings.hermes_home
+        else None
+    )
     mcp = MCPClient(
         url=settings.endpoint.mcp_url,
         credential=credential,
         transport=transport,
         cap=cap,
         deadline_s=deadline_s if deadline_s is not None else settings.timeout_s or MCP_DEADLINE_S,
+        catalog_file=shared,
     )
     return GBrain(mcp)

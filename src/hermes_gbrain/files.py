@@ -14,6 +14,8 @@ never a mix, and a failed write leaves the old file.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 import sqlite3
@@ -38,6 +40,7 @@ __all__ = [
     "file_lock",
     "private_dir",
     "private_file",
+    "profile_hmac",
     "profile_salt",
     "read_owned",
     "write_atomic",
@@ -176,6 +179,18 @@ def profile_salt(hermes_home: str | os.PathLike[str]) -> bytes:
     except OSError:
         pass  # an unwritable home: the key is then stable for this process only
     return data
+
+
+def profile_hmac(hermes_home: str | os.PathLike[str], *parts: str) -> str:
+    """An HMAC of ``parts`` under the profile's key (hex): names a credential's cache
+    files without revealing it, the same in every process of the profile."""
+    mac = hmac.new(profile_salt(hermes_home), digestmod=hashlib.sha256)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass")
+        # Length-prefixed, so no choice of parts can shift bytes from one to the next.
+        mac.update(len(data).to_bytes(8, "big"))
+        mac.update(data)
+    return mac.hexdigest()
 
 
 def read_owned(path: str | os.PathLike[str], cap: int) -> bytes | None:

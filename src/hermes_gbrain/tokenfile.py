@@ -18,7 +18,6 @@ so no process of the profile asks again before the server's reset time.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import logging
@@ -29,7 +28,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .files import data_dir, file_lock, profile_salt, read_owned, write_atomic
+from .files import data_dir, file_lock, profile_hmac, read_owned, write_atomic
 
 __all__ = ["TokenFile", "TokenRecord", "is_token_text"]
 
@@ -57,15 +56,6 @@ class TokenRecord:
         return f"TokenRecord(scope={self.scope!r}, expires_at={self.expires_at:.0f})"
 
 
-def _mac(salt: bytes, parts: tuple[str, ...]) -> str:
-    mac = hmac.new(salt, digestmod=hashlib.sha256)
-    for part in parts:
-        data = part.encode("utf-8", "surrogatepass")
-        mac.update(len(data).to_bytes(8, "big"))
-        mac.update(data)
-    return mac.hexdigest()
-
-
 class TokenFile:
     """One credential's token file in one profile (thread-safe: every call is atomic)."""
 
@@ -84,7 +74,7 @@ class TokenFile:
     def key(self) -> str:
         """The HMAC naming this credential (computed on first use: it reads the salt)."""
         if self._key is None:
-            self._key = _mac(profile_salt(self._home), self._parts)
+            self._key = profile_hmac(self._home, *self._parts)
         return self._key
 
     @property
