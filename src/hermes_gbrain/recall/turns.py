@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ..api import SearchRow
 from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, select_rows
 from .config import SPARE_ROWS, PointerConfig, brain_for
+from .distance import measured_budget_ms, record_search
 from .pointers import MAX_LIMIT, QUERY_CHARS, Outcome, Owner, PointerEngine, StoreKey, Ticket
 
 __all__ = [
@@ -42,7 +43,9 @@ __all__ = [
 DEFAULT_BUDGET_MS = 250
 """How long a turn may wait for its own pointers by default (see README, "Pointer
 recall in Hermes": a keyword search on loopback answers in ~30 ms, hybrid search with
-embeddings in ~150 ms; ``bench/turn_latency.py`` measures both)."""
+embeddings in ~150 ms; ``bench/turn_latency.py`` measures both). A brain farther away
+raises it to what its measured searches need, up to ``distance.MAX_MEASURED_BUDGET_MS``
+(``bench/distance.py``)."""
 REPEAT_SPARE_MAX = 5
 """At most this many rows are asked for beyond the limit to replace recent pages."""
 WINDOW_TURNS = 4
@@ -50,8 +53,13 @@ WINDOW_TURNS = 4
 
 
 def budget_ms(config: PointerConfig, default: int = DEFAULT_BUDGET_MS) -> int:
-    """``GBRAIN_POINTER_SYNC_BUDGET_MS`` when set (0 = background only), else ``default``."""
-    return default if config.sync_budget_ms is None else config.sync_budget_ms
+    """``GBRAIN_POINTER_SYNC_BUDGET_MS`` when set (0 = background only); else ``default``
+    (0 stays 0), raised to what the brain's measured distance needs (``distance``)."""
+    if config.sync_budget_ms is not None:
+        return config.sync_budget_ms
+    if default <= 0:
+        return default
+    return measured_budget_ms(config.home, config.settings.mcp_url, default)
 
 
 def rows_wanted(limit: int, recent: frozenset[str]) -> int:
@@ -91,6 +99,7 @@ class GatedSearch:
     def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
         extra = max(0, limit - self._config.limit)
         prior = "\n".join(f"- {page}" for page in sorted(self._recent))
+        started = time.monotonic()
         rows = (
             brain_for(self._config)
             .recall_rows(
@@ -103,6 +112,8 @@ class GatedSearch:
             )
             .rows
         )
+        # Only successes measure the distance: a failing brain must not stretch the wait.
+        record_search(self._config.home, self._config.settings.mcp_url, time.monotonic() - started)
         skip = {page.strip("[]") for page in self._recent}
         return select_rows(rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip)
 
