@@ -147,8 +147,8 @@ def conversation(home: Path, env: dict[str, str], name: str, tag: str) -> list[d
                 {
                     "turn": n,
                     "ms": took,
-                    "own": f"[default:{slug}]" in block,
-                    "late": bool(previous) and f"[default:{previous}]" in block,
+                    "own": f":{slug}]" in block,
+                    "late": bool(previous) and f":{previous}]" in block,
                 }
             )
             previous = slug
@@ -237,7 +237,7 @@ manager.on_turn_start(turn, message)
 block = manager.prefetch_all(message) or ""
 took = (time.perf_counter() - start) * 1000
 manager.shutdown_all()
-print(json.dumps({"ms": took, "memory": "[default:" in block, "own": slug in block}))
+print(json.dumps({"ms": took, "memory": "\\n- " in block, "own": ":" + slug + "]" in block}))
 """
 
 

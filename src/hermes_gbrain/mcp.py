@@ -405,6 +405,13 @@ class MCPClient:
             finally:
                 lock.release()
 
+    def warm(self) -> None:
+        """Have a token and the catalog ready before the first call: from the profile's
+        files when they hold them (no request at all), else fetched now."""
+        with call_deadline(self._deadline_s), _typed():
+            self._credential.bearer()
+        self.catalog()
+
     def _shared_catalog(self) -> ToolCatalog | None:
         """The catalog another process of the profile fetched lately, if any."""
         if self._catalog_file is None:

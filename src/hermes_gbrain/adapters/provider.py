@@ -150,9 +150,22 @@ class GBrainMemoryProvider(MemoryProvider):
             callback if callable(callback) and not compat.HAS_RECALL_STATUS else None
         )
         self._refresh()
+        self._warm_start()
         self._tools.start(self._home, kwargs)
         if self.writes_memory:
             self._writeback.start(self._home, self._session, kwargs)
+
+    def _warm_start(self) -> None:
+        """Token and catalog in place before the first message, on a thread of their own
+        so Hermes' start-up does not wait (a one-shot process's first turn is then only
+        its search; with the profile's files it costs no request at all)."""
+        config = self._config
+        if config is None:
+            return
+        try:
+            compat.spawn_thread(lambda: turns.warm(config), "gbrain-warm").start()
+        except RuntimeError:  # interpreter shutting down: the turn fetches what it needs
+            return
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         """A new user turn: start the briefing and this message's own search at once."""

@@ -19,6 +19,7 @@ other relevant pages. This is the configuration ``bench/relevance.py`` measures.
 from __future__ import annotations
 
 import contextvars
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,8 +38,11 @@ __all__ = [
     "collect",
     "rows_wanted",
     "start",
+    "warm",
     "window_of",
 ]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_MS = 250
 """How long a turn may wait for its own pointers by default (see README, "Pointer
@@ -60,6 +64,15 @@ def budget_ms(config: PointerConfig, default: int = DEFAULT_BUDGET_MS) -> int:
     if default <= 0:
         return default
     return measured_budget_ms(config.home, config.settings.mcp_url, default)
+
+
+def warm(config: PointerConfig) -> None:
+    """What the first turn needs (token, catalog, the read connection's client), made
+    ready off the turn's clock; every failure is left for the turn to meet. Never raises."""
+    try:
+        brain_for(config).mcp.warm()
+    except Exception as exc:  # the turn will fail open on its own, with its own outcome
+        log.debug("warm start failed: %s", type(exc).__name__)
 
 
 def rows_wanted(limit: int, recent: frozenset[str]) -> int:
