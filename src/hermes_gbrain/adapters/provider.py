@@ -78,6 +78,7 @@ class GBrainMemoryProvider(MemoryProvider):
         self._context: contextvars.Context | None = None
         self._owner = Owner()
         self._keys: dict[str, None] = {}  # credential keys used, for invalidation
+        self._last_key: StoreKey | None = None
         self._last_count = 0
         self._turn = 0  # Hermes' user-turn number, from on_turn_start
         self._current: turns.TurnSearch | None = None  # this turn's own search
@@ -231,7 +232,16 @@ class GBrainMemoryProvider(MemoryProvider):
 
     def _key(self, config: PointerConfig, session_id: str) -> StoreKey:
         credential = config.cache_key
-        key = StoreKey(config.home, credential, session_id or self._session)
+        session = session_id or self._session
+        last = self._last_key  # the same session turn after turn: no new key per call
+        if (
+            last is not None
+            and last.session == session
+            and last.credential == credential
+            and last.home == config.home
+        ):
+            return last
+        key = self._last_key = StoreKey(config.home, credential, session)
         if credential not in self._keys:
             self._keys[credential] = None
             while len(self._keys) > 16:
