@@ -173,6 +173,8 @@ def later_turns(
 
 
 def part_one(emu: Any, base_env: dict[str, str], sessions: int, targets: Targets) -> None:
+    from hermes_gbrain.recall.turns import DEFAULT_BUDGET_MS
+
     print(
         "\n1. later turns at distance: own page (its own message), late (the previous"
         f" message's page), added latency in ms; {sessions} sessions x {len(QUESTIONS) - 1}"
@@ -190,6 +192,21 @@ def part_one(emu: Any, base_env: dict[str, str], sessions: int, targets: Targets
             answerable = {t["turn"] for t in reference if t[key]}
         print(f"\n  {name}: {len(answerable)} of {len(reference)} later questions answerable")
         for distance in DISTANCES_MS:
+            if name == "gbrain":
+                # Baseline, same run: the fixed budget every turn had before it was measured.
+                with tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as tmp:
+                    emu.reset_knobs()
+                    emu.knobs.latency_s = SEARCH_MS / 1000.0
+                    emu.knobs.distance_s = distance / 1000.0
+                    fixed = {**base_env, "GBRAIN_POINTER_SYNC_BUDGET_MS": str(DEFAULT_BUDGET_MS)}
+                    before, _ = later_turns(Path(tmp), fixed, name, sessions, f"fixed-{distance}")
+                counted = [t for t in before if t["turn"] in answerable]
+                was = 100.0 * sum(t["own"] for t in counted) / max(1, len(counted))
+                print(
+                    f"    {distance:3d} ms/request, baseline fixed {DEFAULT_BUDGET_MS} ms:"
+                    f" own page {was:5.1f}%  added p50 {pct([t['ms'] for t in before], 0.5):7.1f}"
+                    f"  p99 {pct([t['ms'] for t in before], 0.99):7.1f}"
+                )
             with tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as tmp:
                 emu.reset_knobs()
                 emu.knobs.latency_s = SEARCH_MS / 1000.0
@@ -241,7 +258,9 @@ print(json.dumps({"ms": took, "memory": "\\n- " in block, "own": ":" + slug + "]
 """
 
 
-def part_two(emu: Any, base_env: dict[str, str], processes: int, targets: Targets) -> None:
+def part_two(
+    emu: Any, base_env: dict[str, str], processes: int, baseline: int, targets: Targets
+) -> None:
     from hermes_gbrain.recall.turns import DEFAULT_BUDGET_MS
 
     print(
@@ -249,27 +268,7 @@ def part_two(emu: Any, base_env: dict[str, str], processes: int, targets: Target
         f" (hermes -z --resume), the emulator's default /token limit, {SEARCH_MS} ms searches;"
         " the first process's turn is briefed, the rest wait for their own pointers"
     )
-    emu.reset_knobs()
-    emu.knobs.latency_s = SEARCH_MS / 1000.0
-    before = emu.token_requests
-    results: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as tmp:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GBRAIN_")}
-        env.update(base_env)
-        env["HERMES_HOME"] = tmp
-        for n in range(processes):
-            message, slug = QUESTIONS[n % len(QUESTIONS)]
-            done = subprocess.run(
-                [sys.executable, "-c", ONE_SHOT, message, slug, tmp, str(n + 1)],
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=60,
-                check=False,
-            )
-            lines = done.stdout.strip().splitlines()
-            results.append(json.loads(lines[-1]) if done.returncode == 0 and lines else {})
-    mints = emu.token_requests - before
+    results, mints = one_shots(emu, base_env, processes, shared=True)
     with_memory = sum(1 for r in results if r.get("memory"))
     own = sum(1 for r in results if r.get("own"))
     took = [float(r["ms"]) for r in results[1:] if "ms" in r]  # the first is briefed
@@ -291,12 +290,56 @@ def part_two(emu: Any, base_env: dict[str, str], processes: int, targets: Target
         f"<= its budget ({DEFAULT_BUDGET_MS} ms)",
         p99 <= DEFAULT_BUDGET_MS,
     )
+    if baseline:
+        emu.rate_limiter = type(emu.rate_limiter)()  # a new 15-minute window for the baseline
+        results, mints = one_shots(emu, base_env, baseline, shared=False)
+        with_memory = sum(1 for r in results if r.get("memory"))
+        print(
+            f"  baseline, tokens and catalog in memory only (the profile's files removed before"
+            f" each process): {baseline} processes, turns with memory {with_memory}/{baseline},"
+            f" mints {mints}"
+        )
+        emu.rate_limiter = type(emu.rate_limiter)()
+
+
+def one_shots(
+    emu: Any, base_env: dict[str, str], processes: int, *, shared: bool
+) -> tuple[list[dict[str, Any]], int]:
+    """``processes`` one-turn processes in a row on one profile: their results and mints.
+    ``shared=False`` removes the profile's token and catalog files before each one."""
+    emu.reset_knobs()
+    emu.knobs.latency_s = SEARCH_MS / 1000.0
+    before = emu.token_requests
+    results: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as tmp:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GBRAIN_")}
+        env.update(base_env)
+        env["HERMES_HOME"] = tmp
+        for n in range(processes):
+            for pattern in () if shared else ("token-*.json", "catalog-*.json"):
+                for cached in Path(tmp, "gbrain").glob(pattern):
+                    cached.unlink()
+            message, slug = QUESTIONS[n % len(QUESTIONS)]
+            done = subprocess.run(
+                [sys.executable, "-c", ONE_SHOT, message, slug, tmp, str(n + 1)],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            lines = done.stdout.strip().splitlines()
+            results.append(json.loads(lines[-1]) if done.returncode == 0 and lines else {})
+    return results, emu.token_requests - before
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sessions", type=int, default=3)
     parser.add_argument("--processes", type=int, default=200)
+    parser.add_argument(
+        "--baseline-processes", type=int, default=60, help="one-shot processes without the files"
+    )
     parser.add_argument("--skip", choices=("turns", "processes"), default=None)
     add_check_flag(parser)
     args = parser.parse_args()
@@ -315,7 +358,7 @@ def main() -> int:
         if args.skip != "turns":
             part_one(emu, base_env, args.sessions, targets)
         if args.skip != "processes":
-            part_two(emu, base_env, args.processes, targets)
+            part_two(emu, base_env, args.processes, args.baseline_processes, targets)
     return targets.finish(args.check)
 
 
