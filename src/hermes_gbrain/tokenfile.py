@@ -151,9 +151,11 @@ class TokenFile:
                 continue
             if entry.name == mine:
                 continue
+            raw = read_owned(entry.path, MAX_BYTES)
+            if raw is None:
+                continue  # not a file of ours to judge (a symlink, another owner's)
             try:
-                with open(entry.path, "rb") as handle:
-                    data = json.loads(handle.read(MAX_BYTES))
+                data = json.loads(raw)
                 expires = data.get("expires_at") if isinstance(data, dict) else None
                 if isinstance(expires, int | float) and expires > now:
                     continue
