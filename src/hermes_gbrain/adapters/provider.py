@@ -82,6 +82,7 @@ class GBrainMemoryProvider(MemoryProvider):
         self._last_count = 0
         self._turn = 0  # Hermes' user-turn number, from on_turn_start
         self._current: turns.TurnSearch | None = None  # this turn's own search
+        self._late: turns.TurnSearch | None = None  # the last search that missed its turn
         self._earlier: list[str] = []  # the last user messages, in memory only
         self._status_callback: Callable[[str], object] | None = None
         self._search_problem: dict[str, str] = {}  # credential key -> why searches cannot run
@@ -302,9 +303,29 @@ class GBrainMemoryProvider(MemoryProvider):
                     self._earlier = self._earlier[:-1]
                 current = self._start_current(config, session, query, None)
             pointers = turns.collect(engine, current) if current is not None else ""
+            pointers = self._with_late(config, key, session, query, pointers)
+            self._late = current if current is not None and current.missed else None
         else:
             pointers = engine.take(key, MAX_LIMIT)  # the previous turn's background search
         return compose_turn(config, session, self._turn, briefing=briefing, pointers=pointers)
+
+    def _with_late(
+        self, config: PointerConfig, key: StoreKey, session: str, query: str, pointers: str
+    ) -> str:
+        """This turn's pointers, then what the previous turn's late search found that the
+        gate passes for this message (a far or slow brain's answer is not simply lost)."""
+        late, self._late = self._late, None
+        if late is None:
+            return pointers
+        extra = turns.late_pointers(
+            late,
+            key,
+            query,
+            self._gate(),
+            skip=recent_pages(config, session, self._turn),
+            screen=config.screen,
+        )
+        return turns.merge_blocks(pointers, extra)
 
     def _pointer_block(self, config: PointerConfig, session: str, query: str) -> str:
         """The preset: what the previous turn's search left, or (opt-in budget) a
@@ -374,6 +395,7 @@ class GBrainMemoryProvider(MemoryProvider):
     ) -> None:
         """Any switch orphans searches in flight for the old and the new session."""
         self._current = None
+        self._late = None
         config = self._config
         home = config.home if config is not None else self._home
         sessions = {self._session, parent_session_id, new_session_id} - {""}

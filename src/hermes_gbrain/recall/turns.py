@@ -4,8 +4,11 @@ The full provider and the hook search a message as soon as Hermes shows it
 (``on_turn_start`` on hermes-agent 0.19.0, before ``prefetch``; the hook's own call
 otherwise) and wait for the answer only until a deadline set when the search was
 started. A search that misses its deadline is orphaned: it may finish its request,
-but its rows answer a message already sent to the model, so they are never handed out
-(the next non-trivial turn searches its own message instead).
+but its rows answer a message already sent to the model, so its block is never handed
+out. The next non-trivial turn searches its own message, and the late rows join that
+turn's pointers only as far as the gate passes them for the new message
+(:func:`late_pointers`). The deadline follows the brain's measured distance
+(``distance``).
 
 Rows come from the same call as the briefing's (``GBrain.recall_rows``: GBrain's
 ``volunteer_context`` over the last few user messages, then ``search``, with short
@@ -22,13 +25,23 @@ import contextvars
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..api import SearchRow
-from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, select_rows
+from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, cited_pages, select_rows
 from .config import SPARE_ROWS, PointerConfig, brain_for
 from .distance import measured_budget_ms, record_search
-from .pointers import MAX_LIMIT, QUERY_CHARS, Outcome, Owner, PointerEngine, StoreKey, Ticket
+from .pointers import (
+    MAX_LIMIT,
+    QUERY_CHARS,
+    Outcome,
+    Owner,
+    PointerEngine,
+    StoreKey,
+    Ticket,
+    format_block,
+    pointer_lines,
+)
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -36,6 +49,8 @@ __all__ = [
     "TurnSearch",
     "budget_ms",
     "collect",
+    "late_pointers",
+    "merge_blocks",
     "rows_wanted",
     "start",
     "warm",
@@ -94,7 +109,7 @@ class GatedSearch:
     briefing's summary length: the gate anchors paraphrases on the summary.
     """
 
-    __slots__ = ("_config", "_gate", "_recent", "_window")
+    __slots__ = ("_config", "_gate", "_recent", "_window", "found")
 
     def __init__(
         self,
@@ -108,6 +123,8 @@ class GatedSearch:
         self._gate = gate
         self._window = window
         self._recent = recent
+        self.found: tuple[SearchRow, ...] = ()
+        """The rows the server sent, before the gate: a late answer's second chance."""
 
     def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
         extra = max(0, limit - self._config.limit)
@@ -127,6 +144,7 @@ class GatedSearch:
         )
         # Only successes measure the distance: a failing brain must not stretch the wait.
         record_search(self._config.home, self._config.settings.mcp_url, time.monotonic() - started)
+        self.found = tuple(rows)
         skip = {page.strip("[]") for page in self._recent}
         return select_rows(rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip)
 
@@ -139,6 +157,12 @@ class TurnSearch:
     query: str
     ticket: Ticket
     deadline: float
+    search: GatedSearch | None = None
+
+    @property
+    def missed(self) -> bool:
+        """Still running at its deadline: its rows may yet serve the next turn."""
+        return not self.ticket.done.is_set() and time.monotonic() >= self.deadline
 
     def answers(self, key: StoreKey, query: str) -> bool:
         """True when this search is for ``query`` in the session ``key``."""
@@ -169,7 +193,7 @@ def start(
     )
     if ticket is None:
         return None
-    return TurnSearch(key, query[:QUERY_CHARS], ticket, deadline)
+    return TurnSearch(key, query[:QUERY_CHARS], ticket, deadline, search)
 
 
 def collect(engine: PointerEngine, turn: TurnSearch) -> str:
@@ -180,3 +204,43 @@ def collect(engine: PointerEngine, turn: TurnSearch) -> str:
         engine.invalidate(turn.key)
         return ""
     return engine.take(turn.key, MAX_LIMIT)
+
+
+def late_pointers(
+    late: TurnSearch | None,
+    key: StoreKey,
+    message: str,
+    gate: Gate,
+    *,
+    skip: frozenset[str] = frozenset(),
+    screen: bool = True,
+) -> str:
+    """The rows of the previous turn's search that came too late for it, offered to this
+    turn only as far as the gate passes them for *this* message (a follow-up on the same
+    subject); never the previous message's own selection. ``""`` when there is nothing.
+
+    GBrain's own judgments of a row (``evidence``, ``exact_lookup``) were about the
+    previous message, so they are dropped: only the anchored gate's reading of this
+    message against the row's title and summary decides (no other gate mode reads the
+    message, so none offers late rows)."""
+    if late is None or late.key != key or late.search is None or not late.ticket.done.is_set():
+        return ""
+    if gate.mode != "anchored" or not late.search.found:
+        return ""
+    rows = [replace(row, evidence=None, exact_lookup=None) for row in late.search.found]
+    chosen = select_rows(
+        rows, message, gate=gate, limit=MAX_LIMIT, skip={page.strip("[]") for page in skip}
+    )
+    return format_block(pointer_lines(chosen, screen=screen), MAX_LIMIT)
+
+
+def merge_blocks(first: str, second: str) -> str:
+    """One pointer block: ``first``'s lines, then ``second``'s that cite other pages."""
+    if not second:
+        return first
+    if not first:
+        return second
+    lines = first.split("\n")[1:]
+    cited = set(cited_pages(first))
+    lines += [line for line in second.split("\n")[1:] if not set(cited_pages(line)) & cited]
+    return format_block(lines, MAX_LIMIT)
