@@ -4,8 +4,11 @@ Thin on purpose (like Hermes' holographic provider): it reads settings where the
 profile's secret scope is bound (``initialize``, ``on_turn_start``), freezes them,
 and hands them to the recall layer. The full ``gbrain`` provider searches each
 non-trivial message in ``on_turn_start`` (which 0.19.0 calls just before
-``prefetch``) and ``prefetch`` waits for that search within a small budget
-(``recall.turns``). The ``gbrain-pointer`` preset keeps the original behaviour:
+``prefetch``) and ``prefetch`` waits for that search within a budget that follows
+the brain's measured distance (``recall.turns``, ``recall.distance``); a search that
+misses its turn offers the next turn what the gate passes for that turn's message.
+``initialize`` readies the token and tool catalog on a thread of its own (a warm
+start). The ``gbrain-pointer`` preset keeps the original behaviour:
 ``queue_prefetch`` searches the finished turn and the next ``prefetch`` is a lookup.
 Trivial turns ("ok", "/help") get nothing and leave any waiting result in place.
 Tools live in ``toolwire``; ``on_memory_write`` hands Hermes' own memory writes
