@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import httpx
@@ -54,3 +58,35 @@ def test_the_token_limit_is_on_by_default_as_gbrain_sets_it(emu: Emulator) -> No
         "error_description": "Rate limit exceeded. Try again later.",
     }
     assert 0 < int(limited.headers["retry-after"]) <= 900
+
+
+def test_the_command_puts_the_brain_far_away() -> None:
+    """``hermes-gbrain emulator --distance-ms 150``: every request waits 150 ms."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hermes_gbrain.emulator", "--port", "0", "--distance-ms", "150"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip().partition("=")[2]
+        assert url.endswith("/mcp")
+        with httpx.Client(trust_env=False, timeout=10.0) as http:
+            _timed_get(http, url.removesuffix("/mcp") + "/health")
+            assert _timed_get(http, url.removesuffix("/mcp") + "/health") >= 0.15
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+
+
+def test_the_command_refuses_a_bad_distance() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "hermes_gbrain.emulator", "--distance-ms", "far"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 2 and "milliseconds" in done.stderr
