@@ -69,7 +69,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/distance.py
 	$(BIN)/python bench/bulkheads.py
 	$(BIN)/python bench/soak.py
+	$(BIN)/python bench/write_soak.py
 	$(BIN)/python bench/writeback.py
+	$(BIN)/python bench/screen.py
 
 # Flips each safety check in docs/reliability.md and shows the suite catching it (~2 min).
 mutate: $(STAMP)

@@ -60,6 +60,13 @@ class SearchRow:
     exact_lookup: str | None = field(default=None, compare=False)
     """``title`` or ``slug`` when GBrain matched the whole query to the page's title or
     slug (absent otherwise)."""
+    cosine: float | None = field(default=None, compare=False)
+    """Query-to-chunk cosine on a hybrid brain (absent on a keyword-only one)."""
+    keyword_hit: bool = field(default=False, compare=False)
+    """A lexical arm (keyword or title search) found the row; on a hybrid brain a row
+    without it came from the vector arm alone."""
+    base_score: float | None = field(default=None, compare=False)
+    """The score before GBrain's boosts (title, backlinks, recency)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,32 +166,51 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _rows(data: Any, tool: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Each object row with a valid slug, as (slug, row); anything else is skipped."""
+def _rows(
+    data: Any, tool: str, *, title: str = "title"
+) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each object row with a valid slug, as (``slug``/``title``/``source_id``/``type``
+    read the one way every row type shares, the row); anything else is skipped."""
     if not isinstance(data, list):
         raise ProtocolError(f"{tool} returned something other than a list of rows")
     for item in data:
         if isinstance(item, dict):
             slug = safe_slug(item.get("slug"))
             if slug is not None:
-                yield slug, item
+                common = {
+                    "slug": slug,
+                    "title": _str(item.get(title)) or "",
+                    "source_id": _str(item.get("source_id")) or "default",
+                    "type": _str(item.get("type")),
+                }
+                yield common, item
 
 
 def parse_search_rows(data: Any) -> tuple[SearchRow, ...]:
-    """Keep slug, title, source_id, type, score, evidence, injection_suspected."""
+    """Keep what recall reads: names, score, evidence, the flags and the hybrid signals."""
     return tuple(
         SearchRow(
-            slug=slug,
-            title=_str(item.get("title")) or "",
-            source_id=_str(item.get("source_id")) or "default",
-            type=_str(item.get("type")),
+            **common,
             score=_number(item.get("score")),
             injection_suspected=item.get("injection_suspected") is True,
             evidence=_str(item.get("evidence")),
             snippet=(_str(item.get("chunk_text")) or "")[:SNIPPET_KEEP],
             exact_lookup=_str(item.get("exact_lookup")),
+            cosine=_number(item.get("cosine")),
+            keyword_hit=item.get("keyword_hit") is True,
+            base_score=_number(item.get("base_score")),
         )
-        for slug, item in _rows(data, "search")
+        for common, item in _rows(data, "search")
+    )
+
+
+def _search_result(result: ToolResult, tool: str) -> SearchResult:
+    return SearchResult(
+        rows=parse_search_rows(result.data),
+        tool=tool,
+        degraded=_degraded(result),
+        notes=result.notes,
+        facts=parse_hot_facts(result.meta),
     )
 
 
@@ -201,14 +227,11 @@ def _degraded(result: ToolResult) -> tuple[str, ...]:
 def _page_refs(data: Any) -> list[PageRef]:
     return [
         PageRef(
-            slug=slug,
-            title=_str(item.get("title")) or "",
-            source_id=_str(item.get("source_id")) or "default",
-            type=_str(item.get("type")),
+            **common,
             updated_at=_str(item.get("updated_at")),
             deleted_at=_str(item.get("deleted_at")),
         )
-        for slug, item in _rows(data, "list_pages")
+        for common, item in _rows(data, "list_pages")
     ]
 
 
@@ -284,13 +307,7 @@ class GBrain:
                 fields="lean" if lean else None,
                 **extra,
             )
-        return SearchResult(
-            rows=parse_search_rows(result.data),
-            tool=tool,
-            degraded=_degraded(result),
-            notes=result.notes,
-            facts=parse_hot_facts(result.meta),
-        )
+        return _search_result(result, tool)
 
     def query(
         self,
@@ -313,13 +330,7 @@ class GBrain:
             types=types,
             expand=expand,
         )
-        return SearchResult(
-            rows=parse_search_rows(result.data),
-            tool="query",
-            degraded=_degraded(result),
-            notes=result.notes,
-            facts=parse_hot_facts(result.meta),
-        )
+        return _search_result(result, "query")
 
     def volunteer_context(
         self,
@@ -349,14 +360,12 @@ class GBrain:
         evidence = {"alias": "alias_hit", "title": "exact_title_match"}
         rows = tuple(
             SearchRow(
-                slug=slug,
-                title=_str(item.get("display")) or "",
-                source_id=_str(item.get("source_id")) or "default",
+                **common,
                 score=_number(item.get("confidence")),
                 evidence=evidence.get(_str(item.get("arm")) or ""),
                 snippet=(_str(item.get("synopsis")) or "")[:SNIPPET_KEEP],
             )
-            for slug, item in _rows(pages, "volunteer_context")
+            for common, item in _rows(pages, "volunteer_context", title="display")
         )
         return SearchResult(rows=rows, tool="volunteer_context", notes=result.notes)
 

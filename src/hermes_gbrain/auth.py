@@ -35,7 +35,7 @@ from .errors import (
     RateLimitedError,
 )
 from .tokenfile import TokenFile, TokenRecord, is_token_text
-from .transport import Transport, time_left
+from .transport import Transport, deadline_left
 
 __all__ = [
     "ClientCredentials",
@@ -238,7 +238,7 @@ class ClientCredentials:
             return minted.token
         # A mint may be in flight in another thread: wait for it no longer than the
         # caller's deadline (a mint's own bound when there is none).
-        wait = time_left(self._deadline_s + 1.0)
+        wait = deadline_left(self._deadline_s + 1.0)
         if not slot.lock.acquire(timeout=wait):
             raise DeadlineError(wait)
         try:
@@ -261,7 +261,7 @@ class ClientCredentials:
         shared = self._from_file(file, slot)
         if shared is not None:
             return shared
-        wait = time_left(self._deadline_s + 1.0)
+        wait = deadline_left(self._deadline_s + 1.0)
         with file.lock(wait) as held:
             if not held:
                 raise DeadlineError(wait)  # another process is still minting

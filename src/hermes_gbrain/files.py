@@ -9,7 +9,14 @@ their database file, so a database created here 0600 keeps its sidecars 0600 too
 
 Files are replaced atomically — a temporary file in the same folder, flushed to disk,
 then renamed over the old one — so a reader or a crash sees the old content or the new,
-never a mix, and a failed write leaves the old file.
+never a mix, and a failed write leaves the old file. A temporary file that a killed
+process left behind (``.<name>-<random>.tmp``) is removed by the next write in its folder
+once it is older than :data:`STALE_TEMP_S`.
+
+State cannot be redirected: from the ``gbrain`` folder down, a folder or file that is a
+symbolic link is refused (:class:`RedirectedError`) rather than written through, read,
+re-moded or opened by SQLite, so a link planted in the profile cannot make this package write, or
+create tables in, a file elsewhere. ``doctor`` names such links (:func:`redirected`).
 """
 
 from __future__ import annotations
@@ -17,10 +24,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
+import shutil
 import sqlite3
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,18 +46,75 @@ except ImportError:  # pragma: no cover - Windows: locks are per process there
 __all__ = [
     "DIR_MODE",
     "FILE_MODE",
+    "STALE_TEMP_S",
+    "RedirectedError",
     "data_dir",
     "file_lock",
     "private_dir",
     "private_file",
+    "private_key",
     "profile_hmac",
     "profile_salt",
     "read_owned",
+    "read_state",
+    "redirected",
+    "refuse_redirect",
+    "stale_temp_files",
+    "sweep_temp_files",
     "write_atomic",
 ]
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
+DATA_DIR_NAME = "gbrain"
+STALE_TEMP_S = 300.0
+"""A temporary file older than this was left by a write that never finished."""
+_TEMP = re.compile(r"\..+-[a-z0-9_]{8}\.tmp")
+"""``tempfile.mkstemp(prefix=".<name>-", suffix=".tmp")``: eight random characters."""
+
+
+class RedirectedError(OSError):
+    """A state folder or file is a symbolic link: nothing is written or opened through it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} is a symbolic link; state files are never used through links")
+        self.path = path
+
+
+def _state_chain(path: Path) -> list[Path]:
+    """``path`` and its parents up to the ``gbrain`` data folder; empty when ``path`` is
+    not inside one (a profile's ``.env`` or plugin folder: links there are the user's)."""
+    chain = []
+    for candidate in (path, *path.parents):
+        chain.append(candidate)
+        if candidate.name == DATA_DIR_NAME:
+            return chain
+    return []
+
+
+def refuse_redirect(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`RedirectedError` when ``path``, or a folder between it and the
+    ``gbrain`` data folder (that folder included), is a symbolic link."""
+    for candidate in _state_chain(Path(path)):
+        if candidate.is_symlink():
+            raise RedirectedError(candidate)
+
+
+def redirected(hermes_home: str | os.PathLike[str]) -> list[Path]:
+    """Every symbolic link among the data folder and what it holds (two levels deep)."""
+    root = data_dir(hermes_home)
+    if root.is_symlink():
+        return [root]
+    found: list[Path] = []
+    try:
+        for entry in os.scandir(root):
+            if entry.is_symlink():
+                found.append(Path(entry.path))
+            elif entry.is_dir(follow_symlinks=False):
+                found.extend(Path(e.path) for e in os.scandir(entry.path) if e.is_symlink())
+    except OSError:
+        pass  # no folder yet, or unreadable: nothing redirected that we could use
+    return sorted(found)
 
 
 def data_dir(hermes_home: str | os.PathLike[str]) -> Path:
@@ -59,9 +126,11 @@ def private_dir(path: str | os.PathLike[str]) -> Path:
     """Create ``path`` (and missing parents) and make ``path`` itself 0700.
 
     Parents are created with the default mode: they are the profile's, not ours.
-    An existing folder made more permissive by an older version is narrowed.
+    An existing folder made more permissive by an older version is narrowed. A state
+    folder that is a symbolic link is refused (:func:`refuse_redirect`), never re-moded.
     """
     folder = Path(path)
+    refuse_redirect(folder)
     folder.mkdir(parents=True, exist_ok=True)
     if stat.S_IMODE(folder.stat().st_mode) != DIR_MODE:
         os.chmod(folder, DIR_MODE)
@@ -76,7 +145,8 @@ def private_file(path: str | os.PathLike[str]) -> Path:
     """
     target = Path(path)
     private_dir(target.parent)
-    fd = os.open(target, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    refuse_redirect(target)
+    fd = os.open(target, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
     try:
         if stat.S_IMODE(os.fstat(fd).st_mode) != FILE_MODE:
             os.fchmod(fd, FILE_MODE)
@@ -90,13 +160,14 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int =
 
     ``mode`` defaults to owner-only: these files hold brain text and tool lists, and
     their folder is then made owner-only too. A shared ``mode`` (the plugin shim) leaves
-    the folder as it is.
+    the folder as it is. A state file that is a symbolic link is refused, not replaced.
     """
     target = Path(path)
     if mode & 0o077:
         target.parent.mkdir(parents=True, exist_ok=True)
     else:
         private_dir(target.parent)
+        refuse_redirect(target)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}-", suffix=".tmp", dir=target.parent)
     try:
@@ -109,7 +180,116 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int =
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _sweep_now_and_then(target.parent)
     return target
+
+
+def read_state(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a state file (one more than allowed tells the
+    caller it is too large). Never through a link, and only from a regular file: a FIFO
+    or a device in its place would block or never end. Raises ``OSError``."""
+    target = Path(path)
+    refuse_redirect(target)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(target, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{target} is not a regular file")
+        chunks: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def stale_temp_files(
+    folder: str | os.PathLike[str], *, older_than_s: float = STALE_TEMP_S
+) -> list[Path]:
+    """Temporary files of :func:`write_atomic` in ``folder`` that no write will finish."""
+    horizon = time.time() - older_than_s
+    found = []
+    try:
+        for entry in os.scandir(folder):
+            if _TEMP.fullmatch(entry.name) and entry.stat(follow_symlinks=False).st_mtime < horizon:
+                found.append(Path(entry.path))
+    except OSError:
+        pass
+    return found
+
+
+def sweep_temp_files(folder: str | os.PathLike[str], *, older_than_s: float = STALE_TEMP_S) -> int:
+    """Remove the stale temporary files in ``folder``; returns how many went."""
+    removed = 0
+    for path in stale_temp_files(folder, older_than_s=older_than_s):
+        try:
+            path.unlink()
+            removed += 1
+        except OSError:
+            continue  # gone already (another process swept it) or not ours to remove
+    return removed
+
+
+_swept: dict[str, float] = {}
+_swept_lock = threading.Lock()
+
+
+def _sweep_now_and_then(folder: Path) -> None:
+    """Sweep a folder at most once per :data:`STALE_TEMP_S` per process, after a write."""
+    now = time.monotonic()
+    key = os.fspath(folder)
+    with _swept_lock:
+        if now - _swept.get(key, -STALE_TEMP_S) < STALE_TEMP_S:
+            return
+        if len(_swept) > 256:
+            _swept.clear()
+        _swept[key] = now
+    sweep_temp_files(folder)
+
+
+def private_key(path: str | os.PathLike[str], size: int = 32) -> bytes:
+    """A random key of ``size`` bytes kept at ``path`` (0600), made on first use.
+
+    A damaged key is treated like a damaged cache: a file of the wrong size, a folder
+    or a link where the key should be is replaced by a fresh key (whatever was keyed
+    by the old one simply misses once). Raises ``OSError`` only when the folder cannot
+    be written at all (or is itself a link).
+    """
+    target = Path(path)
+    private_dir(target.parent)
+    try:
+        info = target.lstat()
+    except FileNotFoundError:
+        info = None
+    if info is not None and stat.S_ISREG(info.st_mode) and info.st_size == size:
+        data = target.read_bytes()
+        if len(data) == size:
+            if stat.S_IMODE(info.st_mode) != FILE_MODE:
+                os.chmod(target, FILE_MODE)  # narrow a key an older version left readable
+            return data
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        shutil.rmtree(target)  # a folder where our key belongs: ours, and damaged
+    elif info is not None and not stat.S_ISREG(info.st_mode):
+        target.unlink()  # a link or a special file: never read through
+    data = secrets.token_bytes(size)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:  # another process made one meanwhile, or a damaged file
+        existing = target.read_bytes() if target.is_file() and not target.is_symlink() else b""
+        if len(existing) == size:
+            return existing
+        write_atomic(target, data)  # replace the damaged one
+        return data
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return data
 
 
 def open_private_sqlite(path: str | os.PathLike[str], schema: str) -> sqlite3.Connection:
@@ -122,8 +302,9 @@ def open_private_sqlite(path: str | os.PathLike[str], schema: str) -> sqlite3.Co
     """
     target = Path(path)
     private_file(target)
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", "-journal"):
         sidecar = target.with_name(target.name + suffix)
+        refuse_redirect(sidecar)  # SQLite would follow a planted link
         if sidecar.exists():
             private_file(sidecar)
     db = sqlite3.connect(
@@ -154,31 +335,19 @@ SALT_NAME = ".salt"
 
 
 def profile_salt(hermes_home: str | os.PathLike[str]) -> bytes:
-    """A random per-profile key (``gbrain/.salt``, 0600), made on first use.
+    """A random per-profile key (``gbrain/.salt``, 0600, see :func:`private_key`).
 
-    What keys the profile's caches (discovery, tokens) is an HMAC under it: stable
-    across the profile's processes, useless anywhere else, and it never holds a secret.
+    What keys the profile's caches (discovery, tokens, catalog) is an HMAC under it:
+    stable across the profile's processes, useless anywhere else, and it never holds a
+    secret. An unwritable (or redirected) home gets a key stable for this process only.
     """
-    path = data_dir(hermes_home) / SALT_NAME
     try:
-        data = path.read_bytes()
-        if len(data) == 32:
-            private_file(path)  # narrow a key an older version left readable
-            return data
+        return private_key(data_dir(hermes_home) / SALT_NAME)
     except OSError:
-        pass
-    data = secrets.token_bytes(32)
-    try:
-        private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-    except FileExistsError:  # another process won the race (or left a bad file): use theirs
-        existing = path.read_bytes()
-        return existing if len(existing) == 32 else data
-    except OSError:
-        pass  # an unwritable home: the key is then stable for this process only
-    return data
+        return _PROCESS_SALT
+
+
+_PROCESS_SALT = secrets.token_bytes(32)
 
 
 def profile_hmac(hermes_home: str | os.PathLike[str], *parts: str) -> str:
@@ -202,6 +371,7 @@ def read_owned(path: str | os.PathLike[str], cap: int) -> bytes | None:
     """
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
+        refuse_redirect(path)
         fd = os.open(path, flags)
     except OSError:
         return None

@@ -31,7 +31,7 @@ from .errors import (
     ToolError,
 )
 from .sse import SSEDecoder
-from .transport import Response, Transport, call_deadline, time_left
+from .transport import Response, Transport, call_deadline, deadline_left
 
 __all__ = [
     "MCP_CAP",
@@ -380,7 +380,7 @@ class MCPClient:
         # Single flight: threads arriving while one fetches wait for its answer.
         with call_deadline(self._deadline_s), _typed():
             lock = _fetch_lock(self._catalog_key)
-            if not lock.acquire(timeout=time_left(self._deadline_s)):
+            if not lock.acquire(timeout=deadline_left(self._deadline_s)):
                 raise DeadlineError(self._deadline_s)
             try:
                 if not refresh:

@@ -3,7 +3,15 @@
 Everything GBrain returns may have been written by anyone who could put a page in the
 brain, so text that reaches a prompt is first reduced to one line of printable
 characters and capped. Fence-like tags are defused so recalled text cannot close or
-open the ``<memory-context>`` block Hermes wraps it in.
+open the ``<memory-context>`` block Hermes wraps it in. Markup goes too
+(:func:`plain_line`): a link becomes its text, an image, an HTML comment or tag
+disappears, a bare URL shrinks to its host, so nothing in a title can make a client
+render a link or fetch a URL that carries data out.
+
+Identifiers are checked against GBrain's own grammar: :func:`safe_slug` (lower-case
+letters of any script, digits, marks, ``.``, ``_`` and ``-`` in ``/``-separated
+segments) and :func:`safe_source_id` (1-32 lower-case ASCII letters, digits and
+inner hyphens).
 """
 
 from __future__ import annotations
@@ -11,13 +19,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["one_line", "safe_slug", "visible"]
+__all__ = ["one_line", "plain_line", "safe_slug", "safe_source_id", "strip_markup", "visible"]
 
 _SPACE = re.compile(r"\s+")
 _TAG = re.compile(r"</?\s*[A-Za-z][\w:-]*\s*/?>")
-_SEGMENT = r"[a-z0-9][a-z0-9._-]*"
-_SLUG = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})*")
 _MAX_SLUG = 255
+_SOURCE_ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?")
+"""GBrain's canonical source id (``src/core/source-id.ts``): 1-32 characters."""
 
 
 _IGNORABLE = frozenset(
@@ -82,12 +90,90 @@ def one_line(text: object, cap: int = 160) -> str:
     return cleaned
 
 
+_SLUG_PUNCT = frozenset("._-")
+
+
+def _slug_char(ch: str, lead: bool) -> bool:
+    """GBrain's slug alphabet (``src/core/cjk.ts``, ``slugifySegment``): lower-case and
+    caseless letters of any script, modifier letters, digits, marks, and ``._-`` (after
+    the first character of a segment). Upper-case letters never occur: GBrain lowers."""
+    if ch.isascii():
+        return ch.islower() or ch.isdigit() or (not lead and ch in _SLUG_PUNCT)
+    if ch in _IGNORABLE:
+        return False  # Hangul fillers are "letters" that show nothing
+    category = unicodedata.category(ch)
+    if category in ("Ll", "Lm", "Lo") or category[0] == "N":
+        return True
+    return not lead and category[0] == "M"
+
+
 def safe_slug(value: object) -> str | None:
-    """A GBrain slug or None: lower-case ``/``-separated segments, each starting with a
-    letter or digit (so no ``..``, empty or trailing segments), at most 255 chars."""
+    """A GBrain slug or None: ``/``-separated segments of GBrain's alphabet, each
+    starting with a letter or digit (so no ``..``, empty or trailing segments), at
+    most 255 characters."""
     if not isinstance(value, str):
         return None
     value = value.strip()
-    if len(value) > _MAX_SLUG or not _SLUG.fullmatch(value):
+    if not value or len(value) > _MAX_SLUG:
         return None
+    for segment in value.split("/"):
+        if not segment or not _slug_char(segment[0], True):
+            return None
+        if not all(_slug_char(ch, False) for ch in segment[1:]):
+            return None
     return value
+
+
+def safe_source_id(value: object) -> str | None:
+    """A GBrain source id as GBrain itself validates one, else None."""
+    if isinstance(value, str) and _SOURCE_ID.fullmatch(value):
+        return value
+    return None
+
+
+# -- markup ------------------------------------------------------------------------------
+
+_HTML_NAMES = (
+    "a|abbr|audio|b|big|blockquote|body|br|button|center|code|del|details|div|em|embed|font|"
+    "form|h[1-6]|head|hr|html|i|iframe|img|input|ins|kbd|li|link|mark|meta|object|ol|p|"
+    "picture|pre|q|s|script|small|source|span|strike|strong|style|sub|summary|sup|svg|table|"
+    "tbody|td|th|thead|title|tr|track|u|ul|video"
+)
+_MARKUP = (
+    (re.compile(r"<!--.*?(?:-->|$)", re.DOTALL), " "),  # comments: hidden text
+    (re.compile(r"!\[[^\]\n]*\]\s?(?:\([^)\n]*\)|\[[^\]\n]*\])"), " "),  # images go
+    (re.compile(r"\[([^\]\n]*)\]\s?(?:\([^)\n]*\)|\[[^\]\n]*\])"), r"\1"),  # link -> text
+    (re.compile(r"^\s{0,3}\[[^\]\n]+\]:\s*\S+.*$", re.MULTILINE), " "),  # link definitions
+    (re.compile(r"<(?:https?|ftp|mailto|file|data|javascript):[^>\s]*>", re.IGNORECASE), " "),
+    (re.compile(rf"</?(?:{_HTML_NAMES})(?:\s[^<>]*)?/?>", re.IGNORECASE), " "),  # HTML tags
+    (re.compile(r"\b(?:data|javascript|vbscript):\S+", re.IGNORECASE), " "),
+    (re.compile(r"^\s{0,3}#{1,6}(?=\s|$)|^\s{0,3}>+", re.MULTILINE), " "),  # heading, quote
+    (re.compile(r"\*\*|__|~~|`+"), ""),  # emphasis and code marks
+    (re.compile(r"(?<![\w*])[*_]+(?=\w)|(?<=\w)[*_]+(?![\w*])"), ""),  # _word_, *word*
+)
+_URL = re.compile(
+    r"(?:https?|ftp|file)://(?:[^\s/?#@<>()\[\]]*@)?([^\s/?#:<>()\[\]]*)[^\s<>()\[\]]*",
+    re.IGNORECASE,
+)
+
+
+def strip_markup(text: str) -> str:
+    """``text`` without markdown and HTML markup: a link becomes its text, images, HTML
+    comments and tags go, headings and quotes lose their marks, a bare URL keeps only
+    its host (no path or query string to carry anything out)."""
+    while True:  # until stable: "[[a](x)](y)" leaves "[a](y)" after one pass
+        before = text
+        for pattern, replacement in _MARKUP:
+            text = pattern.sub(replacement, text)
+        text = _URL.sub(lambda m: m.group(1).lower(), text)
+        if text == before:
+            return text
+
+
+def plain_line(text: object, cap: int = 160) -> str:
+    """:func:`one_line` of ``text`` with its markup removed first (:func:`strip_markup`):
+    the form every title, summary and server message takes in a prompt."""
+    if not isinstance(text, str) or cap <= 0:
+        return ""
+    lines = "\n".join(visible(line) for line in text.splitlines())  # markup is line-based
+    return one_line(strip_markup(lines), cap)

@@ -52,8 +52,8 @@ __all__ = [
     "Transport",
     "UntilFactory",
     "call_deadline",
+    "deadline_left",
     "shared_transport",
-    "time_left",
 ]
 
 DEFAULT_MAX_CONNECTIONS = 16
@@ -71,16 +71,17 @@ _outer = threading.local()
 
 
 @contextmanager
-def call_deadline(seconds: float) -> Iterator[None]:
+def call_deadline(seconds: float, *, fresh: bool = False) -> Iterator[None]:
     """Bound every request this thread sends inside the block by one shared deadline.
 
     A tool call may mint a token, send, re-mint after a 401 and send again; each
     request has its own deadline, and this one caps their sum. Nested blocks keep
-    the earlier end.
+    the earlier end, unless ``fresh`` (a new bound after waiting on a person, whose
+    time is not the server's).
     """
     previous: tuple[float, float] | None = getattr(_outer, "at", None)
     end = time.monotonic() + seconds
-    if previous is None or end < previous[0]:
+    if fresh or previous is None or end < previous[0]:
         _outer.at = (end, seconds)
     try:
         yield
@@ -88,13 +89,8 @@ def call_deadline(seconds: float) -> Iterator[None]:
         _outer.at = previous
 
 
-def time_left(default: float) -> float:
-    """Seconds a wait on this thread may take: what is left of the enclosing
-    ``call_deadline`` when there is one (never more than ``default``), else ``default``.
-
-    For waits that are not requests (a token mint in flight elsewhere, a file lock),
-    so they end when the caller's call must end.
-    """
+def deadline_left(default: float) -> float:
+    """Seconds left of the enclosing ``call_deadline`` (``default`` outside any), never < 0."""
     outer: tuple[float, float] | None = getattr(_outer, "at", None)
     if outer is None:
         return default

@@ -33,6 +33,7 @@ from hermes_gbrain.mcp import (
     parse_rpc_reply,
     parse_tool_result,
 )
+from hermes_gbrain.recall.gate import gate_rows
 from hermes_gbrain.transport import Transport
 from support.recordings import Recording, contract_dir, load_recordings, replay
 
@@ -766,6 +767,122 @@ def _delete_probe(rec: Recording) -> None:
     assert server.sent_tool_calls() == [rec.rpc_request["params"]]
     assert (outcome["status"], outcome["slug"]) == ("soft_deleted", WRITE_PROBE)
     assert outcome["recoverable_until"].endswith("via restore_page")
+
+
+# Conversation windows (110, 111) and the hybrid brain (112-115).
+
+WINDOW_PAGES = ["projects/driftwood-sync", "projects/ledger-lake"]
+
+
+@case("110-volunteer-context-window.http", "111-volunteer-context-window-hybrid.http")
+def _volunteer_window(rec: Recording) -> None:
+    result = call_recorded(rec)
+    check_tool_result(rec, result)
+    args = recorded_args(rec)
+    server = Replay(rec)
+    found = server.gbrain().volunteer_context(args["window"])
+    # Only the window goes out: no optional argument is set.
+    assert server.sent_tool_calls() == [rec.rpc_request["params"]]
+    pages = result.data["pages"]
+    assert result.data["count"] == len(pages) == 2
+    assert result.data["window_turns"] == len(args["window"].splitlines()) == 3
+    assert [row.slug for row in found.rows] == WINDOW_PAGES
+    for row, page in zip(found.rows, pages, strict=True):
+        assert page["arm"] == "title"
+        assert (row.title, row.score, row.evidence) == (
+            page["display"],
+            page["confidence"],
+            "exact_title_match",
+        )
+        assert row.snippet == page["synopsis"]
+    # The page the newest turn names ranks above one named earlier in the window, and a
+    # first name alone ("Maya") names nobody.
+    assert "newest turn" in pages[0]["rationale"]
+    assert pages[0]["confidence"] > pages[1]["confidence"]
+    assert "people/maya-okafor" not in {row.slug for row in found.rows}
+    # The hybrid brain answers the same window byte for byte: this tool uses no vectors.
+    twin = RECORDINGS[
+        "111-volunteer-context-window-hybrid.http"
+        if rec.name.startswith("110")
+        else "110-volunteer-context-window.http"
+    ]
+    assert recorded_result(twin) == recorded_result(rec)
+
+
+HYBRID_TOP = {
+    "112": "projects/ledger-lake",
+    "113": "projects/driftwood-sync",
+    "114": "companies/harbor-vale-capital",
+    "115": "projects/driftwood-sync",
+}
+
+
+def _check_hybrid_rows(rec: Recording, result: ToolResult) -> tuple[SearchRow, ...]:
+    """What a hybrid GBrain answers: vectors on, no degraded stage, 20 rows for any
+    question (the vector arm has no floor), vector-only rows labelled ``weak_semantic``."""
+    retrieval = result.meta["retrieval"]
+    assert retrieval["vector_enabled"] is True
+    assert retrieval["degraded"] == []
+    assert retrieval["returned_count"] == 20
+    raw = recorded_rows(rec)
+    assert len(raw) == 20
+    rows = parse_search_rows(result.data)
+    # Every row is kept, in GBrain's order, even a second chunk of the same page.
+    assert [r.slug for r in rows] == [item["slug"] for item in raw]
+    assert [(r.evidence, r.score) for r in rows] == [(i["evidence"], i["score"]) for i in raw]
+    evidence = [item["evidence"] for item in raw]
+    first_weak = evidence.index("weak_semantic")
+    assert set(evidence[first_weak:]) == {"weak_semantic"}  # weak rows only after the rest
+    # Without a keyword hit a row is vector-only, and such a row is always weak.
+    assert all(i["evidence"] == "weak_semantic" for i in raw if i.get("keyword_hit") is None)
+    # The cosine floor for high_vector_match (0.8) is never reached by this model.
+    assert all(-1.0 <= i["cosine"] < 0.8 for i in raw)
+    assert rows[0].slug == HYBRID_TOP[rec.name[:3]]
+    return rows
+
+
+@case(
+    "112-search-named-hybrid.http",
+    "113-search-paraphrase-hybrid.http",
+    "114-search-no-answer-hybrid.http",
+)
+def _search_hybrid(rec: Recording) -> None:
+    result = call_recorded(rec)
+    check_tool_result(rec, result)
+    rows = _check_hybrid_rows(rec, result)
+    query = recorded_args(rec)["query"]
+    server = Replay(rec)
+    found = server.gbrain().search(query, limit=20)
+    [sent] = server.sent_tool_calls()
+    assert sent == {"name": "search", "arguments": {"query": query, "limit": 20}}
+    assert found.rows == rows
+    assert (found.tool, found.degraded, found.notes) == ("search", (), ())
+    # Our gate on GBrain's own hybrid rows: the named page first, the paraphrase's page
+    # first, and nothing at all for a question the brain cannot answer (19 weak rows and
+    # one ordinary title word, "Capital").
+    picked = [row.slug for row in gate_rows(found.rows, query)]
+    if rec.name.startswith("114"):
+        assert picked == []
+    else:
+        assert picked[0] == HYBRID_TOP[rec.name[:3]]
+
+
+@case("115-query-paraphrase-hybrid-noexpand.http")
+def _query_hybrid(rec: Recording) -> None:
+    result = call_recorded(rec)
+    check_tool_result(rec, result)
+    rows = _check_hybrid_rows(rec, result)
+    crag = result.meta["retrieval"]["crag"]
+    assert (crag["confidence"], crag["reason"]) == ("moderate", "keyword_exact_top")
+    # query and search rank the same paraphrase the same way when nothing expands it.
+    searched = parse_search_rows(recorded_rows(RECORDINGS["113-search-paraphrase-hybrid.http"]))
+    assert rows == searched
+    args = recorded_args(rec)
+    server = Replay(rec)
+    found = server.gbrain().query(args["query"], limit=20, expand=False)
+    [sent] = server.sent_tool_calls()
+    assert sent == {"name": "query", "arguments": {**args, "limit": 20}}
+    assert (found.tool, found.rows, found.degraded) == ("query", rows, ())
 
 
 # JSON-RPC framing.

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from emu_client import MCP_HEADERS, Mcp, sse_messages
+from emu_client import MCP_HEADERS, Mcp, mint, sse_messages
 
 from hermes_gbrain.emulator import Emulator, RecordedRequest
 
@@ -252,3 +252,43 @@ def test_reset_knobs(emu: Emulator, mcp: Mcp) -> None:
     emu.knobs.status = 500
     emu.reset_knobs()
     assert mcp.post(PING).status_code == 200
+
+
+def test_apply_delay_lands_a_write_after_the_client_gave_up(
+    emu: Emulator, http: httpx.Client
+) -> None:
+    """A write held past the client's deadline is still applied; other tools are not held."""
+    writer = Mcp(emu, http, mint(emu, "read write"))
+    emu.knobs.apply_delay_s = {"put_page": 0.5}
+    landed = threading.Event()
+    put_page = emu.store.put_page
+
+    def watched(*args: object, **kwargs: object) -> object:
+        result = put_page(*args, **kwargs)  # type: ignore[arg-type]
+        landed.set()
+        return result
+
+    emu.store.put_page = watched  # type: ignore[method-assign]
+    try:
+        page = {"slug": "notes/slow-apply", "content": "# Slow\n\nLanded late.\n"}
+        with pytest.raises(httpx.ReadTimeout):
+            writer.http.post(
+                emu.mcp_url,
+                headers={**MCP_HEADERS, "Authorization": f"Bearer {writer.token}"},
+                content=json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 9,
+                        "method": "tools/call",
+                        "params": {"name": "put_page", "arguments": page},
+                    }
+                ),
+                timeout=0.1,
+            )
+        assert emu.store.get("notes/slow-apply", ["default"]) is None  # not yet
+        assert writer.data("search", {"query": "Beacon", "limit": 1}) is not None  # not held
+        assert landed.wait(5)
+        stored = emu.store.get("notes/slow-apply", ["default"])
+        assert stored is not None and "Landed late." in stored.compiled_truth
+    finally:
+        del emu.store.put_page

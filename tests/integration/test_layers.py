@@ -180,7 +180,7 @@ def test_hook_mode_beside_another_provider(
 ) -> None:
     from hermes_cli import plugins
 
-    _hook_home(hermes_home, emu, GBRAIN_HOOK_POINTERS="1")
+    _hook_home(hermes_home, emu)  # pointers are on by default
     plugins.discover_plugins(force=True)
     manager = plugins.get_plugin_manager()
     assert manager.has_hook("pre_llm_call")
@@ -206,7 +206,7 @@ def test_hook_mode_beside_another_provider(
     assert users[0].index("stub memory") < users[0].index(HEADER)
     for later in users[1:]:
         assert not BRIEF_LINE.search(later)
-    # opt-in pointers about each turn's own message, never a page the briefing showed
+    # pointers about each turn's own message, never a page the briefing showed
     turn2 = users[1][users[1].index(HEADER) :]
     assert "- [default:people/tomas-lindqvist]" in turn2
     assert "[default:people/maya-okafor]" not in turn2
@@ -238,7 +238,7 @@ def test_hook_fails_open_and_reads_settings_on_its_thread(
 
     from hermes_gbrain.adapters.hook import GBrainHook
 
-    _hook_home(hermes_home, emu)
+    _hook_home(hermes_home, emu, GBRAIN_HOOK_POINTERS="0")  # the briefing alone
     hook = GBrainHook()
     set_multiplex_active(True)  # no scope bound on this thread: settings are unreadable
     try:

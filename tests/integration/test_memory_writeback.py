@@ -215,6 +215,16 @@ def sessions() -> Iterator[list[Session]]:
         s.close()
 
 
+def _let_sends_settle(home: HermesHome) -> int:
+    """As if a send that may still land had run past its settle time (``rowqueue``):
+    returns how many rows were waiting for that."""
+    ledger = Ledger(data_dir(home.path) / DB_NAME)
+    waiting = ledger._x("SELECT COUNT(*) FROM ops WHERE settle_until IS NOT NULL").fetchone()[0]
+    ledger._x("UPDATE ops SET settle_until=NULL")
+    ledger.close()
+    return int(waiting)
+
+
 def test_a_lost_reply_then_a_crash_neither_loses_nor_duplicates(
     hermes_home: HermesHome, emu: Emulator, sessions: list[Session]
 ) -> None:
@@ -234,6 +244,7 @@ def test_a_lost_reply_then_a_crash_neither_loses_nor_duplicates(
     first.crash()  # before any retry: the row is left "maybe sent"
     assert len(_sent(emu, "remember")) == 1
     emu.reset_knobs()
+    assert _let_sends_settle(hermes_home) == 1  # it waited: the lost one might still land
 
     second = Session("s2")
     sessions.append(second)

@@ -1,9 +1,11 @@
-"""The soak, shortened to a few seconds: many chats, three profiles, random faults.
+"""The soaks, shortened to a few seconds: many chats, three profiles, random faults; and
+page writes through the outbox while GBrain is slow and workers crash.
 
-The full run (``bench/soak.py``) publishes its figures in ``docs/reliability.md``; this
-one holds the same zero targets: no exception into Hermes, no pointer to another
-chat's or profile's page, nothing handed out twice, no write lost or sent twice, and
-no secret, token or user message in any log record, repr or file under the homes.
+The full runs (``bench/soak.py``, ``bench/write_soak.py``) publish their figures in
+``docs/reliability.md``; these hold the same zero targets: no exception into Hermes, no
+pointer to another chat's or profile's page, nothing handed out twice, no write lost,
+sent twice, applied over an edit it had seen or out of order, and no secret, token or
+user message in any log record, repr or file under the homes.
 """
 
 from __future__ import annotations
@@ -48,3 +50,16 @@ def test_the_leak_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
     lines = ["hermes_gbrain.recall: search failed for umsg000042"]
     leaks = leak_scan(lines, [home], ["s3cret-value", "tok-123"], ["What about it? umsg000042"])
     assert leaks == ["secret in gbrain/state.json", "user message in a log record or repr"]
+
+
+def test_short_write_soak_never_loses_repeats_clobbers_or_reorders() -> None:
+    """``bench/write_soak.py`` shortened: a few hundred writes, slow applies, crashes."""
+    from support.write_soak import WriteSoakConfig, run_write_soak
+
+    result = run_write_soak(
+        WriteSoakConfig(writes=200, pages=12, seed=3, fault_every_s=0.4, crash_rate=0.1)
+    )
+    assert result.writes == 200 and result.applied > 80
+    assert result.crashes >= 1 and result.faults["slow-apply"] + result.faults["latency"] >= 1
+    assert (result.lost, result.applied_twice) == (0, 0), result.lost_states
+    assert (result.clobbered, result.out_of_order) == (0, 0)

@@ -7,7 +7,8 @@ environment holds another profile's secrets that must never be used. Chats take 
 on worker threads, in random order; now and then a chat is reset (``/new``), undone
 (``/undo``) or shut down and reopened, and the emulators inject faults at random
 (latency past the deadline, drips, 5xx, 401s, token expiry, redirects, oversized and
-malformed bodies, a non-ASCII session header, server restarts). One profile writes.
+malformed bodies, a non-ASCII session header, server restarts, writes applied after the
+client gave up on them). One profile writes.
 
 Each chat asks about a page of its own, a different one after each reset, so a pointer
 to another chat's, another profile's or a previous session's page is caught. Every log
@@ -51,6 +52,7 @@ FAULTS = (
     "malformed",
     "bad-header",
     "restart",
+    "slow-apply",
 )
 _CITE = re.compile(r"\[[A-Za-z0-9._-]+:([a-z0-9][a-z0-9._/-]*)\]")
 
@@ -315,6 +317,8 @@ def _fault(emu: Emulator, kind: str, deadline_s: float) -> None:
     elif kind == "restart":
         emu.stop()
         emu.start()
+    elif kind == "slow-apply":  # writes land after the client gave up on them
+        knobs.apply_delay_s = {"put_page": deadline_s + 0.5}
 
 
 def run_soak(

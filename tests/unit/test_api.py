@@ -223,6 +223,9 @@ def test_search_row_keeps_only_known_fields() -> None:
         "evidence",
         "snippet",
         "exact_lookup",
+        "cosine",
+        "keyword_hit",
+        "base_score",
     }
     [row] = parse_search_rows([ROW])
     assert row == SearchRow(
@@ -237,6 +240,19 @@ def test_search_row_keeps_only_known_fields() -> None:
     assert not hasattr(row, "chunk_text")
     assert row.snippet == ROW["chunk_text"] and "snippet" not in repr(row)
     assert row.exact_lookup == ROW.get("exact_lookup")
+
+
+def test_search_rows_carry_the_hybrid_signals() -> None:
+    """Recording 112: a hybrid row's cosine, keyword_hit and base_score; a vector-only row
+    has no keyword_hit. They stay out of equality (rows compare by page and ranking)."""
+    hybrid = {**ROW, "cosine": 0.62, "keyword_hit": True, "base_score": 0.886}
+    vector_only = {**ROW, "cosine": 0.37, "base_score": float("nan"), "keyword_hit": "yes"}
+    [row, other] = parse_search_rows([hybrid, vector_only])
+    assert (row.cosine, row.keyword_hit, row.base_score) == (0.62, True, 0.886)
+    assert (other.cosine, other.keyword_hit, other.base_score) == (0.37, False, None)
+    [plain] = parse_search_rows([ROW])
+    assert (plain.cosine, plain.keyword_hit, plain.base_score) == (None, False, None)
+    assert row == plain
 
 
 def test_parse_search_rows_drops_rows_without_a_valid_slug() -> None:

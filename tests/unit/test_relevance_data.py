@@ -18,17 +18,22 @@ def test_labelled_set_meets_the_brief() -> None:
     kinds: Counter[str] = Counter()
     traps = conversations = 0
     splits: Counter[str] = Counter()
+    languages: Counter[str] = Counter()
+    later = acronyms = 0
     for index, item in enumerate(data["items"]):
         assert item["set"] == ("holdout" if index % 3 == 2 else "tune")
         splits[item["set"]] += 1
         turns = item["turns"] if item["kind"] == "conversation" else [item]
         conversations += item["kind"] == "conversation"
         kinds_in_item = set()
-        for turn in turns:
+        for number, turn in enumerate(turns):
             kinds[turn["kind"]] += 1
+            languages[turn.get("lang", "en")] += 1
+            later += number > 0 and turn["kind"] in ("paraphrase", "followup")
+            acronyms += bool(turn.get("acronym"))
             kinds_in_item.add(turn["kind"])
             traps += bool(turn.get("trap"))
-            assert turn["kind"] in ("named", "paraphrase", "none")
+            assert turn["kind"] in ("named", "paraphrase", "followup", "none")
             assert bool(turn["relevant"]) == (turn["kind"] != "none")
             assert set(turn["relevant"]) <= slugs, turn["relevant"]
             assert not any(
@@ -37,5 +42,8 @@ def test_labelled_set_meets_the_brief() -> None:
         if item["kind"] == "conversation":
             assert len(turns) >= 3 and len(kinds_in_item) >= 2  # the topic changes
     assert sum(kinds.values()) >= 150 and traps >= 30 and conversations >= 5
-    assert min(kinds.values()) >= 40
+    assert min(kinds[k] for k in ("named", "paraphrase", "none")) >= 40
+    assert sum(n for lang, n in languages.items() if lang != "en") >= 30
+    assert set(languages) >= {"en", "zh", "ja", "ru", "de", "es", "ar"}
+    assert later >= 40 and acronyms >= 3
     assert splits["holdout"] * 3 >= len(data["items"]) - 2

@@ -37,7 +37,7 @@ def test_hidden_instructions_are_caught(title: str) -> None:
 
 
 def test_zero_width_is_removed_not_spaced() -> None:
-    assert screen_form("Ig\u200bnore  all\u202e\tprevious") == "Ignore all previous"
+    assert screen_form("Ig\u200bnore  all\u202e\tprevious") == "ignore all previous"
     assert not looks_like_instructions("Alice\u200b Example")
 
 

@@ -176,9 +176,11 @@ def test_a_symlinked_file_is_not_followed(server: TokenServer, tmp_path: Path) -
     os.chmod(elsewhere, 0o600)
     path.unlink()
     path.symlink_to(elsewhere)
+    planted = elsewhere.read_bytes()
     new_process()
     assert creds(server, tmp_path).bearer() == "gbrain_at_0002"
-    assert not path.is_symlink()
+    # Never read, nor written, through the link (state files never are: doctor names it).
+    assert path.is_symlink() and elsewhere.read_bytes() == planted
 
 
 def test_a_rotated_secret_never_reuses_the_old_token(server: TokenServer, tmp_path: Path) -> None:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from hermes_gbrain.errors import DeadlineError, ToolError, TransportError
+from hermes_gbrain.errors import DeadlineError, HTTPStatusError, ToolError, TransportError
 from hermes_gbrain.mcp import ToolSpec
+from hermes_gbrain.rowqueue import LAND_MARGIN_S, may_still_land
 from hermes_gbrain.settings import Settings
 from hermes_gbrain.toolbridge.deletes import DeleteTokens, Refusal, Revision
 from hermes_gbrain.toolbridge.discovery import (
@@ -310,6 +311,10 @@ def test_classify() -> None:
     )
     assert classify(ToolError("put_page", "rate_limited"))[0] is False
     assert classify(TransportError("ConnectError"))[0] is False
+    assert not may_still_land(TransportError("ConnectError"))  # never written
+    assert not may_still_land(ToolError("put_page", "rate_limited"))  # answered
+    assert may_still_land(TransportError("ReadError")) and may_still_land(DeadlineError(1.0))
+    assert may_still_land(HTTPStatusError(502)) and not may_still_land(HTTPStatusError(404))
     assert classify(ValueError("secret text")) == (False, "unexpected ValueError")
 
 
@@ -417,7 +422,8 @@ def test_worker_replay_keeps_a_newer_edit_and_reports_superseded(tmp_path: Path)
 
 
 def test_worker_resends_when_the_page_is_as_it_was(tmp_path: Path) -> None:
-    box = Outbox(tmp_path / "o.sqlite3")
+    clock = [0.0]
+    box = Outbox(tmp_path / "o.sqlite3", clock=lambda: clock[0], land_margin_s=5.0)
     server = _Server()
     failures = [TransportError("ReadTimeout")]
 
@@ -427,12 +433,104 @@ def test_worker_resends_when_the_page_is_as_it_was(tmp_path: Path) -> None:
         server.send(entry)
 
     entry, _ = box.enqueue("u", "a/b", "text")
-    worker = OutboxWorker(box, "u", send, observe=server.observe)
+    worker = OutboxWorker(box, "u", send, observe=server.observe, send_deadline_s=2.0)
     worker._one(entry)
     assert box.get(entry.op_id).state == "pending"  # type: ignore[union-attr]
-    worker._one(box.due("u", now=float("inf"))[0])
+    clock[0] = 6.9  # the send's deadline and the margin: it may still land
+    assert box.due("u", ignore_backoff=True) == [] and not box.claim(entry.op_id)
+    clock[0] = 7.0
+    worker._one(box.due("u", ignore_backoff=True)[0])
     assert server.puts == 1
     assert box.get(entry.op_id).state == "delivered"  # type: ignore[union-attr]
+
+
+def test_a_row_waits_for_an_older_row_of_its_page(tmp_path: Path) -> None:
+    clock = [0.0]
+    path = tmp_path / "o.sqlite3"
+    box = Outbox(path, clock=lambda: clock[0], land_margin_s=5.0)
+    other = Outbox(path, clock=lambda: clock[0], land_margin_s=5.0)  # another process
+    a, _ = box.enqueue("u", "a/b", "A")
+    assert box.claim(a.op_id) is not None and box.sending(a.op_id, 2.0)
+    b, _ = other.enqueue("u", "a/b", "B")  # A is in flight: not replaced
+    c, _ = other.enqueue("u", "c/d", "C")  # another page is not held up
+    assert [e.op_id for e in other.due("u", ignore_backoff=True)] == [c.op_id]
+    assert other.claim(b.op_id) is None
+    assert other.claim(c.op_id) is not None
+    other.delivered(c.op_id)
+    box.retry_later(a.op_id, 1, "timed out", settled=False)  # A may still land
+    assert box.get(a.op_id).state == "pending"  # type: ignore[union-attr]
+    d, _ = other.enqueue("u", "a/b", "D")  # replaces the pending rows, A included ...
+    assert box.get(a.op_id).state == "replaced"  # type: ignore[union-attr]
+    clock[0] = 6.9
+    assert other.claim(d.op_id) is None  # ... but waits while A's send may still land
+    assert other.next_due_at("u") == 7.0
+    clock[0] = 7.0
+    assert other.claim(d.op_id) is not None
+
+
+def test_a_page_holding_our_newer_write_is_labelled_ours(tmp_path: Path) -> None:
+    clock = [0.0]
+    box = Outbox(tmp_path / "o.sqlite3", clock=lambda: clock[0], land_margin_s=0.0)
+    server = _Server()
+    a, _ = box.enqueue("u", "a/b", "first text")
+
+    def lost(entry: Entry) -> None:
+        raise DeadlineError(1.0)
+
+    OutboxWorker(box, "u", lost, observe=server.observe, send_deadline_s=1.0)._one(a)
+    box.enqueue("u", "a/b", "second text")
+    server.write("second text")  # our newer write, sent by an older version or a restore
+    clock[0] = 2.0
+    box.enqueue("u", "x/y", "unrelated")
+    assert box.get(a.op_id).state == "replaced"  # type: ignore[union-attr]
+    # The same check when the older row is still ours to decide:
+    c, _ = box.enqueue("u", "e/f", "third text")
+    OutboxWorker(box, "u", lost, observe=server.observe, send_deadline_s=1.0)._one(c)
+    box._db.execute(
+        "INSERT INTO outbox (op_id, endpoint, slug, content, content_hash, state,"
+        " next_at, created_at, updated_at) VALUES ('w_x','u','e/f','fourth text',"
+        "'h','delivered',0,0,0)"
+    )
+    server.write("fourth text")
+    clock[0] = 4.0
+    OutboxWorker(box, "u", server.send, observe=server.observe)._one(c)
+    got = box.get(c.op_id)
+    assert got is not None and got.state == "replaced" and server.puts == 0
+    assert box.take_failures() == []  # not told as someone else's edit
+    server.write("a stranger's text")
+    d, _ = box.enqueue("u", "g/h", "fifth text")
+    OutboxWorker(box, "u", lost, observe=server.observe, send_deadline_s=1.0)._one(d)
+    server.write("a stranger's text, again")
+    clock[0] = 6.0
+    OutboxWorker(box, "u", server.send, observe=server.observe)._one(d)
+    assert box.get(d.op_id).state == "superseded"  # type: ignore[union-attr]
+    assert [e.op_id for e in box.take_failures()] == [d.op_id]
+
+
+def test_a_running_worker_takes_back_rows_of_a_process_that_died(tmp_path: Path) -> None:
+    """Two processes share a profile; one dies with a row in flight. The other, still
+    running, takes the row back by itself (it used to wait for some process to start)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "o.sqlite3"
+    box = Outbox(path)
+    entry, _ = box.enqueue("u", "a/b", "text")
+    assert box.claim(entry.op_id) is not None
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    box._db.execute("UPDATE outbox SET owner=? WHERE op_id=?", (f"{gone.pid}:x", entry.op_id))
+    server, sent = _Server(), threading.Event()
+
+    def send(e: Entry) -> None:
+        server.send(e)
+        sent.set()
+
+    worker = OutboxWorker(box, "u", send, observe=server.observe, recover_every_s=0.05)
+    worker.start()
+    assert sent.wait(5.0)
+    worker.stop()
+    assert server.puts == 1
 
 
 def test_outbox_file_is_private_and_closes(tmp_path: Path) -> None:
@@ -507,7 +605,8 @@ def test_drain_leaves_a_send_that_may_still_land(tmp_path: Path) -> None:
     """Found by the soak: a send cut at our deadline while the server still held it, then
     the shutdown drain checked the page before the first one landed and sent it again.
     Now the drain leaves it queued; the next start checks the page and sends nothing."""
-    box = Outbox(tmp_path / "o.sqlite3")
+    clock = [0.0]
+    box = Outbox(tmp_path / "o.sqlite3", clock=lambda: clock[0])
     server, held = _Server(), []
 
     def send(entry: Entry) -> None:
@@ -523,8 +622,9 @@ def test_drain_leaves_a_send_that_may_still_land(tmp_path: Path) -> None:
     assert len(held) == 1  # not sent again while the first may still land
     assert box.status().pending == 1
     server.send(held[0])  # ... and it does land
-    later = OutboxWorker(box, "u", server.send, observe=server.observe, settle_s=0.0)
-    later._one(box.due("u", now=float("inf"))[0])
+    clock[0] = 12.0 + LAND_MARGIN_S  # the next start, once the send has settled
+    later = OutboxWorker(box, "u", server.send, observe=server.observe)
+    later._one(box.due("u", ignore_backoff=True)[0])
     assert server.puts == 1 and box.status().pending == 0
 
 
@@ -539,7 +639,7 @@ def test_drain_tries_a_row_in_back_off_once_more(tmp_path: Path) -> None:
         raise TransportError("ConnectError")
 
     box.enqueue("u", "a/b", "text")
-    worker = OutboxWorker(box, "u", send, observe=lambda e: Observed(ABSENT), settle_s=0.0)
+    worker = OutboxWorker(box, "u", send, observe=lambda e: Observed(ABSENT))
     worker._one(box.due("u", now=float("inf"))[0])  # failed once: now in back-off
     worker.start()
     worker.drain(2.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -160,6 +161,7 @@ class _FakeBrain:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str]] = []
+        self.mcp = SimpleNamespace(deadline_s=12.0)
 
     def recall_facts(self, **kw: object) -> list[dict[str, object]]:
         return []
@@ -192,4 +194,59 @@ def test_a_fact_this_profile_did_not_create_is_never_retired(tmp_path: Path) -> 
     mirror.drain(1)
     assert brain.calls == [("remember", "Likes tea")]  # GBrain's own fact #7 is left alone
     assert ledger.status().skipped == 1
+    mirror.close()
+
+
+class _SlowBrain(_FakeBrain):
+    """A GBrain that stores the fact but answers after our deadline (it lands anyway)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stored: list[dict[str, object]] = []
+
+    def recall_facts(self, **kw: object) -> list[dict[str, object]]:
+        return list(self.stored)
+
+    def remember(self, fact: str, provenance: str, **kw: object) -> dict[str, object]:
+        from hermes_gbrain.errors import DeadlineError
+
+        self.calls.append(("remember", fact))
+        self.stored.append({"id": "9", "fact": fact, "provenance": provenance})
+        raise DeadlineError(12.0)
+
+
+def test_a_remember_that_may_still_land_is_looked_for_not_resent(tmp_path: Path) -> None:
+    """The ledger shares the outbox's rule: no retry, not even in a drain, until the send
+    can no longer land; then the fact it stored is adopted instead of sent twice."""
+    from typing import Any, cast
+
+    from hermes_gbrain.writeback.mirror import Mirror, MirrorPolicy
+
+    clock = [1000.0]
+    brain = _SlowBrain()
+    ledger = Ledger(tmp_path / "l.sqlite3", clock=lambda: clock[0], land_margin_s=30.0)
+    mirror = Mirror(
+        ledger, MirrorPolicy(ENDPOINT, "default"), lambda: cast(Any, brain), max_wait_s=0.05
+    )
+    (op_id,) = mirror.record("add", "user", "Likes tea", {"session_id": "s1"})
+    head = ledger.head(ENDPOINT)
+    assert head is not None
+    mirror._one(head)
+    assert ledger.op_states([op_id])[op_id][0] == "pending"
+    waiting = ledger.head(ENDPOINT)
+    assert waiting is not None and waiting.settle_at == 1000.0 + 12.0 + 30.0
+    assert not ledger.claim(op_id)  # not even a drain may take it yet
+    mirror.start()
+    mirror.drain(1.0)
+    assert brain.calls == [("remember", "Likes tea")]
+    clock[0] = 1042.0
+    later = Ledger(tmp_path / "l.sqlite3", clock=lambda: clock[0])
+    again = Mirror(later, MirrorPolicy(ENDPOINT, "default"), lambda: cast(Any, brain))
+    again.start()
+    assert again.wait_idle(5)
+    again.drain(1.0)
+    assert brain.calls == [("remember", "Likes tea")]  # adopted, not sent twice
+    assert later.op_states([op_id])[op_id][0] == "delivered"
+    assert later.facts(ENDPOINT)[0][2] == "9"
+    again.close()
     mirror.close()

@@ -10,9 +10,10 @@ turn (see :func:`~.layers.first_turn_digest`), ahead of anything else the hook a
 
 Same settings as the provider (``GBRAIN_*`` in the profile's ``.env``), read on
 the hook's thread, which is the profile-scoped agent thread. Same fail-open rule:
-any fault means the hook adds nothing. ``GBRAIN_HOOK_POINTERS=1`` also adds gated
-pointers about the current message, searched here and waited for within the same
-budget as the provider's (``recall.turns``); trivial turns get nothing. All state
+any fault means the hook adds nothing. It also adds gated pointers about the current
+message, searched here and waited for within the same budget as the provider's
+(``recall.turns``), unless ``GBRAIN_HOOK_POINTERS=0`` (on by default: measured by
+``bench/relevance.py``); trivial turns get nothing. All state
 lives in this installed module (shared engine, desk and session record), never in
 the plugin folder, which Hermes may import twice.
 """

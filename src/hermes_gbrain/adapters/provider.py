@@ -147,6 +147,7 @@ class GBrainMemoryProvider(MemoryProvider):
         home = kwargs.get("hermes_home")
         self._home = str(home) if home else compat.current_hermes_home()
         self._session = session_id or ""
+        self._earlier = []  # a new conversation: nothing of an earlier one in its window
         self._context = contextvars.copy_context()
         callback = kwargs.get("status_callback")
         # Newer Hermes shows recall_status() itself; on 0.19.0 the CLI's status line is
@@ -396,7 +397,9 @@ class GBrainMemoryProvider(MemoryProvider):
         rewound: bool = False,
         **kwargs: Any,
     ) -> None:
-        """Any switch orphans searches in flight for the old and the new session."""
+        """Any switch orphans searches in flight for the old and the new session; a fresh
+        one (``reset``: Hermes' ``/new``) or a resumed one starts an empty conversation window
+        (a branch or a compression goes on with the same conversation)."""
         self._current = None
         self._late = None
         config = self._config
@@ -411,6 +414,8 @@ class GBrainMemoryProvider(MemoryProvider):
             fresh = reset or kwargs.get("reason") == "new_session"
             if not fresh:  # resume, branch, compression: the conversation goes on
                 end_briefing(config, new_session_id)
+        if reset or kwargs.get("reason") in ("new_session", "resume"):
+            self._earlier = []  # /new, /resume: another conversation, another window
         self._session = new_session_id or self._session
 
     def on_session_end(self, messages: list[dict[str, Any]], **kwargs: Any) -> None:

@@ -42,7 +42,7 @@ from ..errors import (
     TooLargeError,
     TransportError,
 )
-from ..files import data_dir
+from ..files import data_dir, private_key, redirected, sweep_temp_files
 from ..recall.digest import load_digest_config, read_digest
 from ..settings import (
     DEFAULT_MCP_URL,
@@ -732,6 +732,32 @@ def _mcp_servers(home: Path, settings: Settings, report: DoctorReport) -> None:
 T = TypeVar("T")
 
 
+def _state(home: Path, report: DoctorReport) -> None:
+    """No symbolic link from the ``gbrain`` folder down (state is never used through one),
+    no temporary files left by killed writes (removed here), a sound per-profile key."""
+    links = redirected(home)
+    if links:
+        shown = ", ".join(str(p) for p in links[:5]) + (" …" if len(links) > 5 else "")
+        report.add(
+            "state",
+            FAIL,
+            f"symbolic link where hermes-gbrain keeps its state: {shown}; "
+            "nothing is written or opened through it",
+            f"replace it with a real {'folder' if links[0] == data_dir(home) else 'file'}"
+            f" (remove the link; hermes-gbrain makes what it needs): rm {links[0]}",
+        )
+        return
+    folder = data_dir(home)
+    swept = sum(sweep_temp_files(f) for f in (folder, folder / "sessions"))
+    salt = folder / ".salt"
+    sound = not salt.exists() or (salt.is_file() and salt.stat().st_size == 32)
+    detail = "no links; " + (f"removed {swept} stale temporary files" if swept else "tidy")
+    if not sound:
+        private_key(salt)  # replaced like any damaged cache: what it keyed misses once
+        detail += "; replaced a damaged key (gbrain/.salt)"
+    report.add("state", PASS, detail)
+
+
 def _guarded(name: str, report: DoctorReport, check: Callable[[], T]) -> T | None:
     """A check that breaks is a finding on its own line, never the end of the report."""
     try:
@@ -766,6 +792,7 @@ def run_doctor(
     _guarded("digest", report, lambda: _digest(hermes_home, lookup, mode, report))
     _guarded("cron", report, lambda: _cron(hermes_home, mode, report))
     _guarded("outbox", report, lambda: _outbox(hermes_home, report))
+    _guarded("state", report, lambda: _state(hermes_home, report))
     _guarded("writeback", report, lambda: _writeback(hermes_home, settings, mode, report))
     _guarded("hermes", report, lambda: _hermes(report))
     _guarded("mcp", report, lambda: _mcp_servers(hermes_home, settings, report))

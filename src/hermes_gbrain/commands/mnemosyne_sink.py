@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, GBrainError
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from ..settings import Lookup, cli_lookup
 from .mnemosyne_path import MnemosyneTarget, resolve_mnemosyne_db
 
@@ -70,7 +70,7 @@ def _state_path(home: Path) -> Path:
 
 def _load_state(home: Path) -> tuple[str | None, str | None]:
     try:
-        data = json.loads(_state_path(home).read_text(encoding="utf-8"))
+        data = json.loads(read_state(_state_path(home), 64 * 1024).decode("utf-8"))
     except (OSError, ValueError):
         return None, None
     if not isinstance(data, dict):

@@ -14,7 +14,7 @@ from ..connect import open_brain
 from ..errors import GBrainError
 from ..files import data_dir
 from ..recall.digest import read_digest
-from ..settings import Lookup, cli_lookup, flag_not_off, flag_on, load_settings
+from ..settings import Lookup, cli_lookup, flag_not_off, load_settings
 from ..text import one_line
 from ..toolbridge.outbox import DB_NAME, Outbox
 from ..urls import shown_url
@@ -47,7 +47,7 @@ def _layers(mode: str, lookup: Lookup, tools: str, writeback: str = "off") -> li
     digest = mode in ("gbrain", "hook") and flag_not_off(lookup("GBRAIN_DIGEST"))
     briefing = mode in ("gbrain", "hook") and flag_not_off(lookup("GBRAIN_BRIEFING"))
     pointers = mode in ("gbrain", "gbrain-pointer") or (
-        mode == "hook" and flag_on(lookup("GBRAIN_HOOK_POINTERS"))
+        mode == "hook" and flag_not_off(lookup("GBRAIN_HOOK_POINTERS"))
     )
     return [
         ("digest", "on" if digest else "off"),

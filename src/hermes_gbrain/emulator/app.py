@@ -50,7 +50,8 @@ class Emulator:
         declares ``fields`` and rows carry ``injection_suspected``). ``brain="large"`` seeds the
     ~300-page benchmark brain instead of the 31-page sample; ``brain="generated:N"`` an
     N-page synthetic brain for scale benchmarks (``generated_brain``). The request log keeps
-    the newest ``request_log_size`` requests (:data:`REQUEST_LOG_SIZE`).
+    the newest ``request_log_size`` requests (:data:`REQUEST_LOG_SIZE`). ``hybrid=True``
+    adds the vector arm to ``search`` and ``query`` (:mod:`.hybrid`, recordings 111-115).
     """
 
     def __init__(  # noqa: PLR0917 - the documented positional order
@@ -64,6 +65,7 @@ class Emulator:
         host: str = "127.0.0.1",
         brain: str = "sample",
         request_log_size: int = REQUEST_LOG_SIZE,
+        hybrid: bool = False,
     ) -> None:
         if strict_params not in get_args(StrictParams):
             raise ValueError(f"strict_params must be one of {get_args(StrictParams)}")
@@ -73,6 +75,7 @@ class Emulator:
         if brain not in BRAINS and generated is None:
             raise ValueError(f"brain must be one of {tuple(BRAINS)} or 'generated:N'")
         self.lean = lean
+        self.hybrid = hybrid
         self.strict_params: StrictParams = strict_params
         self.host = host
         self.port = port

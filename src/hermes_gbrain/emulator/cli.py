@@ -69,6 +69,11 @@ def _parser() -> argparse.ArgumentParser:
         "--lean", action="store_true", help="act like newer GBrain (lean search rows)"
     )
     parser.add_argument(
+        "--hybrid",
+        action="store_true",
+        help="search with a vector arm too, like GBrain with an embedding provider",
+    )
+    parser.add_argument(
         "--strict-params",
         choices=("ignore", "warn", "reject"),
         default="warn",
@@ -187,6 +192,7 @@ def run(argv: list[str] | None = None) -> int:
         data_dir=args.data,
         strict_params=args.strict_params,
         lean=args.lean,
+        hybrid=args.hybrid,
         seed=not args.no_seed,
         port=port,
         host=args.host,

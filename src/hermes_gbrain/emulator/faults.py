@@ -45,6 +45,10 @@ class Knobs:
     on_request: Callable[[RecordedRequest], None] | None = None
     drip_interval_s: float = 0.0
     drip_headers: bool = False
+    apply_delay_s: dict[str, float] = field(default_factory=dict)
+    """Per tool (or other JSON-RPC method, e.g. ``tools/list``): hold a request this long after
+    receiving it, then apply it and answer (a server slower than the client's deadline: the
+    client gives up, the write still lands)."""
     # whole-reply replacements
     status: int | None = None
     force_401: int = 0

@@ -1,13 +1,15 @@
-"""A larger fictional brain (~340 pages) for relevance benchmarks: ``Emulator(brain="large")``.
+"""A larger fictional brain (~330 pages) for relevance benchmarks: ``Emulator(brain="large")``.
 
 It keeps every page of the small sample brain (Kestrel Works) and adds people, partner
 companies, projects, concepts, decisions, and many meetings and notes whose titles hold
 ordinary words — plans, reviews, updates, capital, notes, reports, trips — the words that
-make an untuned relevance gate brief "help me plan a hiking trip" with a hiring plan.
+make an untuned relevance gate brief "help me plan a hiking trip" with a hiring plan — and
+pages titled and written in Chinese, Japanese, Russian, German, Spanish and Arabic.
 Everything is generated from the fixed tables below (no randomness), so page ids, slugs and
 timestamps are the same on every run.
 """
 
+# ruff: noqa: RUF001 - pages in other scripts use their own punctuation
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -407,6 +409,46 @@ GENERATED: tuple[tuple[str, str, str, str], ...] = (
      "Northwind capital call due next month."),
 )  # fmt: skip
 
+# (slug, type, title, body) — pages titled and written in other scripts and languages
+# (Chinese, Japanese, Russian, German, Spanish, Arabic), and a one-word title that is an
+# ordinary English word ("Replay"), the trap of a gate that reads every title as a name.
+WORLD: tuple[tuple[str, str, str, str], ...] = (
+    ("people/wang-fang", "person", "王芳",
+     "王芳是内罗毕办公室的数据工程师，负责传感器数据管道和夜间备份。"),
+    ("projects/huanjing-jiance", "project", "环境监测平台",
+     "环境监测平台收集水源的水质和空气质量数据，每小时同步一次。"),
+    ("concepts/yesheng-zoulang", "concept", "野生动物走廊",
+     "野生动物走廊连接两个保护区，让大象安全迁徙。"),
+    ("people/sato-yuki", "person", "佐藤由紀",
+     "佐藤由紀は東京オフィスの営業担当で、日本の保護団体との契約を担当している。"),
+    ("projects/kamera-torappu", "project", "カメラトラップ分析",
+     "カメラトラップ分析は夜間の写真から動物の種類を自動で判定する。"),
+    ("notes/tokyo-shutcho", "note", "東京出張メモ",
+     "東京出張メモ：十一月に保護団体三社と会議、次回はデモを用意する。"),
+    ("people/olga-smirnova", "person", "Ольга Смирнова",
+     "Ольга Смирнова — инженер встроенных систем, отвечает за прошивку ошейников."),
+    ("projects/severnyi-marshrut", "project", "Северный маршрут",
+     "Северный маршрут — проект по отслеживанию миграции северных оленей в тундре."),
+    ("people/jurgen-muller", "person", "Jürgen Müller",
+     "Jürgen Müller ist Berater für Datenschutz und prüft alle Verträge mit Behörden."),
+    ("projects/wasserstandsmonitor", "project", "Wasserstandsmonitor",
+     "Der Wasserstandsmonitor misst die Pegel an Wasserlöchern und meldet Dürren."),
+    ("notes/forderantrag-bayern", "note", "Förderantrag Bayern",
+     "Der Förderantrag Bayern beantragt Mittel für zwanzig neue Funkhalsbänder."),
+    ("people/lucia-fernandez", "person", "Lucía Fernández",
+     "Lucía Fernández es la coordinadora de voluntarios en Chile y organiza los censos."),
+    ("projects/proyecto-condor", "project", "Proyecto Cóndor",
+     "El Proyecto Cóndor rastrea cóndores andinos con collares solares en la Patagonia."),
+    ("notes/informe-patagonia", "note", "Informe de campo Patagonia",
+     "El informe de campo describe tres semanas de conteo de guanacos en la Patagonia."),
+    ("people/layla-hassan", "person", "ليلى حسن",
+     "ليلى حسن مديرة الشراكات في مكتب القاهرة وتتابع اتفاقيات البيانات."),
+    ("projects/mashrou-alwaha", "project", "مشروع الواحة",
+     "مشروع الواحة يراقب مصادر المياه في الصحراء الغربية باستخدام أجهزة استشعار."),
+    ("companies/replay", "company", "Replay",
+     "Replay is a video analytics startup that pitched us a sports camera product."),
+)  # fmt: skip
+
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August")
 
 
@@ -477,6 +519,9 @@ def _generated_pages() -> Iterator[tuple[str, str, str]]:
                 f"Week {week}: small updates from each team; nothing blocked for long.",
             ),
         )
+    for slug, kind, title, body in WORLD:
+        extra = f"title: {title}\n"
+        yield "default", slug, _page(kind, "world", title, body, extra)
     for folder, tail, title, body in GENERATED:
         kind = {"facts": "fact", "digests": "digest", "inbox": "inbox"}[folder]
         extra = "generated: true\n"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from hermes_gbrain.emulator import markdown, search, volunteer
+from hermes_gbrain.emulator import hybrid, markdown, search, volunteer
 from hermes_gbrain.emulator.facts import FactError, facts_for
 from hermes_gbrain.emulator.oauth import Principal
 from hermes_gbrain.emulator.store import Page, PageStore, iso_now, iso_of
@@ -63,6 +63,8 @@ class Context:
     lean: bool = False
     session_id: str | None = None
     """``arguments._meta.session_id`` of the call (GBrain reads it only there over HTTP)."""
+    hybrid: bool = False
+    """Search with the vector arm, like a brain with an embedding provider (``hybrid``)."""
 
     @property
     def version(self) -> str:
@@ -170,14 +172,18 @@ def _parse_time(value: str, name: str) -> str:
     return iso_of(moment)
 
 
-def _retrieval_meta(returned: int, retrieved: int, used: int, dropped: int) -> dict[str, Any]:
-    degraded: list[dict[str, str]] = [{"stage": "embed_unavailable", "reason": "no_provider"}]
-    if retrieved == 0:
-        degraded.append({"stage": "keyword_zero"})
+def _retrieval_meta(
+    returned: int, retrieved: int, used: int, dropped: int, *, vectors: bool = False
+) -> dict[str, Any]:
+    degraded: list[dict[str, str]] = []
+    if not vectors:  # recordings 112-115 (hybrid): no degraded stage at all
+        degraded.append({"stage": "embed_unavailable", "reason": "no_provider"})
+        if retrieved == 0:
+            degraded.append({"stage": "keyword_zero"})
     return {
         "returned_count": returned,
         "retrieved_count": retrieved,
-        "vector_enabled": False,
+        "vector_enabled": vectors,
         "expansion_applied": False,
         "cache": "disabled",
         "token_budget": {
@@ -253,9 +259,11 @@ def _search_rows(
         ceiling = _parse_time(until, "until")
         candidates = [p for p in candidates if p.effective_date <= ceiling]
     index = ctx.store.search_index()
-    hits = search.rank(candidates, args["query"], _Backlinks(pages, index), index)
+    ranker = hybrid.rank_hybrid if ctx.hybrid else search.rank
+    hits = ranker(candidates, args["query"], _Backlinks(pages, index), index)
     offset = max(0, int(args.get("offset") or 0))
-    hits = hits[offset : offset + _limit(args.get("limit"), DEFAULT_SEARCH_LIMIT)]
+    default = hybrid.DEFAULT_LIMIT if ctx.hybrid else DEFAULT_SEARCH_LIMIT
+    hits = hits[offset : offset + _limit(args.get("limit"), default)]
     kept: list[search.Hit] = []
     used = dropped = 0
     for hit in hits:
@@ -270,7 +278,7 @@ def _search_rows(
         _row(ctx, hit, args.get("snippet_chars"), with_id=with_id, lean_rows=lean_rows)
         for hit in kept
     ]
-    meta = {"retrieval": _retrieval_meta(len(rows), len(hits), used, dropped)}
+    meta = {"retrieval": _retrieval_meta(len(rows), len(hits), used, dropped, vectors=ctx.hybrid)}
     extra = [EMPTY_SEARCH_NOTICE] if not rows else []
     return Outcome(rows, meta, extra)
 
@@ -293,9 +301,12 @@ def _row(
         "source_id": page.source_id,
         "effective_date": page.effective_date[:10],
         "effective_date_source": page.effective_date_source,
-        "keyword_hit": True,
-        "base_score": hit.base_score,
     }
+    if hit.keyword_hit:  # absent on rows of the vector arm alone (recordings 112-114)
+        row["keyword_hit"] = True
+    row["base_score"] = hit.base_score
+    if hit.cosine is not None:
+        row["cosine"] = hit.cosine
     if hit.title_boost:
         row["title_match_boost"] = hit.title_boost
     if hit.exact_lookup:

@@ -33,10 +33,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hermes_gbrain.emulator.store import Chunk, Page
+from hermes_gbrain.emulator.pages import Chunk, Page
 
 TITLE_BOOST = 1.25
 STRONG_RATIO = 0.6  # evidence.ts SOLID_MATCH_FLOOR
+HIGH_COSINE_FLOOR = 0.8  # evidence.ts DEFAULT_HIGH_COSINE_FLOOR (search.evidence_cosine_floor)
 RRF_K = 60
 RELAXED_WEIGHT = 0.5
 TITLE_WEIGHT = 1.0  # ts_rank weight A
@@ -62,10 +63,13 @@ TITLE_STOPWORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
-_WORD_RE = re.compile(r"[a-z0-9]+")
+_WORD_RE = re.compile(r"[^\W_]+")
 
 
 def words(text: str) -> list[str]:
+    """Postgres' default parser: letter-digit runs of any script, lower-cased. A run of a
+    script written without spaces (Chinese, Japanese) is one word, so a keyword-only brain
+    finds such a page only when the query is its title (issue notes on real 0.46.28)."""
     return _WORD_RE.findall(text.lower())
 
 
@@ -124,19 +128,30 @@ class Hit:
     title_boost: float | None = None
     backlink_boost: float | None = None
     relaxed: bool = False
+    keyword_hit: bool = True
+    """Found by a lexical arm (always, without the vector arm)."""
+    cosine: float | None = None
+    """Query-to-chunk cosine (the vector arm only)."""
 
     @property
     def evidence(self) -> str:
+        """``evidence.ts`` ``classifyEvidence``, in its order of precedence."""
         if self.title_boost:
             return "exact_title_match"
-        if self.base_score >= STRONG_RATIO:
+        if self.cosine is not None and self.cosine >= HIGH_COSINE_FLOOR:
+            return "high_vector_match"
+        if self.keyword_hit and self.base_score >= STRONG_RATIO:
             return "keyword_exact"
         return "weak_semantic"
 
     @property
     def create_safety(self) -> str:
-        return {"exact_title_match": "exists", "keyword_exact": "probable"}.get(
-            self.evidence, "unknown"
+        """``evidence.ts`` ``createSafetyFor``."""
+        strong = ("exact_title_match", "high_vector_match")
+        return (
+            "exists"
+            if self.evidence in strong
+            else {"keyword_exact": "probable"}.get(self.evidence, "unknown")
         )
 
 
@@ -223,6 +238,8 @@ class SearchIndex:
         self.body_postings: dict[str, set[int]] = {}
         self.linkers: dict[str, dict[int, int]] = {}
         """Link target slug -> {id of a page linking to it: how many times}."""
+        self.vectors: dict[int, dict[int, float]] = {}
+        """Chunk id -> its embedding, filled by the vector arm (``hybrid``) as it goes."""
 
     def add(self, page: Page) -> None:
         """Index ``page``'s current version (replacing an earlier one)."""
@@ -234,6 +251,8 @@ class SearchIndex:
                 self.body_postings.get(term, set()).discard(page.id)
             for target in old.page.links:
                 self.linkers.get(target, {}).pop(page.id, None)
+            for chunk, _ in old.chunks:
+                self.vectors.pop(chunk.id, None)
         doc = _doc(page)
         self.docs[page.id] = doc
         for term in doc.title:
@@ -262,18 +281,15 @@ class SearchIndex:
         return (body_all, body_any), (title_all, title_any)
 
 
-def rank(
-    pages: Sequence[Page],
-    query: str,
-    backlink_counts: Mapping[str, int],
-    index: SearchIndex | None = None,
-) -> list[Hit]:
-    """Rank ``pages`` for ``query``; best first, ties broken by slug.
+def lexical_hits(
+    pages: Sequence[Page], query: str, index: SearchIndex | None = None
+) -> dict[int, Hit]:
+    """The two lexical arms fused: page id -> hit with its reciprocal-rank ``raw`` score.
 
     With ``index`` only the pages sharing a term are tokenised and scored (same rows)."""
     terms = query_terms(query)
     if not terms:
-        return []
+        return {}
     if index is not None:
         chunk_pools, title_pools = index.pools(pages, terms)
     else:
@@ -292,25 +308,48 @@ def rank(
         hit = hits.setdefault(d.page.id, Hit(d.page, best_chunk, relaxed=title_relaxed))
         hit.relaxed = hit.relaxed and title_relaxed
         hit.raw += RRF_K * weight / (RRF_K + position)
+    return hits
+
+
+def apply_boosts(
+    hit: Hit, query: str, backlink_counts: Mapping[str, int], *, base: float | None = None
+) -> None:
+    """Title-phrase boost, exact lookup and backlink boost on ``hit.raw`` (or ``base``).
+
+    Keyword-only, ``base_score`` is the score after the title boost (recording 108); with
+    the vector arm it is the blended score before it (recording 112: 0.886 for *Ledger
+    Lake*, then x1.25 and the backlink boost)."""
+    page = hit.page
+    score = hit.raw if base is None else base
+    if title_phrase_match(query, page.title):
+        hit.title_boost = TITLE_BOOST
+        score *= TITLE_BOOST
     phrase = _norm_phrase(query)
+    if phrase and phrase == _norm_phrase(page.title):
+        hit.exact_lookup = "title"
+    elif phrase and phrase in (_norm_phrase(page.slug), _norm_phrase(_tail(page.slug))):
+        hit.exact_lookup = "slug"
+    hit.base_score = score if base is None else base
+    inbound = backlink_counts.get(page.slug, 0)
+    if inbound:
+        hit.backlink_boost = 1 + 0.05 * math.log(1 + inbound)
+        score *= hit.backlink_boost
+    hit.score = score
+
+
+def rank(
+    pages: Sequence[Page],
+    query: str,
+    backlink_counts: Mapping[str, int],
+    index: SearchIndex | None = None,
+) -> list[Hit]:
+    """Rank ``pages`` for ``query`` (keyword-only); best first, ties broken by slug.
+
+    With ``index`` only the pages sharing a term are tokenised and scored (same rows)."""
+    hits = lexical_hits(pages, query, index)
     for hit in hits.values():
-        page = hit.page
-        score = hit.raw
-        if title_phrase_match(query, page.title):
-            hit.title_boost = TITLE_BOOST
-            score *= TITLE_BOOST
-        if phrase and phrase == _norm_phrase(page.title):
-            hit.exact_lookup = "title"
-        elif phrase and phrase in (_norm_phrase(page.slug), _norm_phrase(_tail(page.slug))):
-            hit.exact_lookup = "slug"
-        hit.base_score = score
-        inbound = backlink_counts.get(page.slug, 0)
-        if inbound:
-            hit.backlink_boost = 1 + 0.05 * math.log(1 + inbound)
-            score *= hit.backlink_boost
-        hit.score = score
-    ordered = sorted(hits.values(), key=lambda h: (-h.score, h.page.slug, h.page.source_id))
-    return ordered
+        apply_boosts(hit, query, backlink_counts)
+    return sorted(hits.values(), key=lambda h: (-h.score, h.page.slug, h.page.source_id))
 
 
 _INJECTION_RE = re.compile(

@@ -55,6 +55,7 @@ class App(Protocol):
 
     knobs: Knobs
     lean: bool
+    hybrid: bool
     store: PageStore
     oauth: OAuth
     rate_limiter: RateLimiter
@@ -150,6 +151,16 @@ def _other_id(msg_id: Any) -> Any:
     if isinstance(msg_id, int | float):
         return msg_id + 1000
     return f"{msg_id}-wrong"
+
+
+def _called_tool(message: dict[str, Any]) -> str:
+    """The tool a ``tools/call`` names, else the JSON-RPC method (``tools/list``, …)."""
+    params = message.get("params")
+    method = message.get("method")
+    if method == "tools/call" and isinstance(params, dict):
+        name = params.get("name")
+        return name if isinstance(name, str) else ""
+    return method if isinstance(method, str) else ""
 
 
 def _apply_reply_faults(replies: list[dict[str, Any]], knobs: Knobs) -> None:
@@ -645,7 +656,10 @@ class _Handler(BaseHTTPRequestHandler):
         if not requests:
             self._send(202, session_headers)
             return
-        ctx = Context(app.store, principal, lean=app.lean)
+        hold = max((knobs.apply_delay_s.get(_called_tool(m), 0.0) for m in requests), default=0.0)
+        if hold > 0 and self.server.stopping.wait(hold):
+            raise _Abort
+        ctx = Context(app.store, principal, lean=app.lean, hybrid=app.hybrid)
         replies = [rpc.handle(m, ctx, app.dispatcher) for m in requests]
         _apply_reply_faults(replies, knobs)
         self._reply(replies, batch=isinstance(rec.json, list), knobs=knobs, headers=session_headers)

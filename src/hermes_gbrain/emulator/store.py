@@ -12,15 +12,16 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hermes_gbrain.emulator import markdown
+from hermes_gbrain.emulator.pages import Chunk, Page
+from hermes_gbrain.emulator.search import SearchIndex
 
-if TYPE_CHECKING:
-    from hermes_gbrain.emulator.search import SearchIndex
+__all__ = ["Chunk", "Database", "Page", "PageStore", "PutResult", "iso_now", "iso_of"]
 
 DB_FILENAME = "brain.sqlite3"
 
@@ -106,49 +107,6 @@ class Database:
 
 
 @dataclass
-class Chunk:
-    id: int
-    page_id: int
-    chunk_index: int
-    chunk_source: str
-    text: str
-
-
-@dataclass
-class Page:
-    """A page row with its decoded JSON columns."""
-
-    id: int
-    source_id: str
-    slug: str
-    type: str
-    title: str
-    compiled_truth: str
-    timeline: str
-    frontmatter: dict[str, Any]
-    tags: list[str]
-    links: list[str]
-    content_hash: str
-    created_at: str
-    updated_at: str
-    deleted_at: str | None
-    effective_date: str
-    effective_date_source: str
-    chunks: list[Chunk] = field(default_factory=list)
-
-    @property
-    def content(self) -> str:
-        return markdown.serialize(
-            kind=self.type,
-            title=self.title,
-            tags=self.tags,
-            frontmatter=self.frontmatter,
-            compiled=self.compiled_truth,
-            timeline=self.timeline,
-        )
-
-
-@dataclass
 class PutResult:
     page: Page
     created: bool
@@ -192,8 +150,6 @@ class PageStore:
         self._by_key: dict[tuple[str, str], int] = {}
         self._by_time: list[tuple[str, int]] = []
         """``(updated_at, id)`` of every page, sorted: ``list_pages`` walks it by recency."""
-        from hermes_gbrain.emulator.search import SearchIndex  # noqa: PLC0415 - it imports us
-
         self._index = SearchIndex()
         self._unindexed: set[int] = set()
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_gbrain.emulator import markdown
-from hermes_gbrain.emulator.store import Page
+from hermes_gbrain.emulator.pages import Page
 
 MAX_CANDIDATES = 12
 MAX_WEAK = 32

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 
 from ..api import HotFact, SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
-from ..text import one_line
 from ..transport import Bulkhead
 from .config import PointerConfig, brain_for
 from .facts import (
@@ -48,6 +47,8 @@ from .gate import (
     load_vocabulary,
 )
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
+from .screen import prompt_line, prompt_ref
+from .title_index import load_matcher
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -114,6 +115,7 @@ def load_briefing_config(
                 lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0
             ),
             vocabulary=load_vocabulary(hermes_home) if hermes_home is not None else None,
+            titles=load_matcher(hermes_home) if hermes_home is not None else None,
         ),
     )
 
@@ -121,11 +123,12 @@ def load_briefing_config(
 # -- the gate and the block ---------------------------------------------------------------
 
 
-def summary_of(row: SearchRow, cap: int = SUMMARY_CHARS) -> str:
-    """The row's snippet as one clean line: no truncation marker, no leading heading."""
+def summary_of(row: SearchRow, cap: int = SUMMARY_CHARS) -> str | None:
+    """The row's snippet as one plain line: no truncation marker, no leading heading, no
+    markup (links become their text); None when it reads like instructions."""
     text = _MARKER.sub("", row.snippet)
     text = _HEADING.sub("", text, count=1)
-    return one_line(text, cap)
+    return prompt_line(text, cap)
 
 
 def select_rows(
@@ -145,7 +148,7 @@ def select_rows(
     return gate_rows(rows, message, gate=gate, limit=limit, skip=skip, vocabulary=vocabulary)
 
 
-_CITE = re.compile(r"\[[A-Za-z0-9._-]+:[a-z0-9][a-z0-9._/-]*\]")
+_CITE = re.compile(r"\[[a-z0-9][a-z0-9-]{0,31}:[^\]\s:]+\]")
 
 
 def cited_pages(text: str) -> list[str]:
@@ -153,14 +156,19 @@ def cited_pages(text: str) -> list[str]:
     return _CITE.findall(text)
 
 
+def _texts(row: SearchRow) -> tuple[str | None, str | None]:
+    return prompt_line(row.title, TITLE_CAP), summary_of(row)
+
+
 def format_briefing(rows: Sequence[SearchRow], facts: Sequence[HotFact] = ()) -> str:
     """Header plus one line per row: ``- Title [source:slug] — summary``, then one line per
     fact (``recall.facts``); ``""`` if there is neither."""
     lines = []
     for row in rows:
-        title = one_line(row.title, TITLE_CAP) or row.slug
-        summary = summary_of(row)
-        line = f"- {title} [{row.source_id}:{row.slug}]"
+        ref, title, summary = prompt_ref(row.source_id, row.slug), *_texts(row)
+        if ref is None or title is None or summary is None:
+            continue  # the gate drops these; a caller that skipped it still gets none
+        line = f"- {title or row.slug} {ref}"
         lines.append(f"{line} — {summary}" if summary else line)
     lines.extend(format_fact_lines(facts))
     return HEADER + "\n" + "\n".join(lines) if lines else ""

@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
 from .gate import TitleVocabulary, write_vocabulary
 from .generated import is_generated
-from .screen import looks_like_instructions
+from .screen import prompt_line, prompt_ref
 from .title_index import TitleIndex, load_index, refresh_index, write_index
 
 __all__ = [
@@ -148,12 +148,12 @@ def _int_or_none(value: Any) -> int | None:
 
 def _clean_title(ref: PageRef) -> str:
     """The name to show for ``ref``, or ``""`` when it must not be shown."""
-    if _is_generated(ref) or ref.deleted_at:
+    if _is_generated(ref) or ref.deleted_at or prompt_ref(ref.source_id, ref.slug) is None:
         return ""
-    raw = one_line(ref.title or ref.slug.rsplit("/", 1)[-1], 4 * NAME_CAP)
-    if not raw or looks_like_instructions(raw):
+    name = prompt_line(ref.title or ref.slug.rsplit("/", 1)[-1], 4 * NAME_CAP)
+    if not name:  # screened (None) or nothing left once markup is gone
         return ""
-    return one_line(raw.replace(",", " ").replace(";", " "), NAME_CAP)
+    return one_line(name.replace(",", " ").replace(";", " "), NAME_CAP)
 
 
 def _names(refs: Sequence[PageRef]) -> dict[str, list[str]]:
@@ -324,7 +324,7 @@ def write_digest(hermes_home: str | os.PathLike[str], digest: Digest) -> Path:
 def read_digest(hermes_home: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The parsed file, or None when it is missing or not a digest of ours."""
     try:
-        raw = digest_path(hermes_home).read_bytes()[: 64 * 1024 + 1]
+        raw = read_state(digest_path(hermes_home), 64 * 1024)
         data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError):
         return None

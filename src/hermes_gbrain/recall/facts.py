@@ -15,13 +15,15 @@ recorded (hot memory carries no provenance text; ``recall`` shows it for that id
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 
 from ..api import HotFact
 from ..text import one_line
 from ..writeback.entries import TARGET_FILES, read_entries
-from .gate import TitleVocabulary, content_stems, is_distinctive, message_names
-from .screen import looks_like_instructions
+from .gate import TitleVocabulary, content_stems, is_distinctive
+from .screen import prompt_line, prompt_slug
+from .words import message_names
 
 __all__ = [
     "DEFAULT_FACTS",
@@ -36,6 +38,10 @@ DEFAULT_FACTS = 2
 MAX_FACTS = 3
 FACT_CHARS = 200
 _ENTITY_CHARS = 60
+_FACT_ID = re.compile(r"[0-9A-Fa-f-]{1,40}")
+"""GBrain's fact ids are integers; a UUID-shaped id is accepted too, words are not."""
+_KIND = re.compile(r"[a-z][a-z_]{0,19}")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def without_own_entries(
@@ -82,11 +88,13 @@ def select_facts(
     scored: list[tuple[int, int, HotFact]] = []
     seen: set[str] = set()
     for index, fact in enumerate(facts):
-        text = one_line(fact.fact, 4 * FACT_CHARS)
-        if fact.id in seen or not text or looks_like_instructions(text):
-            continue
-        if looks_like_instructions(one_line(fact.entity_slug or "", 4 * _ENTITY_CHARS)):
-            continue
+        text = prompt_line(fact.fact, FACT_CHARS)
+        if fact.id in seen or not text:
+            continue  # screened (None), empty, or shown already
+        if _FACT_ID.fullmatch(fact.id) is None:
+            continue  # GBrain gives a number (or a UUID); words are not an id
+        if fact.entity_slug and prompt_slug(fact.entity_slug) is None:
+            continue  # its subject may not be printed: the fact is suspect too
         seen.add(fact.id)
         strength = _anchored(fact, wanted, names, vocabulary) if anchored else 1
         if strength:
@@ -99,12 +107,17 @@ def format_fact_lines(facts: Sequence[HotFact]) -> list[str]:
     """``- Fact (kind; about entity; GBrain fact #N, recorded YYYY-MM-DD): text``."""
     lines = []
     for fact in facts:
-        marks = [one_line(fact.kind, 20) or "fact"]
-        if fact.entity_slug:
-            marks.append(f"about {one_line(fact.entity_slug, _ENTITY_CHARS)}")
-        origin = f"GBrain fact #{one_line(fact.id, 20)}"
-        if fact.created_at[:10]:
-            origin += f", recorded {one_line(fact.created_at[:10], 10)}"
+        entity = prompt_slug(fact.entity_slug) if fact.entity_slug else None
+        if _FACT_ID.fullmatch(fact.id) is None or (fact.entity_slug and entity is None):
+            continue  # select_facts drops these; a caller that skipped it still gets none
+        marks = [fact.kind if _KIND.fullmatch(fact.kind) else "fact"]
+        if entity:
+            marks.append(f"about {one_line(entity, _ENTITY_CHARS)}")
+        origin = f"GBrain fact #{fact.id}"
+        if _DAY.fullmatch(fact.created_at[:10]):
+            origin += f", recorded {fact.created_at[:10]}"
         marks.append(origin)
-        lines.append(f"- Fact ({'; '.join(marks)}): {one_line(fact.fact, FACT_CHARS)}")
+        text = prompt_line(fact.fact, FACT_CHARS)
+        if text:
+            lines.append(f"- Fact ({'; '.join(marks)}): {text}")
     return lines

@@ -15,9 +15,14 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``, or an
    ``exact_lookup`` of the title or slug;
 1. **named in the message** — every word of its title is in the message (with at
-   least one *distinctive* word, or three words), or the title is a phrase of the
-   message, or a capitalised name in the message ("Mwangi") is a word of the title
-   of a person or company page;
+   least one *distinctive* word, or three words; a one-word title only as a name:
+   capitalised inside the sentence, not spelt like an ordinary word, or the whole
+   question), or the title is a phrase of the message, or the message holds its
+   acronym ("CRDTs"), or a capitalised name in the message ("Mwangi") is a word of the
+   title of a person or company page. Words are those of any script
+   (:mod:`.words`): a title in a script written without spaces counts when its runs
+   are inside the message's text. With the title index (``Gate.titles``) pages named
+   this way are found even when search did not return them (:mod:`.named`);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
@@ -47,7 +52,6 @@ import json
 import math
 import os
 import re
-import threading
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,10 +59,23 @@ from pathlib import Path
 from typing import Any
 
 from ..api import SearchRow
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
 from ..text import one_line
+from .filecache import FileCache
 from .generated import is_generated
-from .screen import looks_like_instructions
+from .named import TitleMatcher
+from .screen import prompt_line, prompt_ref
+from .words import (
+    acronyms,
+    compact,
+    content_stems,
+    is_unspaced,
+    message_acronyms,
+    message_names,
+    stem,
+    unspaced_runs,
+    words,
+)
 
 __all__ = [
     "DEFAULT_MIN_RATIO",
@@ -83,23 +100,6 @@ TITLE_CAP = 80
 NAME_TYPES = frozenset({"person", "company", "organization"})
 SUMMARY_CAP = 160
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
-_WORD = re.compile(r"[a-z0-9]+")
-_SHORT_CODE = re.compile(r"[a-z][0-9]|[0-9][a-z]")  # "q3", "v2", "3d": short but specific
-
-# Function words and chat filler: never an anchor.
-_STOP = frozenset(
-    """
-    about above after again all also and any are been before being below between both but can
-    could did does doing down during each few for from further had has have having her here hers
-    him his how into its itself just let like more most much must not now off once only other our
-    out over own same she should some such than that the their them then there these they this
-    those through too under until very was were what when where which while who whom whose why
-    will with would you your yours please tell show give make write know think want need help
-    find look explain describe say something anything thing things stuff today tomorrow yesterday
-    really maybe good bad best well new work working use using used get got one ones lot way
-    hello thanks thank okay sure right now time day week year can't don't what's who's
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
 
 ORDINARY_TITLE_WORDS = frozenset(
     """
@@ -127,23 +127,7 @@ MAX_VOCABULARY = 20_000
 MAX_VOCABULARY_BYTES = 2 * 1024 * 1024
 
 
-def _stem(word: str) -> str:
-    """A small suffix stripper: "updates", "updated" and "update" meet at "updat"."""
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if len(word) > 4 and word.endswith("e") else word
-
-
-_STOP_STEMS = frozenset(_stem(w) for w in _STOP)
-_ORDINARY_STEMS = frozenset(_stem(w) for w in ORDINARY_TITLE_WORDS)
-
-
-def content_stems(text: str) -> set[str]:
-    """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler)."""
-    words = _WORD.findall(text.lower().replace("'s", "").replace("\u2019s", ""))
-    return {_stem(w) for w in words if len(w) >= 3 or _SHORT_CODE.fullmatch(w)} - _STOP_STEMS
+_ORDINARY_STEMS = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)
 
 
 # -- the title vocabulary -----------------------------------------------------------------
@@ -214,33 +198,21 @@ def write_vocabulary(hermes_home: str | os.PathLike[str], vocabulary: TitleVocab
     return write_atomic(vocabulary_path(hermes_home), text + "\n")
 
 
-_cache_lock = threading.Lock()
-_cache: dict[str, tuple[float, int, TitleVocabulary | None]] = {}
+def _read_vocabulary(path: Path, size: int) -> TitleVocabulary | None:
+    if size > MAX_VOCABULARY_BYTES:
+        return None
+    try:
+        return TitleVocabulary.from_json(json.loads(read_state(path, MAX_VOCABULARY_BYTES)))
+    except (OSError, ValueError):
+        return None
+
+
+_vocabularies = FileCache(_read_vocabulary)
 
 
 def load_vocabulary(hermes_home: str | os.PathLike[str]) -> TitleVocabulary | None:
     """The profile's vocabulary (re-read when the file changes), or None. Never raises."""
-    path = vocabulary_path(hermes_home)
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    key = str(path)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None and hit[0] == stat.st_mtime and hit[1] == stat.st_size:
-            return hit[2]
-    vocabulary: TitleVocabulary | None = None
-    if stat.st_size <= MAX_VOCABULARY_BYTES:
-        try:
-            vocabulary = TitleVocabulary.from_json(json.loads(path.read_bytes()))
-        except (OSError, ValueError):
-            vocabulary = None
-    with _cache_lock:
-        if len(_cache) > 64:
-            _cache.clear()
-        _cache[key] = (stat.st_mtime, stat.st_size, vocabulary)
-    return vocabulary
+    return _vocabularies.get(vocabulary_path(hermes_home))
 
 
 # -- the gate -----------------------------------------------------------------------------
@@ -255,6 +227,13 @@ class Gate:
     vocabulary: TitleVocabulary | None = field(default=None, compare=False, repr=False)
     """The profile's title vocabulary, read with the settings (used when the caller
     passes none)."""
+    min_cosine: float | None = None
+    """Off (None) by default: with a value, a row a hybrid GBrain found lexically
+    (``keyword_hit``) with one supporting word passes when its ``cosine`` reaches it.
+    ``bench/relevance.py`` measures it and found no case for it (README, "Relevance")."""
+    titles: TitleMatcher | None = field(default=None, compare=False, repr=False)
+    """Every title of the brain (the digest's title index), for pages the message names
+    that search did not return."""
 
 
 def row_key(row: SearchRow) -> str:
@@ -269,15 +248,19 @@ def _summary_text(row: SearchRow) -> str:
 def _clean(row: SearchRow) -> bool:
     if not row.slug or row.injection_suspected or is_generated(row.slug, row.type):
         return False
-    if looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
-        return False
-    return not looks_like_instructions(_summary_text(row))
+    if prompt_ref(row.source_id, row.slug) is None:
+        return False  # a slug or source id that may not be printed
+    if prompt_line(row.title, TITLE_CAP) is None:
+        return False  # reads like instructions (``screen.prompt_line``)
+    return prompt_line(_MARKER.sub("", row.snippet), SUMMARY_CAP) is not None
 
 
 def _distinctive(stem: str, vocabulary: TitleVocabulary | None) -> bool:
-    if stem.isdigit() or stem in _ORDINARY_STEMS or len(stem) < 3:
-        return False
-    return vocabulary is None or not vocabulary.common(stem)
+    if is_unspaced(stem[:1]):
+        long_enough = len(stem) >= 2  # a run of an unspaced script: a word or more
+    else:
+        long_enough = len(stem) >= 3 and not stem.isdigit() and stem not in _ORDINARY_STEMS
+    return long_enough and (vocabulary is None or not vocabulary.common(stem))
 
 
 def is_distinctive(stem: str, vocabulary: TitleVocabulary | None = None) -> bool:
@@ -285,41 +268,75 @@ def is_distinctive(stem: str, vocabulary: TitleVocabulary | None = None) -> bool
     return _distinctive(stem, vocabulary)
 
 
-_NAME = re.compile(r"(?<=[^\s.!?:;\n\"(])\s+([A-Z][A-Za-z0-9'\u2019-]+)")
+@dataclass(frozen=True, slots=True)
+class _Message:
+    """What the gate reads of the message, computed once per message."""
 
+    text: str
+    wanted: set[str]
+    names: set[str]
+    compact: str
+    acronyms: set[str]
 
-def message_names(message: str) -> set[str]:
-    """Stems of capitalised words inside a sentence (likely names: "Paris", "Nwosu")."""
-    return content_stems(" ".join(_NAME.findall(message)))
+    @classmethod
+    def of(cls, message: str) -> _Message:
+        return cls(
+            message,
+            content_stems(message),
+            message_names(message),
+            compact(message),
+            message_acronyms(message),
+        )
+
+    def wanted_by(self, row: SearchRow) -> set[str]:
+        """The message's stems, plus the row title's unspaced runs found in its text."""
+        runs = {r for r in unspaced_runs(row.title) if len(r) >= 2 and r in self.compact}
+        return self.wanted | runs if runs else self.wanted
 
 
 def _phrase_in(title: str, message: str) -> bool:
     """The title's words, in order and contiguous, inside the message."""
-    t, m = _WORD.findall(title.lower()), _WORD.findall(message.lower())
+    t, m = words(title), words(message)
     if len(t) < 2 or len(t) > len(m):
         return False
     return any(m[i : i + len(t)] == t for i in range(len(m) - len(t) + 1))
 
 
+def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> bool:
+    """A one-word title is named by itself only as a name: capitalised inside the
+    message's sentence, written as no ordinary word is ("DuckDB", "iOS", a run of an
+    unspaced script), or the only thing the message asks about ("Geofencing?")."""
+    if word in message.names or is_unspaced(word[:1]) or asked <= {word}:
+        return True
+    surface = title.strip(" \t\"'.,:;!?()[]")
+    return not (surface.isalpha() and surface[1:].islower())
+
+
 def _tier(
     row: SearchRow,
-    wanted: set[str],
-    names: set[str],
+    message: _Message,
     vocabulary: TitleVocabulary | None,
-    message: str = "",
+    min_cosine: float | None = None,
 ) -> int | None:
     """0-3 as in the module docstring (lower is stronger); None when unanchored."""
     if row.evidence in STRONG_EVIDENCE or row.exact_lookup in ("title", "slug"):
         return 0
+    if message.acronyms and message.acronyms & acronyms(row.title):
+        return 1  # "CRDTs" for Conflict-free Replicated Data Types
+    wanted, names = message.wanted_by(row), message.names
+    asked = {s for s in wanted if _distinctive(s, vocabulary)}
     title = content_stems(row.title)
     named = {s for s in title if not s.isdigit()}
     distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
     if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
         return 1  # the whole title, numbers included ("Hiring plan 2026")
-    whole = distinctive >= 2 or len(named) >= 3 or (distinctive == 1 and len(named) == 1)
+    single = distinctive == 1 and len(named) == 1
+    whole = distinctive >= 2 or len(named) >= 3 or single
+    if single and named <= wanted and len(words(row.title)) == 1:
+        whole = _name_like(row.title, next(iter(named)), message, asked)
     if named and named <= wanted and whole:
         return 1
-    if _phrase_in(row.title, message) and (distinctive >= 1 or len(_WORD.findall(row.title)) >= 3):
+    if _phrase_in(row.title, message.text) and (distinctive >= 1 or len(words(row.title)) >= 3):
         return 1  # the title as a phrase of the message ("the working capital review")
     tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
     body = content_stems(row.title + " " + tail + " " + _summary_text(row))
@@ -329,10 +346,17 @@ def _tier(
     anchors = {s for s in (title | content_stems(tail)) & wanted if _distinctive(s, vocabulary)}
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
-    asked = {s for s in wanted if _distinctive(s, vocabulary)}
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
         return 2  # backed by a name, a second word, or the message is just the name
     if support >= 2:
+        return 3
+    if (
+        min_cosine is not None
+        and support == 1
+        and row.keyword_hit
+        and row.cosine is not None
+        and row.cosine >= min_cosine
+    ):
         return 3
     return None
 
@@ -355,7 +379,8 @@ def gate_rows(
 
     ``skip`` holds ``source:slug`` keys already shown (left out, the limit is filled
     with other rows or left short); ``vocabulary`` weighs title words by how common
-    they are in this brain (optional).
+    they are in this brain (optional). With the gate's title index, pages the message
+    names are added after the named rows search returned.
     """
     if vocabulary is None:
         vocabulary = gate.vocabulary
@@ -381,21 +406,31 @@ def gate_rows(
             and not (top and r.score is not None and r.score < gate.min_ratio * top)
         ]
         return kept[:limit]
-    wanted = content_stems(message)
-    names = message_names(message)
+    said = _Message.of(message)
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     for row in clean:
-        tier = _tier(row, wanted, names, vocabulary, message)
+        tier = _tier(row, said, vocabulary, gate.min_cosine)
         if tier is None:
             continue
         any_named = any_named or tier <= 1
         if row_key(row) not in shown:  # decided before the skip: a named page already
             tiers.setdefault(tier, []).append(row)  # shown still rules out loose rows
+    if gate.titles is not None:
+        for row in gate.titles.candidates(message, said.wanted):
+            key = row_key(row)
+            if key in seen or not _clean(row):
+                continue
+            seen.add(key)
+            tier = _tier(row, said, vocabulary)
+            if tier is not None and tier <= 1:
+                any_named = True
+                if key not in shown:
+                    tiers.setdefault(1, []).append(row)
     if any_named:  # something is named: only named pages, never loose company for them
         return (tiers.get(0, []) + tiers.get(1, []))[:limit]
     loose = tiers.get(2, []) + tiers.get(3, [])
     top = max((r.score for r in loose if r.score is not None), default=0.0)
     kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
-    kept.sort(key=lambda r: -_support(r, wanted, vocabulary))  # stable: GBrain order next
+    kept.sort(key=lambda r: -_support(r, said.wanted, vocabulary))  # stable: GBrain order next
     return kept[:limit]

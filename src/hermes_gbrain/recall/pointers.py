@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextvars
 import itertools
 import logging
-import re
 import threading
 import time
 from collections import OrderedDict, deque
@@ -27,8 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..api import SearchRow
-from ..text import one_line
-from .screen import looks_like_instructions
+from .screen import prompt_line, prompt_ref
 
 __all__ = [
     "HEADER",
@@ -59,7 +57,6 @@ TITLE_CAP = 160
 QUERY_CHARS = 500
 MAX_LIMIT = 10
 MAX_WORKERS = 8
-_SOURCE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 SearchFn = Callable[[str, int], Sequence[SearchRow]]
 """``(query, limit) -> rows``; raises on any failure (the engine fails open)."""
@@ -73,25 +70,25 @@ Outcome = Callable[[BaseException | None], None]
 def pointer_lines(rows: Iterable[SearchRow], *, screen: bool = True) -> tuple[str, ...]:
     """Pointer lines in server order, at most ``MAX_LIMIT``.
 
-    Order matters: flagged rows (``injection_suspected``) and, when ``screen`` is on,
-    rows whose title reads like instructions are dropped *before* de-duplication and
-    before the limit, so clean rows behind them still fill it.
+    Order matters: flagged rows (``injection_suspected``), rows whose slug or source id
+    may not reach a prompt (``screen.prompt_ref``) and, when ``screen`` is on, rows whose
+    title reads like instructions are dropped *before* de-duplication and before the
+    limit, so clean rows behind them still fill it. Titles lose their markup.
     """
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()
     for row in rows:
         if not row.slug or row.injection_suspected:
             continue
-        if _SOURCE.fullmatch(row.source_id) is None:
-            continue
-        if screen and looks_like_instructions(one_line(row.title, 4 * TITLE_CAP)):
+        ref = prompt_ref(row.source_id, row.slug, screen=screen)
+        title = prompt_line(row.title, TITLE_CAP, screen=screen)
+        if ref is None or title is None:
             continue
         ident = (row.source_id, row.slug)
         if ident in seen:
             continue
         seen.add(ident)
-        title = one_line(row.title, TITLE_CAP)
-        lines.append(f"- [{row.source_id}:{row.slug}] {title}".rstrip())
+        lines.append(f"- {ref} {title}".rstrip())
         if len(lines) >= MAX_LIMIT:
             break
     return tuple(lines)

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import data_dir, private_dir, write_atomic
+from ..files import data_dir, private_dir, read_state, sweep_temp_files, write_atomic
 
 __all__ = [
     "MAX_AGE_DAYS",
@@ -161,8 +161,7 @@ class ShownLog:
             return Shown()
         path = _file_for(home, session)
         try:
-            with path.open("rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
+            data = read_state(path, MAX_FILE_BYTES)
         except OSError:
             return Shown()
         if len(data) > MAX_FILE_BYTES:
@@ -249,7 +248,9 @@ class ShownLog:
 
 
 def prune(folder: Path, *, max_age_days: float = MAX_AGE_DAYS, max_files: int = MAX_FILES) -> int:
-    """Remove records older than ``max_age_days`` and all but the newest ``max_files``."""
+    """Remove records older than ``max_age_days`` and all but the newest ``max_files``,
+    and the temporary files of writes a killed process never finished."""
+    removed = sweep_temp_files(folder)
     try:
         entries = []
         for entry in os.scandir(folder):
@@ -258,10 +259,9 @@ def prune(folder: Path, *, max_age_days: float = MAX_AGE_DAYS, max_files: int = 
             ):
                 entries.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
     except OSError:
-        return 0
+        return removed
     entries.sort(reverse=True)
     cutoff = time.time() - max_age_days * 86_400
-    removed = 0
     for index, (mtime, path) in enumerate(entries):
         if index >= max_files or mtime < cutoff:
             try:

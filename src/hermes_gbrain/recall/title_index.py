@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
-from ..files import data_dir, write_atomic
+from ..files import data_dir, read_state, write_atomic
+from .filecache import FileCache
 from .gate import TitleVocabulary, content_stems
+from .named import TitleMatcher
 
 __all__ = [
     "FULL_REBUILD_HOURS",
@@ -44,6 +46,7 @@ __all__ = [
     "TitleIndex",
     "index_path",
     "load_index",
+    "load_matcher",
     "refresh_index",
     "write_index",
 ]
@@ -176,11 +179,38 @@ def load_index(hermes_home: str | os.PathLike[str]) -> TitleIndex | None:
     """The saved index, or None (missing, too large, malformed). Never raises."""
     path = index_path(hermes_home)
     try:
-        if path.stat().st_size > MAX_INDEX_BYTES:
-            return None
-        return TitleIndex.from_json(json.loads(path.read_bytes()))
+        size = path.stat().st_size
+    except OSError:
+        return None
+    return _read_index(path, size)
+
+
+def _read_index(path: Path, size: int) -> TitleIndex | None:
+    if size > MAX_INDEX_BYTES:
+        return None
+    try:
+        return TitleIndex.from_json(json.loads(read_state(path, MAX_INDEX_BYTES)))
     except (OSError, ValueError, RecursionError):
         return None
+
+
+def _read_matcher(path: Path, size: int) -> TitleMatcher | None:
+    index = _read_index(path, size)
+    if index is None:
+        return None
+    entries = ((src, slug, title, kind) for (src, slug), (title, kind) in index.pages.items())
+    return TitleMatcher(entries, index.df)
+
+
+_matchers = FileCache(_read_matcher, keep=16)
+
+
+def load_matcher(hermes_home: str | os.PathLike[str], *, wait: bool = False) -> TitleMatcher | None:
+    """The saved index as a :class:`~.named.TitleMatcher`, or None. Built again only when
+    the file changes, on a background thread unless ``wait`` (a turn never waits: until
+    the new one is ready it gets the previous one). Never raises."""
+    path = index_path(hermes_home)
+    return _matchers.get(path) if wait else _matchers.peek(path)
 
 
 def write_index(hermes_home: str | os.PathLike[str], index: TitleIndex) -> Path:

@@ -4,13 +4,22 @@ Every outcome is a JSON object string: data on success, ``{"error": …}`` other
 Nothing raises into Hermes. Outputs are bounded (rows, characters, list lengths) and
 server text is reduced to single lines or capped blocks: it is untrusted. Reads are
 retried once after a transport error (a fresh connection); writes are never retried
-here: ``put_page`` goes through the durable outbox, destructive tools take two steps
-(``deletes``), and the user is asked at the second step where Hermes can ask.
+here: ``put_page`` goes through the durable outbox, destructive tools and writes that
+would replace what is stored take two steps (``deletes``), and the user is asked at the
+second step where Hermes can ask (the page is read again after the answer). One deadline
+bounds a whole call (``budget_s``).
 
 Arguments are strict: an argument a compact tool does not declare, or one the server
 tool behind ``gbrain_call`` does not declare, is refused with its name and nothing is
 sent. What the server says beside its answer (``_meta.warnings``, extra text blocks)
 comes back to the model as ``server_notes``.
+
+Every server string in an answer (error messages and codes, warnings, notes, titles,
+snippets, tags, tool descriptions) passes the recall layers' policy
+(``recall.screen``): one plain line, bounded, and withheld when it reads like
+instructions; references are shown only for slugs and source ids of GBrain's own shape.
+The data of a ``gbrain_call`` and a page's text are what the model asked for and come
+back as the server sent them, bounded.
 """
 
 from __future__ import annotations
@@ -18,17 +27,27 @@ from __future__ import annotations
 import difflib
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..api import GBrain, parse_search_rows
 from ..errors import GBrainError, ToolError, TransportError
-from ..mcp import ToolCatalog, ToolResult
+from ..mcp import MCP_DEADLINE_S, ToolCatalog, ToolResult
+from ..recall.screen import (
+    WITHHELD,
+    prompt_line,
+    prompt_ref,
+    prompt_slug,
+    server_code,
+    server_text,
+)
 from ..settings import Settings
-from ..text import one_line, safe_slug
-from ..transport import call_deadline
+from ..text import one_line, safe_slug, safe_source_id
+from ..transport import call_deadline, deadline_left
 from . import schemas
 from .deletes import ConfirmTokens, Refusal, Revision
 from .discovery import Discovery
@@ -57,6 +76,16 @@ MAX_LINKS = 10
 MAX_NOTES = 5
 _WRITES_OFF = "writes are disabled for this profile (GBRAIN_TOOLS=read); nothing was written"
 _WRITE_MODES = ("write", "admin")
+_CHANGED_WHILE_ASKING = "the page changed while you were asked; nothing done (preview again)"
+_REPLACES = {
+    "capture": "a page with this slug exists: capture would replace its text"
+    " (GBrain keeps the earlier version; see get_versions)",
+    "put_raw_data": "raw data from this source is stored for the page: it would be replaced",
+    "add_link": "this link exists: its context would be replaced",
+    "takes_update": "the take's weight, source or date would be replaced",
+}
+_REF_WITHHELD = "[withheld: slug or source id not fit to show]"
+_TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 Approver = Callable[[str, str], "bool | None"]
 """Asks the user ``(what, why)``: True to go ahead, False to refuse, None when nobody can
@@ -77,6 +106,12 @@ def _dumps(value: Mapping[str, Any]) -> str:
 
 def _error(message: str, **extra: Any) -> dict[str, Any]:
     return {"error": message, **extra}
+
+
+def _is_tool_name(name: object) -> bool:
+    """A server tool name as GBrain spells them (``get_page``); anything else is not
+    shown to the model."""
+    return isinstance(name, str) and _TOOL_NAME.fullmatch(name) is not None
 
 
 def _int(value: Any, default: int, low: int, high: int) -> int:
@@ -148,7 +183,10 @@ class ToolBridge:
             problems = validate(schema["parameters"], args)
             if problems:
                 return _error(f"invalid arguments for {name}; nothing was sent", problems=problems)
-        return handler(args)
+        # One deadline for the whole call: catalog, token (a mint in flight included), every
+        # request and retry (a person's answer to an approval prompt aside).
+        with call_deadline(self.budget_s):
+            return handler(args)
 
     def _with_failures(self, out: dict[str, Any]) -> dict[str, Any]:
         """Writes that failed in the background are told on the next call, once each."""
@@ -162,7 +200,8 @@ class ToolBridge:
         kept = [e for e in failures if e.state == "superseded"]
         if failed:
             out["outbox_failures"] = [
-                {"id": e.op_id, "slug": e.slug, "error": e.last_error or "failed"} for e in failed
+                {"id": e.op_id, "slug": e.slug, "error": server_text(e.last_error, 200) or "failed"}
+                for e in failed
             ]
         if kept:
             out["outbox_superseded"] = [
@@ -178,13 +217,17 @@ class ToolBridge:
 
     @staticmethod
     def _tool_error(exc: ToolError) -> dict[str, Any]:
-        if exc.code == "insufficient_scope":
+        """The server's code only when it looks like one, its message screened and capped:
+        both are server text and reach the model."""
+        code = server_code(exc.code)
+        tool = exc.tool if _is_tool_name(exc.tool) else "tool"
+        if code == "insufficient_scope":
             return _error(
-                f"this GBrain credential's scope does not allow {exc.tool!r}; nothing was done",
-                code=exc.code,
+                f"this GBrain credential's scope does not allow {tool!r}; nothing was done",
+                code=code,
             )
-        out = _error(f"GBrain {exc.tool} failed ({exc.code or 'unknown error'})", code=exc.code)
-        detail = one_line(exc.detail, 300)
+        out = _error(f"GBrain {tool} failed ({code or 'unknown error'})", code=code)
+        detail = server_text(exc.detail, 300)
         if detail:
             out["detail"] = detail
         return out
@@ -201,10 +244,22 @@ class ToolBridge:
                     raise
                 return self.brain(write).mcp.call_tool(tool, args)  # once, on a fresh connection
 
+    @property
+    def budget_s(self) -> float:
+        """The wall-clock bound of one tool call, everything it needs included."""
+        return self.settings.timeout_s or MCP_DEADLINE_S
+
     def catalog(self) -> ToolCatalog:
-        """This credential's tools: live (cached per process), else the disk cache."""
+        """This credential's tools: live (cached per process), else the disk cache.
+
+        With a disk cache to fall back on, a live fetch gets half of what is left of the
+        call's deadline, so a hung ``tools/list`` leaves the call itself time to run.
+        """
         try:
-            return self.brain(self._writes_on).catalog()
+            if self.discovery is None:
+                return self.brain(self._writes_on).catalog()
+            with call_deadline(deadline_left(self.budget_s) / 2):
+                return self.brain(self._writes_on).catalog()
         except GBrainError:
             if self.discovery is None:
                 raise
@@ -267,13 +322,14 @@ class ToolBridge:
         for row in rows:
             if row.injection_suspected:
                 continue
+            title = prompt_line(row.title, 120)
             item: dict[str, Any] = {
-                "title": one_line(row.title, 120),
-                "ref": f"[{row.source_id}:{row.slug}]",
+                "title": WITHHELD if title is None else title,
+                "ref": prompt_ref(row.source_id, row.slug) or _REF_WITHHELD,
             }
             if row.score is not None:
                 item["score"] = round(row.score, 3)
-            snippet = one_line(row.snippet, SNIPPET_CHARS)
+            snippet = server_text(row.snippet, SNIPPET_CHARS)
             if snippet:
                 item["snippet"] = snippet
             out_rows.append(item)
@@ -307,12 +363,12 @@ class ToolBridge:
         text = "\n\n".join(p for p in parts if isinstance(p, str) and p.strip())
         tags = data.get("tags")
         out: dict[str, Any] = {
-            "slug": safe_slug(data.get("slug")) or slug,
-            "source_id": one_line(data.get("source_id"), 64) or "default",
-            "title": one_line(data.get("title"), 160),
-            "type": one_line(data.get("type"), 40) or None,
-            "updated_at": one_line(data.get("updated_at"), 40) or None,
-            "tags": [one_line(t, 40) for t in tags[:20]] if isinstance(tags, list) else [],
+            "slug": prompt_slug(data.get("slug")) or slug,
+            "source_id": safe_source_id(data.get("source_id")) or "default",
+            "title": server_text(data.get("title"), 160),
+            "type": server_text(data.get("type"), 40) or None,
+            "updated_at": server_text(data.get("updated_at"), 40) or None,
+            "tags": [server_text(t, 40) for t in tags[:20]] if isinstance(tags, list) else [],
             "text": text[:limit],
         }
         if len(text) > limit:
@@ -334,7 +390,9 @@ class ToolBridge:
             kind = schemas.tool_class(spec.name)
             if kind == "admin" and not admin:
                 continue  # GBRAIN_TOOLS=admin only
-            line = schemas.purpose(spec.description or "", 80)
+            if not _is_tool_name(spec.name):
+                continue  # not a name a model could call: server text, not a tool
+            line = server_text(schemas.purpose(spec.description or "", 80), 80)
             if needle and needle not in spec.name.lower() and needle not in line.lower():
                 continue
             item: dict[str, Any] = {"name": spec.name, "purpose": line}
@@ -342,6 +400,8 @@ class ToolBridge:
                 item["writes"] = True
             if schemas.is_destructive(spec.name):
                 item["two_step"] = True
+            elif spec.name in schemas.REPLACING_TOOLS:
+                item["two_step"] = "when it would replace"
             size += len(spec.name) + len(line) + 30
             if size > MAX_TOOLS_CHARS:
                 shown_all = False
@@ -363,6 +423,10 @@ class ToolBridge:
         return out
 
     def _call_any(self, args: dict[str, Any]) -> dict[str, Any]:
+        with call_deadline(self.budget_s):  # the same one, when reached through _checked
+            return self._call_tool(args)
+
+    def _call_tool(self, args: dict[str, Any]) -> dict[str, Any]:
         tool = args["tool"].strip()
         if tool.startswith(schemas.PREFIX):
             tool = tool[len(schemas.PREFIX) :]
@@ -385,7 +449,8 @@ class ToolBridge:
         catalog = self.catalog()
         spec = catalog.tools.get(tool)
         if spec is None:
-            close = difflib.get_close_matches(tool, list(catalog.tools), n=3, cutoff=0.6)
+            names = [name for name in catalog.tools if _is_tool_name(name)]
+            close = difflib.get_close_matches(tool, names, n=3, cutoff=0.6)
             return _error(
                 f"no tool {tool!r} is offered to this credential; see gbrain_tools",
                 did_you_mean=close,
@@ -406,6 +471,8 @@ class ToolBridge:
             )
         if schemas.is_destructive(tool):
             return self._two_step(tool, arguments, confirm)
+        if tool in schemas.REPLACING_TOOLS and (confirm or self._replaces(tool, arguments)):
+            return self._two_step(tool, arguments, confirm, replaces=True)
         if confirm:
             return _error(f"{tool} takes no confirm token; nothing was sent")
         result = self._result(tool, arguments, write=write)
@@ -429,7 +496,37 @@ class ToolBridge:
         data = result.data if isinstance(result.data, dict) else {}
         return self._revision(data)
 
-    def _two_step(self, tool: str, arguments: dict[str, Any], confirm: Any) -> dict[str, Any]:
+    def _replaces(self, tool: str, arguments: Mapping[str, Any]) -> bool:
+        """Whether this call of a ``REPLACING_TOOLS`` tool would replace something stored;
+        when that cannot be read, it is taken to (two steps rather than a silent overwrite)."""
+        if tool == "capture":
+            slug = arguments.get("slug")
+            if not isinstance(slug, str) or not slug:
+                return False  # GBrain derives the slug from the text: the same text, same page
+            return safe_slug(slug) is None or self._state(slug) is not None
+        if tool == "put_raw_data":
+            try:
+                call = {"slug": arguments.get("slug"), "source": arguments.get("source")}
+                return bool(self._result("get_raw_data", call).data)
+            except GBrainError:
+                return True
+        if tool == "add_link":
+            try:
+                rows = self._result("get_links", {"slug": arguments.get("from")}).data
+            except GBrainError:
+                return True
+            kind = arguments.get("link_type") or ""
+            return any(
+                isinstance(r, dict)
+                and r.get("to_slug") == arguments.get("to")
+                and (r.get("link_type") or "") == kind
+                for r in (rows if isinstance(rows, list) else [])
+            )
+        return True  # takes_update: always rewrites a take's fields
+
+    def _two_step(
+        self, tool: str, arguments: dict[str, Any], confirm: Any, *, replaces: bool = False
+    ) -> dict[str, Any]:
         """Preview and token first; the call itself only with that token (see ``deletes``)."""
         raw_slug = arguments.get("slug")
         slug = safe_slug(raw_slug) if isinstance(raw_slug, str) else None
@@ -447,7 +544,10 @@ class ToolBridge:
             declined = self._ask_user(tool, arguments, slug)
             if declined is not None:
                 return declined
-            result = self._result(tool, arguments, write=True)
+            with self._after_asking():
+                if slug and self._changed_while_asking(slug, source, current):
+                    return _error(_CHANGED_WHILE_ASKING, code="page_changed", done=False)
+                result = self._result(tool, arguments, write=True)
             out = _bounded(tool, result)
             out["confirmed"] = True
             return out
@@ -455,6 +555,8 @@ class ToolBridge:
             slug or "", current, tool=tool, arguments=arguments, bound=slug is not None
         )
         preview: dict[str, Any] = {"tool": tool, "arguments": _clip_arguments(arguments)}
+        if replaces:
+            preview["replaces"] = _REPLACES.get(tool, "this call replaces what is stored")
         if slug:
             preview["page"] = (
                 {"slug": slug, "exists": False}
@@ -468,6 +570,14 @@ class ToolBridge:
             "next": "to go ahead, call gbrain_call again with the same tool and arguments "
             "and confirm=<token>; nothing has been done yet",
         }
+
+    def _changed_while_asking(self, slug: str, source: Any, before: Revision | None) -> bool:
+        """Whether the page moved while a person was asked (minutes may pass)."""
+        return self.approve is not None and self._state(slug, source) != before
+
+    def _after_asking(self) -> AbstractContextManager[None]:
+        """The call's own deadline again once a person was asked (their time is theirs)."""
+        return call_deadline(self.budget_s, fresh=self.approve is not None)
 
     def _ask_user(
         self, tool: str, arguments: Mapping[str, Any], slug: str | None
@@ -541,10 +651,10 @@ class ToolBridge:
         )
         preview: dict[str, Any] = {
             "slug": slug,
-            "title": one_line(data.get("title"), 160),
-            "source_id": one_line(data.get("source_id"), 64) or "default",
+            "title": server_text(data.get("title"), 160),
+            "source_id": safe_source_id(data.get("source_id")) or "default",
             "size_chars": len(text),
-            "updated_at": one_line(data.get("updated_at"), 40) or None,
+            "updated_at": server_text(data.get("updated_at"), 40) or None,
         }
         catalog = self.catalog()
         for tool, key in (("get_links", "links_out"), ("get_backlinks", "links_in")):
@@ -568,7 +678,7 @@ class ToolBridge:
         for row in rows:
             if isinstance(row, dict):
                 other = row.get("to_slug") or row.get("from_slug") or row.get("slug")
-                ok = safe_slug(other)
+                ok = prompt_slug(other)
                 if ok and ok != slug:
                     names.append(ok)
         return {"count": len(rows), "slugs": names[:MAX_LINKS]}
@@ -589,17 +699,20 @@ class ToolBridge:
         if declined is not None:
             declined["deleted"] = False
             return declined
-        catalog = self.catalog()
-        call: dict[str, Any] = {"slug": slug}
-        if revision is not None and catalog.declares("delete_page", "source_id"):
-            call["source_id"] = revision.source_id
-        result = self._result("delete_page", call, write=True)
+        with self._after_asking():
+            if self._changed_while_asking(slug, None, current):
+                return _error(_CHANGED_WHILE_ASKING, code="page_changed", deleted=False)
+            catalog = self.catalog()
+            call: dict[str, Any] = {"slug": slug}
+            if revision is not None and catalog.declares("delete_page", "source_id"):
+                call["source_id"] = revision.source_id
+            result = self._result("delete_page", call, write=True)
         data = result.data if isinstance(result.data, dict) else {}
         return {
             "deleted": True,
             "slug": slug,
-            "status": one_line(data.get("status"), 40) or "deleted",
-            "recoverable_until": one_line(data.get("recoverable_until"), 80) or None,
+            "status": server_text(data.get("status"), 40) or "deleted",
+            "recoverable_until": server_text(data.get("recoverable_until"), 80) or None,
         }
 
 
@@ -635,14 +748,14 @@ def server_notes(result: ToolResult) -> list[str]:
     notes: list[str] = []
     for warning in result.warnings:
         parts = [
-            f"{k}={one_line(str(v), 80)}"
+            f"{k}={server_text(str(v), 80)}"
             for k, v in list(warning.items())[:4]
-            if isinstance(v, str | int | float | bool)
+            if isinstance(v, str | int | float | bool) and server_code(k) is not None
         ]
         if parts:
             notes.append(one_line("warning: " + ", ".join(parts), 200))
     for note in result.notes:
-        line = one_line(note, 200)
+        line = server_text(note, 200)
         if line and line not in notes:
             notes.append(line)
     return notes[:MAX_NOTES]

@@ -22,7 +22,7 @@ from .. import jsontext
 from ..api import GBrain
 from ..catalogfile import MAX_AGE_S
 from ..errors import GBrainError
-from ..files import data_dir, profile_hmac, write_atomic
+from ..files import data_dir, profile_hmac, read_state, write_atomic
 from ..mcp import ToolCatalog, ToolSpec
 from ..settings import Settings
 
@@ -161,8 +161,7 @@ def load_discovery(hermes_home: str | os.PathLike[str], key: str | None = None) 
 def _load(hermes_home: str | os.PathLike[str], key: str | None) -> Discovery | None:
     path = data_dir(hermes_home) / CACHE_NAME
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_CACHE_BYTES + 1)
+        raw = read_state(path, MAX_CACHE_BYTES)
     except OSError:
         return None
     if len(raw) > MAX_CACHE_BYTES:

@@ -19,18 +19,25 @@ before our write:
   the page again. If it still looks exactly like *before*, our write did not land
   and is sent again. If it changed, the row is never sent again: when the page now
   holds the text we sent (its compiled truth and timeline appear verbatim in our
-  content) the row is *delivered*; otherwise someone else wrote the page since, and
-  the row is marked *superseded* — their edit is kept, and the model and ``doctor``
-  are told. That containment check only chooses between those two labels; neither
-  resends.
+  content) the row is *delivered*; when it holds a newer write of ours, *replaced*;
+  otherwise someone else wrote the page since, and the row is marked *superseded* —
+  their edit is kept, and the model and ``doctor`` are told. That containment check
+  only chooses a label; none resends.
 * Rows are claimed atomically (``pending`` → ``inflight``, with the claiming
   process's token), so two Hermes processes sharing a profile never send one row
   twice concurrently. Rows left ``inflight`` by a dead process (or past their lease)
-  are re-queued on the next start.
+  are re-queued on the next start, or by a running worker within
+  ``RECOVER_EVERY_S`` (``rowqueue``).
+* One page, one writer at a time, in order: a row is never started while an older
+  row for the same page is pending or in flight, in this process or another, nor
+  while any row for that page was sent without a clear answer and may still land
+  (its deadline plus ``rowqueue.LAND_MARGIN_S``; the mark is on disk before the send,
+  so it holds across a crash). A retry of such a row waits as long, then reads the
+  page first, as above.
 * Enqueueing the same slug and text while an identical row is still pending returns
   that row's id; a newer write to a slug *replaces* older pending rows for it (last
-  write wins, without sending stale versions first).
-
+  write wins, without sending stale versions first; a replaced row that may still
+  land keeps the newer one waiting until it has settled).
 The database and its ``-wal``/``-shm`` files are created 0600 in a 0700 folder
 (``files.private_file``); ``close`` releases the connection (and its file handles).
 """
@@ -40,7 +47,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import secrets
 import sqlite3
 import threading
@@ -52,7 +58,17 @@ from typing import Any
 
 from ..api import UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
-from ..files import open_private_sqlite, process_alive
+from ..files import open_private_sqlite
+from ..mcp import MCP_DEADLINE_S
+from ..rowqueue import (
+    LAND_MARGIN_S,
+    LEASE_S,
+    RECOVER_EVERY_S,
+    QueueWorker,
+    RowQueue,
+    Spawn,
+    may_still_land,
+)
 
 __all__ = [
     "ABSENT",
@@ -68,10 +84,10 @@ DB_NAME = "outbox.sqlite3"
 MAX_ATTEMPTS = 8
 BASE_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 300.0
-LEASE_S = 120.0
-SETTLE_S = 15.0
-"""After a failed send, how long the shutdown drain leaves the row alone: the request
-may still reach the server (the MCP deadline is 12 s)."""
+POLL_S = 1.0
+"""How often a worker looks again at rows waiting on a row another worker holds."""
+OTHER_ROWS = 20
+"""How many other rows of ours for a page are compared with it, to label a changed page."""
 KEEP_DONE_S = 7 * 86_400.0
 MAX_CONTENT_BYTES = 1_000_000
 PERMANENT_CODES = frozenset(
@@ -108,7 +124,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     owner TEXT,
     last_error TEXT,
     reported INTEGER NOT NULL DEFAULT 0,
-    before_state TEXT
+    before_state TEXT,
+    settle_until REAL  -- a send may still land until then (rowqueue)
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(state, next_at);
 CREATE INDEX IF NOT EXISTS outbox_slug ON outbox(endpoint, slug, state);
@@ -212,15 +229,10 @@ class OutboxStatus:
     failed: int
     recent_failures: tuple[tuple[str, str, str], ...] = ()
     superseded: int = 0
-    """Writes not sent because the page changed after our first look (an edit kept)."""
+    """Writes not sent because someone else changed the page after our first look (kept)."""
     recent_superseded: tuple[tuple[str, str, str], ...] = ()
-
-
-def _owner_pid(owner: str | None) -> int | None:
-    try:
-        return int((owner or "").split(":", 1)[0])
-    except ValueError:
-        return None
+    replaced: int = 0
+    """Writes not sent because a newer write of ours to the same page replaced them."""
 
 
 class Outbox:
@@ -235,16 +247,25 @@ class Outbox:
         base_backoff_s: float = BASE_BACKOFF_S,
         max_backoff_s: float = MAX_BACKOFF_S,
         lease_s: float = LEASE_S,
+        land_margin_s: float = LAND_MARGIN_S,
     ) -> None:
         self.path = Path(path)
         self.clock = clock
         self.max_attempts = max_attempts
         self._base = base_backoff_s
         self._cap = max_backoff_s
-        self._lease = lease_s
-        self.owner = f"{os.getpid()}:{secrets.token_hex(8)}"
         self._lock = threading.Lock()
         self._db = open_private_sqlite(self.path, _SCHEMA)
+        self.rows = RowQueue(
+            self._db,
+            self._lock,
+            "outbox",
+            ("endpoint", "slug"),
+            clock=clock,
+            lease_s=lease_s,
+            land_margin_s=land_margin_s,
+        )
+        self.owner = self.rows.owner
         try:
             self._migrate()
             self.recover()
@@ -260,6 +281,7 @@ class Outbox:
         if "before_state" not in columns:
             self._db.execute("ALTER TABLE outbox ADD COLUMN before_state TEXT")
             self._db.execute("UPDATE outbox SET state='replaced' WHERE state='superseded'")
+        self.rows.add_settle_column()
 
     def __repr__(self) -> str:
         return f"Outbox({self.path.name!r})"
@@ -329,63 +351,55 @@ class Outbox:
 
     def recover(self) -> int:
         """Re-queue rows left ``inflight`` by a dead process or past their lease."""
-        now = self.clock()
-        recovered = 0
-        with self._lock:
-            rows = self._tx(
-                "SELECT op_id, owner, claimed_at FROM outbox WHERE state='inflight'"
-            ).fetchall()
-            for op_id, owner, claimed_at in rows:
-                if owner == self.owner:
-                    continue
-                pid = _owner_pid(owner)
-                expired = claimed_at is None or claimed_at + self._lease <= now
-                dead = pid is not None and pid != os.getpid() and not process_alive(pid)
-                if expired or dead:
-                    cur = self._tx(
-                        "UPDATE outbox SET state='pending', maybe_sent=1, owner=NULL, next_at=?,"
-                        " updated_at=? WHERE op_id=? AND state='inflight' AND owner IS ?",
-                        (now, now, op_id, owner),
-                    )
-                    recovered += cur.rowcount
-        return recovered
+        return self.rows.recover()
 
-    def due(self, endpoint: str, *, now: float | None = None, limit: int = 20) -> list[Entry]:
-        """Pending rows for ``endpoint`` whose time has come (all pending when ``now`` is inf)."""
+    def due(
+        self,
+        endpoint: str,
+        *,
+        now: float | None = None,
+        limit: int = 20,
+        ignore_backoff: bool = False,
+    ) -> list[Entry]:
+        """Pending rows for ``endpoint`` that may start now, oldest first.
+
+        ``ignore_backoff`` (the shutdown drain) skips retry delays, never the per-page
+        order or a settle mark.
+        """
         when = self.clock() if now is None else now
+        ready, args = self.rows.ready_sql()
         with self._lock:
             rows = self._tx(
-                _SELECT + "endpoint=? AND state='pending' AND next_at<=? ORDER BY id LIMIT ?",
-                (endpoint, when, limit),
+                _SELECT + f"endpoint=? AND state='pending' AND next_at<=? AND {ready}"
+                " ORDER BY id LIMIT ?",
+                (endpoint, float("inf") if ignore_backoff else when, *args(), limit),
             ).fetchall()
         return [self._entry(r) for r in rows]
 
     def next_due_at(self, endpoint: str) -> float | None:
-        with self._lock:
-            row = self._tx(
-                "SELECT MIN(next_at) FROM outbox WHERE endpoint=? AND state='pending'", (endpoint,)
-            ).fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+        """When the earliest pending row is past its backoff and settled (order aside)."""
+        return self.rows.next_wake("endpoint=?", (endpoint,))
 
-    def claim(self, op_id: str) -> bool:
-        """``pending`` → ``inflight`` for this process; False if someone else got it."""
-        now = self.clock()
-        with self._lock:
-            cur = self._tx(
-                "UPDATE outbox SET state='inflight', owner=?, claimed_at=?, attempts=attempts+1,"
-                " updated_at=? WHERE op_id=? AND state='pending'",
-                (self.owner, now, now, op_id),
-            )
-        return cur.rowcount == 1
+    def claim(self, op_id: str) -> Entry | None:
+        """``pending`` → ``inflight`` for this process: the row as claimed, or None if it is
+        someone else's, or its page is busy with an older or unsettled row."""
+        if not self.rows.claim(op_id):
+            return None
+        return self.get(op_id)
 
-    def _finish(self, op_id: str, state: str, error: str | None, next_at: float) -> None:
-        now = self.clock()
+    def sending(self, op_id: str, deadline_s: float) -> bool:
+        """Mark the row as being sent (on disk before the send; see ``rowqueue``)."""
+        return self.rows.sending(op_id, deadline_s)
+
+    def others(self, entry: Entry) -> list[str]:
+        """The text of this profile's other recent rows for the same page."""
         with self._lock:
-            self._tx(
-                "UPDATE outbox SET state=?, last_error=?, next_at=?, updated_at=?, owner=NULL"
-                " WHERE op_id=? AND state='inflight' AND owner=?",
-                (state, error, next_at, now, op_id, self.owner),
-            )
+            rows = self._tx(
+                "SELECT content FROM outbox WHERE endpoint=? AND slug=? AND op_id<>?"
+                " ORDER BY id DESC LIMIT ?",
+                (entry.endpoint, entry.slug, entry.op_id, OTHER_ROWS),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
 
     def record_before(self, op_id: str, state: PageState) -> bool:
         """Commit what the page looked like before our first send (only while we hold it)."""
@@ -398,24 +412,31 @@ class Outbox:
         return cur.rowcount == 1
 
     def delivered(self, op_id: str) -> None:
-        self._finish(op_id, "delivered", None, self.clock())
+        self.rows.finish(op_id, "delivered")
 
     def superseded(self, op_id: str, reason: str) -> None:
-        """Not sent (again): the page changed since our first look; the other edit stays."""
-        self._finish(op_id, "superseded", reason, self.clock())
+        """Not sent (again): someone else changed the page since our first look; kept."""
+        self.rows.finish(op_id, "superseded", reason)
 
-    def failed(self, op_id: str, error: str) -> None:
-        self._finish(op_id, "failed", error, self.clock())
+    def replaced(self, op_id: str, reason: str) -> None:
+        """Not sent (again): the page holds a newer write of ours."""
+        self.rows.finish(op_id, "replaced", reason)
 
-    def retry_later(self, op_id: str, attempts: int, error: str) -> float:
-        """Back to ``pending`` after an exponential, jittered delay (or ``failed`` when spent)."""
-        if attempts >= self.max_attempts:
-            self.failed(op_id, f"{error}; gave up after {attempts} attempts")
-            return 0.0
-        delay = float(min(self._cap, self._base * (2 ** max(0, attempts - 1))))
-        delay *= 0.75 + random.random() / 2  # noqa: S311 - jitter, not security
-        self._finish(op_id, "pending", error, self.clock() + delay)
-        return delay
+    def failed(self, op_id: str, error: str, *, settled: bool = True) -> None:
+        self.rows.finish(op_id, "failed", error, settled=settled)
+
+    def retry_later(self, op_id: str, attempts: int, error: str, *, settled: bool = True) -> float:
+        """Back to ``pending`` after an exponential, jittered delay (or ``failed`` when spent);
+        an unsettled send (``settled=False``) is not retried before its settle mark."""
+        return self.rows.retry_later(
+            op_id,
+            attempts,
+            error,
+            settled=settled,
+            max_attempts=self.max_attempts,
+            base_s=self._base,
+            cap_s=self._cap,
+        )
 
     # -- reporting ------------------------------------------------------------------------
 
@@ -454,6 +475,7 @@ class Outbox:
             recent_failures=tuple((a, b, c or "") for a, b, c in fails),
             superseded=int(counts.get("superseded", 0)),
             recent_superseded=tuple((a, b, c or "") for a, b, c in kept),
+            replaced=int(counts.get("replaced", 0)),
         )
 
     def _prune(self) -> None:
@@ -491,8 +513,10 @@ Observer = Callable[[Entry], Observed]
 """Reads the row's page from the server as it is now (raises on failure)."""
 
 
-class OutboxWorker:
-    """One background thread sending one endpoint's rows, in order."""
+class OutboxWorker(QueueWorker):
+    """One background thread sending one endpoint's rows, oldest first, one per page at a time."""
+
+    thread_name = "gbrain-outbox"
 
     def __init__(
         self,
@@ -501,129 +525,69 @@ class OutboxWorker:
         send: Sender,
         *,
         observe: Observer,
-        spawn: Callable[[Callable[[], None], str], threading.Thread] | None = None,
+        spawn: Spawn | None = None,
         max_wait_s: float = 30.0,
-        settle_s: float = SETTLE_S,
+        send_deadline_s: float = MCP_DEADLINE_S,
+        poll_s: float = POLL_S,
+        recover_every_s: float = RECOVER_EVERY_S,
     ) -> None:
+        super().__init__(spawn=spawn, max_wait_s=max_wait_s, recover_every_s=recover_every_s)
         self.outbox = outbox
         self.endpoint = endpoint
         self._send = send
         self._observe = observe
-        self._spawn = spawn or (
-            lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
-        )
-        self._max_wait = max_wait_s
-        self._settle_s = settle_s
-        self._unsure: dict[str, float] = {}  # op id -> when a send of it failed
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._draining = threading.Event()
-        self._idle = threading.Event()
-        self._drained = threading.Event()  # set only when a drain pass is over
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._close_after = False
-
-    def start(self) -> None:
-        with self._lock:
-            if self._thread is None and not self._stop.is_set():
-                self._thread = self._spawn(self._run, "gbrain-outbox")
-                self._thread.start()
-
-    def wake(self) -> None:
-        self._idle.clear()
-        self._wake.set()
-
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Until nothing is due now (tests; ``drain`` uses the same signal)."""
-        return self._idle.wait(timeout)
+        self._deadline_s = send_deadline_s
+        self._poll_s = poll_s
 
     def drain(self, timeout: float) -> OutboxStatus:
         """Try every pending row once more (backoff ignored), then stop; bounded by ``timeout``.
 
-        Rows still pending or in flight at the deadline stay queued for the next start.
+        Rows still pending or in flight at the deadline stay queued for the next start,
+        and so do rows whose last send may still land (their settle mark holds).
         """
-        deadline = time.monotonic() + max(0.0, timeout)
-        self._draining.set()
-        self.wake()
-        thread = self._thread
-        if thread is not None and thread.is_alive():
-            # Not ``_idle``: a pass that began before the drain may set that one, and
-            # the drain would end before trying anything.
-            self._drained.wait(max(0.0, deadline - time.monotonic()))
-        self._stop.set()
-        self._wake.set()
-        if thread is not None:
-            thread.join(max(0.0, deadline - time.monotonic()))
+        self.drain_within(timeout)
         return self.outbox.status()
 
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
+    def _recover(self) -> None:
+        self.outbox.recover()
 
-    def close_when_done(self) -> None:
-        """Stop, and close the outbox once the thread is out of it (now, if it already is)."""
-        with self._lock:
-            self._close_after = True
-        self.stop()
-        thread = self._thread
-        if thread is None or not thread.is_alive():
-            self.outbox.close()
+    def _close_store(self) -> None:
+        self.outbox.close()
 
-    def _run(self) -> None:
-        try:
-            self._loop()
-        finally:
-            self._drained.set()  # however the loop ended, a drain has nothing to wait for
-            with self._lock:
-                close = self._close_after
-            if close:
-                self.outbox.close()
+    def _pause(self) -> float:
+        """How long to sleep with nothing startable: until the next row is due and settled,
+        or a short poll when one is due but waits on a row someone else holds."""
+        at = self.outbox.next_due_at(self.endpoint)
+        if at is None:
+            return self._max_wait
+        left = at - self.outbox.clock()
+        return min(self._max_wait, left + 0.01 if left > 0 else self._poll_s)
 
     def _loop(self) -> None:
         tried_in_drain: set[str] = set()
         while not self._stop.is_set():
+            self._maybe_recover()
             draining = self._draining.is_set()
-            batch = self.outbox.due(self.endpoint, now=float("inf") if draining else None)
+            batch = self.outbox.due(self.endpoint, ignore_backoff=draining)
             if draining:
                 batch = [e for e in batch if e.op_id not in tried_in_drain]
             if not batch:
                 self._idle.set()
                 if draining:
-                    self._drained.set()
                     return
-                next_at = self.outbox.next_due_at(self.endpoint)
-                wait = self._max_wait
-                if next_at is not None:
-                    wait = max(0.01, min(wait, next_at - self.outbox.clock()))
-                self._wake.wait(wait)
-                self._wake.clear()
+                self._sleep(self._pause())
                 continue
-            if draining:
-                # A send that failed a moment ago may still be on its way to the server
-                # (held past our deadline, then applied): trying it again now would check
-                # the page before that landed and send it twice. It stays queued; the next
-                # start checks the page first, as for any retry.
-                settled = time.monotonic() - self._settle_s
-                unsure = {op for op, at in self._unsure.items() if at > settled}
-                tried_in_drain.update(e.op_id for e in batch if e.op_id in unsure)
-                batch = [e for e in batch if e.op_id not in unsure]
-                if not batch:
-                    continue
             for entry in batch:
                 if self._stop.is_set():
                     return
                 tried_in_drain.add(entry.op_id)
                 self._one(entry)
 
-    def _one(self, entry: Entry) -> None:
-        if not self.outbox.claim(entry.op_id):
-            return
-        attempts = entry.attempts + 1
+    def _one(self, queued: Entry) -> None:
+        entry = self.outbox.claim(queued.op_id)
+        if entry is None:
+            return  # another worker has it, or its page is busy with an older row
+        attempts = entry.attempts
         sending = False
         try:
             now = self._observe(entry)
@@ -631,29 +595,35 @@ class OutboxWorker:
                 if not self.outbox.record_before(entry.op_id, now.state):
                     return  # lost the row (lease taken over): its new owner sends it
             elif now.state != entry.before:
-                # An earlier attempt may have landed, or someone else wrote the page:
-                # either way it is not sent again.
-                if now.holds(entry.content):
-                    self.outbox.delivered(entry.op_id)
-                else:
-                    self.outbox.superseded(
-                        entry.op_id,
-                        "the page changed after this write was queued; the newer version "
-                        "was kept and this write was not sent",
-                    )
+                # An earlier attempt landed, or the page was written since: either way
+                # this row is not sent again; only its label is decided here.
+                self._label_changed(entry, now)
+                return
+            if not self.outbox.sending(entry.op_id, self._deadline_s):
                 return
             sending = True
             self._send(entry)
         except Exception as exc:  # every failure is recorded, none escapes the worker
-            if sending:
-                failed_at = time.monotonic()
-                horizon = failed_at - self._settle_s
-                self._unsure = {op: at for op, at in self._unsure.items() if at > horizon}
-                self._unsure[entry.op_id] = failed_at
+            settled = not (sending and may_still_land(exc))
             permanent, reason = classify(exc)
             if permanent:
-                self.outbox.failed(entry.op_id, reason)
+                self.outbox.failed(entry.op_id, reason, settled=settled)
             else:
-                self.outbox.retry_later(entry.op_id, attempts, reason)
+                self.outbox.retry_later(entry.op_id, attempts, reason, settled=settled)
             return
         self.outbox.delivered(entry.op_id)
+
+    def _label_changed(self, entry: Entry, now: Observed) -> None:
+        if now.holds(entry.content):
+            self.outbox.delivered(entry.op_id)
+        elif any(now.holds(text) for text in self.outbox.others(entry)):
+            self.outbox.replaced(
+                entry.op_id,
+                "the page holds a newer write from this profile; this one was not sent again",
+            )
+        else:
+            self.outbox.superseded(
+                entry.op_id,
+                "someone else changed the page after this write was queued; their version "
+                "was kept and this write was not sent",
+            )

@@ -31,6 +31,7 @@ __all__ = [
     "KNOWN_READ_TOOLS",
     "KNOWN_WRITE_TOOLS",
     "PREFIX",
+    "REPLACING_TOOLS",
     "WRITE_COMPACT",
     "compact_schemas",
     "exposed_name",
@@ -199,6 +200,12 @@ DESTRUCTIVE_TOOLS = frozenset(
         "takes_supersede",
     }
 )
+# GBrain 0.46.28 write tools that replace what is stored in *some* calls, answered in one call
+# (its source: ``capture`` with the slug of an existing page is a ``put_page`` over it;
+# ``put_raw_data`` upserts the payload of (page, source); ``add_link`` upserts an existing
+# edge's context; ``takes_update`` rewrites a take's weight, source or date). Such a call
+# takes two steps too; the bridge checks which calls would replace (``ToolBridge._replaces``).
+REPLACING_TOOLS = frozenset({"add_link", "capture", "put_raw_data", "takes_update"})
 _DESTRUCTIVE_WORDS = re.compile(
     r"(^|_)(delete|remove|forget|revert|restore|purge|drop|prune|wipe|reset|supersede|cancel"
     r"|destroy|erase|truncate|unlink|rollback)",

@@ -41,7 +41,7 @@ from .discovery import Discovery, credential_key, discover, load_discovery, save
 from .outbox import ABSENT, DB_NAME, Entry, Observed, Outbox, OutboxStatus, OutboxWorker, PageState
 from .schemas import offered_schemas
 
-__all__ = ["DRAIN_TIMEOUT_S", "SCOPE_WAIT_S", "ToolSession", "write_gate"]
+__all__ = ["DRAIN_TIMEOUT_S", "SCOPE_WAIT_S", "ToolSession", "observe_page", "write_gate"]
 
 log = logging.getLogger(__name__)
 
@@ -277,23 +277,7 @@ class ToolSession:
         self._brain(settings, True).put_page(entry.slug, entry.content)
 
     def _observe(self, settings: Settings, entry: Entry) -> Observed:
-        """The page as the server holds it now (the outbox never hashes our own text)."""
-        try:
-            page = self._brain(settings, True).get_page(entry.slug)
-        except ToolError as exc:
-            if exc.code == "page_not_found":
-                return Observed(ABSENT)
-            raise
-        raw = page.raw
-        return Observed(
-            PageState(
-                exists=True,
-                updated_at=str(raw.get("updated_at") or ""),
-                content_hash=str(raw.get("content_hash") or ""),
-            ),
-            compiled_truth=page.compiled_truth,
-            timeline=page.timeline,
-        )
+        return observe_page(self._brain(settings, True), entry.slug)
 
     def refresh(self, settings: Settings) -> Discovery | None:
         """Ask the server what this credential may call, and cache it (never raises)."""
@@ -345,3 +329,23 @@ class ToolSession:
             else:  # still sending past the bound: the worker closes it when it stops
                 bridge.worker.close_when_done()
         return status
+
+
+def observe_page(brain: GBrain, slug: str) -> Observed:
+    """The page as the server holds it now (the outbox never hashes our own text)."""
+    try:
+        page = brain.get_page(slug)
+    except ToolError as exc:
+        if exc.code == "page_not_found":
+            return Observed(ABSENT)
+        raise
+    raw = page.raw
+    return Observed(
+        PageState(
+            exists=True,
+            updated_at=str(raw.get("updated_at") or ""),
+            content_hash=str(raw.get("content_hash") or ""),
+        ),
+        compiled_truth=page.compiled_truth,
+        timeline=page.timeline,
+    )

@@ -13,10 +13,12 @@ Two tables:
   earlier one, so a ``forget`` always finds the fact id its ``remember`` recorded).
 
 Exactly once: a row is claimed (``pending`` → ``inflight``, with the claiming process's
-token) before it is sent. A row a dead process left ``inflight``, or whose send ended in a
-transport error, is marked ``maybe_sent``; before it is sent again the worker looks for the
-fact it may already have stored (its provenance carries the operation id) and adopts it
-instead. ``forget`` is idempotent on the server.
+token) before it is sent, and marked *maybe sent* with a settle mark just before the send
+(``rowqueue``: the claim, lease, settle and retry rules it shares with the page outbox). A
+row a dead process left ``inflight``, or whose send ended without a clear answer, is not
+tried again until that send can no longer land; then the worker looks for the fact it may
+already have stored (its provenance carries the operation id) and adopts it instead of
+sending twice. ``forget`` is idempotent on the server.
 
 Created 0600 in a 0700 folder (``files.private_file``), like the page outbox.
 """
@@ -33,12 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..files import open_private_sqlite, process_alive
+from ..files import open_private_sqlite
+from ..rowqueue import LAND_MARGIN_S, LEASE_S, RowQueue
 
 __all__ = ["DB_NAME", "Ledger", "LedgerStatus", "Op"]
 
 DB_NAME = "memory_facts.sqlite3"
-LEASE_S = 120.0
 KEEP_DONE_S = 30 * 86_400.0
 
 _SCHEMA = """
@@ -73,7 +75,8 @@ CREATE TABLE IF NOT EXISTS ops (
     claimed_at REAL,
     last_error TEXT,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    settle_until REAL  -- a send may still land until then (rowqueue)
 );
 CREATE INDEX IF NOT EXISTS ops_state ON ops(endpoint, state, id);
 """
@@ -101,6 +104,8 @@ class Op:
     prior_fact_id: str | None = None
     prior_owned: bool = False
     prior_retired: bool = False
+    settle_at: float = 0.0
+    """Not before then, even in a drain: a send of this row or an earlier one may still land."""
 
     def __repr__(self) -> str:  # never the entry text
         return f"Op(op_id={self.op_id!r}, action={self.action!r}, target={self.target!r})"
@@ -126,14 +131,29 @@ class Ledger:
     """Thread-safe; one connection per instance, closed by ``close``."""
 
     def __init__(
-        self, path: str | os.PathLike[str], *, clock: Callable[[], float] = time.time
+        self,
+        path: str | os.PathLike[str],
+        *,
+        clock: Callable[[], float] = time.time,
+        lease_s: float = LEASE_S,
+        land_margin_s: float = LAND_MARGIN_S,
     ) -> None:
         self.path = Path(path)
         self.clock = clock
-        self.owner = f"{os.getpid()}:{secrets.token_hex(8)}"
         self._lock = threading.Lock()
         self._db = open_private_sqlite(self.path, _SCHEMA)
+        self.rows = RowQueue(
+            self._db,
+            self._lock,
+            "ops",
+            ("endpoint",),
+            clock=clock,
+            lease_s=lease_s,
+            land_margin_s=land_margin_s,
+        )
+        self.owner = self.rows.owner
         try:
+            self.rows.add_settle_column()
             self.recover()
             self._prune()
         except BaseException:
@@ -332,28 +352,11 @@ class Ledger:
     def recover(self) -> int:
         """Rows left ``inflight`` by a dead process (or past their lease) go back, maybe sent;
         rows waiting out a backoff from an earlier run are due at once (a new start tries
-        each once more)."""
+        each once more) — though never before their settle mark."""
         now = self.clock()
-        count = 0
         with self._lock:
             self._x("UPDATE ops SET next_at=? WHERE state='pending' AND next_at>?", (now, now))
-            rows = self._x("SELECT op_id, owner, claimed_at FROM ops WHERE state='inflight'")
-            for op_id, owner, claimed_at in rows.fetchall():
-                if owner == self.owner:
-                    continue
-                try:
-                    pid: int | None = int(str(owner).split(":", 1)[0])
-                except ValueError:
-                    pid = None
-                dead = pid is not None and pid != os.getpid() and not process_alive(pid)
-                if dead or claimed_at is None or claimed_at + LEASE_S <= now:
-                    cur = self._x(
-                        "UPDATE ops SET state='pending', maybe_sent=1, owner=NULL, next_at=?,"
-                        " updated_at=? WHERE op_id=? AND state='inflight' AND owner IS ?",
-                        (now, now, op_id, owner),
-                    )
-                    count += cur.rowcount
-        return count
+        return self.rows.recover()
 
     def head(self, endpoint: str) -> Op | None:
         """The oldest operation not finished yet (pending or in flight), due or not."""
@@ -361,7 +364,9 @@ class Ledger:
             row = self._x(
                 "SELECT o.op_id, o.action, o.entry_id, e.target, e.text, o.provenance, o.kind,"
                 " o.entity, o.attempts, o.maybe_sent, o.next_at, e.fact_id, e.owned, e.retired,"
-                " o.prior_entry, p.fact_id, p.owned, p.retired, o.state"
+                " o.prior_entry, p.fact_id, p.owned, p.retired, o.state,"
+                " MAX(COALESCE(o.settle_until,0), COALESCE((SELECT MAX(b.settle_until) FROM ops b"
+                " WHERE b.endpoint=o.endpoint AND b.id<>o.id),0))"
                 " FROM ops o JOIN entries e ON e.id=o.entry_id"
                 " LEFT JOIN entries p ON p.id=o.prior_entry"
                 " WHERE o.endpoint=? AND o.state IN ('pending','inflight') ORDER BY o.id LIMIT 1",
@@ -388,34 +393,43 @@ class Ledger:
             prior_fact_id=row[15],
             prior_owned=bool(row[16]),
             prior_retired=bool(row[17]),
+            settle_at=float(row[19]),
         )
 
     def claim(self, op_id: str) -> bool:
-        now = self.clock()
-        with self._lock:
-            cur = self._x(
-                "UPDATE ops SET state='inflight', owner=?, claimed_at=?, attempts=attempts+1,"
-                " updated_at=? WHERE op_id=? AND state='pending'",
-                (self.owner, now, now, op_id),
-            )
-        return cur.rowcount == 1
+        return self.rows.claim(op_id)
 
-    def finish(self, op_id: str, state: str, error: str | None = None) -> None:
-        with self._lock:
-            self._x(
-                "UPDATE ops SET state=?, last_error=?, owner=NULL, updated_at=?"
-                " WHERE op_id=? AND state='inflight' AND owner=?",
-                (state, error, self.clock(), op_id, self.owner),
-            )
+    def sending(self, op_id: str, deadline_s: float) -> bool:
+        """Mark the row as being sent (on disk before the send; see ``rowqueue``)."""
+        return self.rows.sending(op_id, deadline_s)
 
-    def retry_later(self, op_id: str, delay: float, error: str, *, maybe_sent: bool) -> None:
-        with self._lock:
-            self._x(
-                "UPDATE ops SET state='pending', last_error=?, next_at=?, owner=NULL,"
-                " maybe_sent=MAX(maybe_sent, ?), updated_at=?"
-                " WHERE op_id=? AND state='inflight' AND owner=?",
-                (error, self.clock() + delay, int(maybe_sent), self.clock(), op_id, self.owner),
-            )
+    def finish(
+        self, op_id: str, state: str, error: str | None = None, *, settled: bool = True
+    ) -> None:
+        self.rows.finish(op_id, state, error, settled=settled)
+
+    def retry_later(
+        self,
+        op_id: str,
+        attempts: int,
+        error: str,
+        *,
+        settled: bool,
+        max_attempts: int,
+        base_s: float,
+        cap_s: float,
+    ) -> float:
+        """Back to ``pending`` after a backoff (never before an unsettled send can no longer
+        land), or ``failed`` once the attempts are spent."""
+        return self.rows.retry_later(
+            op_id,
+            attempts,
+            error,
+            settled=settled,
+            max_attempts=max_attempts,
+            base_s=base_s,
+            cap_s=cap_s,
+        )
 
     def set_fact(self, entry_id: int, fact_id: str, *, owned: bool) -> None:
         with self._lock:

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +28,7 @@ from typing import Any
 
 from ..api import GBrain, UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
+from ..rowqueue import QueueWorker, Spawn, may_still_land
 from .ledger import Ledger, Op
 
 __all__ = [
@@ -62,8 +61,6 @@ _PERMANENT = frozenset(
     }
 )
 _LABEL = re.compile(r"[^A-Za-z0-9._:-]")
-
-Spawn = Callable[[Callable[[], None], str], threading.Thread]
 
 
 def _label(value: str, limit: int = 64) -> str:
@@ -103,25 +100,23 @@ class MirrorPolicy:
     session: str = ""
 
 
-def _classify(exc: BaseException) -> tuple[bool, str, bool]:
-    """``(permanent, reason, maybe_sent)``; reasons carry codes, never text."""
+def _classify(exc: BaseException) -> tuple[bool, str]:
+    """``(permanent, reason)``; reasons carry codes, never text."""
     if isinstance(exc, ToolError):
         code = exc.code or "unknown_error"
         safe = code if code.replace("_", "").isalpha() and len(code) <= 40 else "unknown_error"
-        return code in _PERMANENT, f"server refused ({safe})", False
+        return code in _PERMANENT, f"server refused ({safe})"
     if isinstance(exc, UnsupportedError):
-        return True, "the server offers no fact tools to this credential (read-only?)", False
-    if isinstance(exc, ConfigError):
-        return True, str(exc), False
-    if isinstance(exc, AuthError):
-        return False, str(exc), False
-    if isinstance(exc, GBrainError):
-        return False, str(exc), True
-    return False, f"unexpected {type(exc).__name__}", True
+        return True, "the server offers no fact tools to this credential (read-only?)"
+    if isinstance(exc, ConfigError | AuthError | GBrainError):
+        return isinstance(exc, ConfigError), str(exc)
+    return False, f"unexpected {type(exc).__name__}"
 
 
-class Mirror:
+class Mirror(QueueWorker):
     """The producer (``record``) and the one worker thread for one profile and endpoint."""
+
+    thread_name = "gbrain-memory-facts"
 
     def __init__(
         self,
@@ -132,20 +127,11 @@ class Mirror:
         spawn: Spawn | None = None,
         max_wait_s: float = 30.0,
     ) -> None:
+        super().__init__(spawn=spawn, max_wait_s=max_wait_s)
         self.ledger = ledger
         self.policy = policy
         self._brain = brain
-        self._spawn: Spawn = spawn or (
-            lambda fn, name: threading.Thread(target=fn, name=name, daemon=True)
-        )
-        self._max_wait = max_wait_s
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._draining = threading.Event()
-        self._idle = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._close_after = False
+        self._sending = False  # the worker thread's current row went out (or was about to)
 
     def __repr__(self) -> str:
         return f"Mirror(profile={self.policy.profile!r}, retire={self.policy.retire})"
@@ -185,75 +171,37 @@ class Mirror:
 
     # -- worker -----------------------------------------------------------------------------
 
-    def start(self) -> None:
-        with self._lock:
-            if self._thread is None and not self._stop.is_set():
-                self._thread = self._spawn(self._run, "gbrain-memory-facts")
-                self._thread.start()
-
-    def wake(self) -> None:
-        self._idle.clear()
-        self._wake.set()
-
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Until nothing is due (tests, and the import command)."""
-        return self._idle.wait(timeout)
-
     def drain(self, timeout: float) -> None:
         """Try every queued row once more, then stop; rows left stay queued for next time."""
-        deadline = time.monotonic() + max(0.0, timeout)
-        self._draining.set()
-        self.wake()
-        thread = self._thread
-        if thread is not None and thread.is_alive():
-            self._idle.wait(max(0.0, deadline - time.monotonic()))
-        self._stop.set()
-        self._wake.set()
-        if thread is not None:
-            thread.join(max(0.0, deadline - time.monotonic()))
+        self.drain_within(timeout)
 
     def close(self) -> None:
         """Stop and close the ledger once the worker is out of it."""
-        with self._lock:
-            self._close_after = True
-        self._stop.set()
-        self._wake.set()
-        thread = self._thread
-        if thread is None or not thread.is_alive():
-            self.ledger.close()
+        self.close_when_done()
 
-    def _run(self) -> None:
-        try:
-            self._loop()
-        except Exception as exc:  # the worker never prints a traceback into Hermes
-            log.warning("gbrain memory write-back stopped (%s)", type(exc).__name__)
-        finally:
-            self._idle.set()
-            with self._lock:
-                close = self._close_after
-            if close:
-                self.ledger.close()
+    def _recover(self) -> None:
+        self.ledger.rows.recover()
+
+    def _close_store(self) -> None:
+        self.ledger.close()
 
     def _loop(self) -> None:
         tried: set[str] = set()
         while not self._stop.is_set():
+            self._maybe_recover()
             draining = self._draining.is_set()
             op = self.ledger.head(self.policy.endpoint)
             if op is not None and draining and op.op_id in tried:
                 op = None
-            wait = 0.0  # draining ignores backoff
-            if op is not None and not draining:
-                wait = max(0.0, op.next_at - self.ledger.clock())
+            wait = 0.0
+            if op is not None:  # draining ignores backoff, never a send that may still land
+                due = op.settle_at if draining else max(op.next_at, op.settle_at)
+                wait = max(0.0, due - self.ledger.clock())
             if op is None or wait > 0:
                 self._idle.set()
                 if draining:
                     return
-                self._wake.wait(max(0.01, min(self._max_wait, wait or self._max_wait)))
-                self._wake.clear()
+                self._sleep(min(self._max_wait, wait or self._max_wait))
                 continue
             tried.add(op.op_id)
             self._one(op)
@@ -261,18 +209,32 @@ class Mirror:
     def _one(self, op: Op) -> None:
         if not self.ledger.claim(op.op_id):
             return
+        self._sending = False
         try:
             state, note = self._send(op)
         except Exception as exc:
-            permanent, reason, maybe = _classify(exc)
-            attempts = op.attempts + 1
-            if permanent or attempts >= MAX_ATTEMPTS:
-                self.ledger.finish(op.op_id, "failed", reason)
-            else:
-                delay = min(MAX_BACKOFF_S, BASE_BACKOFF_S * (2 ** (attempts - 1)))
-                self.ledger.retry_later(op.op_id, delay, reason, maybe_sent=maybe)
+            permanent, reason = _classify(exc)
+            settled = not (self._sending and may_still_land(exc))
+            if permanent:
+                self.ledger.finish(op.op_id, "failed", reason, settled=settled)
+                return
+            self.ledger.retry_later(
+                op.op_id,
+                op.attempts + 1,
+                reason,
+                settled=settled,
+                max_attempts=MAX_ATTEMPTS,
+                base_s=BASE_BACKOFF_S,
+                cap_s=MAX_BACKOFF_S,
+            )
             return
         self.ledger.finish(op.op_id, state, note)
+
+    def _about_to_send(self, op: Op, brain: GBrain) -> None:
+        """The settle mark goes to disk before the request leaves (``rowqueue``)."""
+        if not self.ledger.sending(op.op_id, brain.mcp.deadline_s):
+            raise GBrainError("the row was taken over by another process")
+        self._sending = True
 
     def _send(self, op: Op) -> tuple[str, str | None]:
         if op.action == "remember":
@@ -310,6 +272,7 @@ class Mirror:
             and brain.declares("remember", "replaces")
         ):
             replaces = op.prior_fact_id
+        self._about_to_send(op, brain)
         result = brain.remember(
             op.text,
             op.provenance,
@@ -333,10 +296,10 @@ class Mirror:
             return "skipped", "the fact was not created by this profile; left alone"
         if op.retired:
             return "delivered", "already retired"
+        brain = self._brain()
+        self._about_to_send(op, brain)
         try:
-            self._brain().forget(
-                op.fact_id, reason=f"removed or replaced in Hermes memory ({op.target})"
-            )
+            brain.forget(op.fact_id, reason=f"removed or replaced in Hermes memory ({op.target})")
         except ToolError as exc:
             if exc.code != "not_found":
                 raise

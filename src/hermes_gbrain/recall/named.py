@@ -1,0 +1,88 @@
+"""Pages whose whole title is in the message, found in the title index.
+
+A keyword-only GBrain finds a page titled in Chinese or Japanese only when the query
+*is* its title (its parser keeps a run of those scripts as one word), and any search
+can rank a named page below its cut. The title index the digest keeps
+(:mod:`.title_index`) knows every title, so a page the message names is found there
+too. Each title is filed under one key — its rarest word, or the first two characters
+of its first unspaced run — that any message naming it must hold, so a message costs a
+few dictionary look-ups, however large the brain. An acronym in the message ("RRF")
+names the one page whose title has those initials, if only one has. Candidates are only
+candidates: the gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..api import SearchRow
+from .words import acronyms, compact, content_stems, is_unspaced, message_acronyms
+
+__all__ = ["MAX_CANDIDATES", "TitleMatcher"]
+
+MAX_CANDIDATES = 64
+"""Candidates checked per message at most (a message naming more is not a question)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    row: SearchRow
+    stems: frozenset[str]
+
+
+def _key(stems: frozenset[str], counts: Mapping[str, int]) -> str:
+    """The first two characters of the first unspaced run, else the rarest stem."""
+    runs = sorted(s for s in stems if is_unspaced(s[0]))
+    if runs:
+        return runs[0][:2]
+    return min(stems, key=lambda s: (counts.get(s, 0), -len(s), s))
+
+
+class TitleMatcher:
+    """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
+
+    __slots__ = ("_initials", "_keys", "pages")
+
+    def __init__(
+        self,
+        pages: Iterable[tuple[str, str, str, str]],
+        df: Mapping[str, int] | None = None,
+    ) -> None:
+        """``pages``: ``(source_id, slug, title, type)``; ``df``: stem -> titles holding it."""
+        counts = df or {}
+        self._keys: dict[str, list[_Entry]] = {}
+        self._initials: dict[str, list[SearchRow]] = {}
+        self.pages = 0
+        for source, slug, title, kind in pages:
+            stems = frozenset(content_stems(title))
+            if not stems:
+                continue
+            row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
+            self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
+            for initials in acronyms(title):
+                self._initials.setdefault(initials, []).append(row)
+            self.pages += 1
+
+    def __repr__(self) -> str:
+        return f"TitleMatcher(pages={self.pages})"
+
+    def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
+        """Pages every title word of which is in ``wanted`` (the message's stems) and every
+        unspaced run of which is in the message's text, in index order; then the page
+        whose initials are an acronym of the message, when no other title has them."""
+        text = compact(message)
+        keys = set(wanted)
+        keys.update(text[i : i + 2] for i in range(len(text) - 1) if is_unspaced(text[i]))
+        found: list[SearchRow] = []
+        for key in sorted(keys):
+            for entry in self._keys.get(key, ()):
+                if all(s in wanted or (is_unspaced(s[0]) and s in text) for s in entry.stems):
+                    found.append(entry.row)
+                    if len(found) >= MAX_CANDIDATES:
+                        return found
+        for initials in sorted(message_acronyms(message)):
+            owners = self._initials.get(initials, ())
+            if len(owners) == 1 and len(found) < MAX_CANDIDATES:
+                found.append(owners[0])
+        return found

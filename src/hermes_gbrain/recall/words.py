@@ -1,0 +1,191 @@
+"""Words of any script, as the relevance gate compares them.
+
+Messages and titles come in every script. Words are Unicode letter-and-digit runs,
+case-folded, with accents dropped from Latin letters only ("José" and "Jose" meet;
+Cyrillic "й" and Japanese "が" keep their marks, which change the letter there).
+Scripts written without spaces between words (Chinese, Japanese kana, Thai, Lao,
+Khmer, Myanmar) have no word boundaries to split on: a run of them is kept whole as a
+*run*, and a title's run names a page when it is a substring of the message's text
+(:func:`compact`). A message's capitalised acronym ("CRDTs", "RAG") is compared with
+the initials of titles (:func:`acronyms`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+__all__ = [
+    "STOP_WORDS",
+    "acronyms",
+    "compact",
+    "content_stems",
+    "fold",
+    "is_unspaced",
+    "message_acronyms",
+    "message_names",
+    "stem",
+    "unspaced_runs",
+    "words",
+]
+
+_TOKEN = re.compile(r"[^\W_]+")
+_SHORT_CODE = re.compile(r"[a-z][0-9]|[0-9][a-z]")  # "q3", "v2", "3d": short but specific
+_UNSPACED = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # half-width Katakana
+    (0x20000, 0x3134F),  # CJK extensions B-G
+)
+
+# Function words and chat filler: never an anchor. English first (the brain's usual
+# language), then the commonest function words of German, Spanish, French, Portuguese,
+# Russian and Arabic, so a question in those languages is not "supported" by them.
+STOP_WORDS = frozenset(
+    """
+    about above after again all also and any are been before being below between both but can
+    could did does doing down during each few for from further had has have having her here hers
+    him his how into its itself just let like more most much must not now off once only other our
+    out over own same she should some such than that the their them then there these they this
+    those through too under until very was were what when where which while who whom whose why
+    will with would you your yours please tell show give make write know think want need help
+    find look explain describe say something anything thing things stuff today tomorrow yesterday
+    really maybe good bad best well new work working use using used get got one ones lot way
+    hello thanks thank okay sure right now time day week year can't don't what's who's mean
+    means meant
+    der die das den dem des ein eine einer eines einem einen und oder aber ist sind war wer
+    wie was wann warum welche welcher welches wir uns unser unsere ihr mit von für auf aus bei
+    nach über zum zur sich nicht auch noch schon bitte gibt
+    el la los las un una unos unas del que qué quién quien cómo como cuál cual cuándo dónde por
+    para con sin sobre es son está están nuestro nuestra nuestros hay muy más
+    le les des une est sont qui quoi comment quel quelle pour avec sans dans sur nous notre
+    o os as um uma dos das quem qual quais onde para com nosso nossa
+    что кто как где когда почему какой какая какие это этот эта мы наш наша наши для про
+    при над под или не ли же уже ещё есть был была было
+    ما من هو هي في عن على إلى الى هل كيف ماذا لماذا متى أين التي الذي هذا هذه مع لنا
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+_UNSPACED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _UNSPACED)
+_RUNS = re.compile(f"[{_UNSPACED_CLASS}]+|[^{_UNSPACED_CLASS}]+")
+_ANY_UNSPACED = re.compile(f"[{_UNSPACED_CLASS}]")
+
+
+def is_unspaced(ch: str) -> bool:
+    """Whether ``ch`` belongs to a script written without spaces between words."""
+    return bool(ch) and not ch.isascii() and _ANY_UNSPACED.match(ch) is not None
+
+
+def fold(text: str) -> str:
+    """Case-folded, NFKC text with the accents of Latin letters dropped."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    kept: list[str] = []
+    base = ""
+    for ch in decomposed:
+        if unicodedata.combining(ch):
+            if base and ord(base) < 0x0250:  # a mark on a Latin letter: dropped
+                continue
+        else:
+            base = ch
+        kept.append(ch)
+    return unicodedata.normalize("NFKC", "".join(kept))
+
+
+def _split(token: str) -> Iterator[tuple[str, bool]]:
+    """A letter-digit run cut where it moves into or out of an unspaced script."""
+    if token.isascii():
+        yield token, False
+        return
+    for run in _RUNS.findall(token):
+        yield run, is_unspaced(run[0])
+
+
+def _tokens(text: str) -> Iterator[tuple[str, bool]]:
+    for match in _TOKEN.finditer(fold(text)):
+        yield from _split(match.group(0))
+
+
+def words(text: str) -> list[str]:
+    """The folded words of spaced scripts, in order (unspaced runs left out)."""
+    return [token for token, unspaced in _tokens(text) if not unspaced]
+
+
+def unspaced_runs(text: str) -> list[str]:
+    """The folded runs of unspaced scripts, in order."""
+    return [token for token, unspaced in _tokens(text) if unspaced]
+
+
+def compact(text: str) -> str:
+    """Folded text without spaces or punctuation: what a title's run is looked for in."""
+    return "".join(token for token, _ in _tokens(text))
+
+
+def stem(word: str) -> str:
+    """A small suffix stripper: "updates", "updated" and "update" meet at "updat"."""
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+_STOP_STEMS = frozenset(stem(fold(w)) for w in STOP_WORDS)
+
+
+def content_stems(text: str) -> set[str]:
+    """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler),
+    and its unspaced runs of 2+ characters, whole."""
+    out: set[str] = set()
+    for token, unspaced in _tokens(text.replace("'s", "").replace("\u2019s", "")):
+        if unspaced:
+            if len(token) >= 2:
+                out.add(token)
+        elif len(token) >= 3 or _SHORT_CODE.fullmatch(token):
+            out.add(stem(token))
+    return out - _STOP_STEMS
+
+
+_NAME = re.compile(r"(?<=[^\s.!?:;\n\"(¿¡\u300c\u300e\uff08])\s+([^\W\d_][\w'\u2019-]*)")
+
+
+def message_names(message: str) -> set[str]:
+    """Stems of capitalised words inside a sentence (likely names: "Paris", "Nwosu",
+    "Müller", "Москва"); scripts without case have none."""
+    return content_stems(" ".join(w for w in _NAME.findall(message) if w[0].isupper()))
+
+
+_ACRONYM = re.compile(r"\b([A-Z]{2,8})(?:s|'s|\u2019s)?\b")
+_INITIAL_STOP = frozenset({"of", "and", "the", "for", "in", "on", "to", "a", "an", "&"})
+ACRONYM_MIN = 3
+"""Initials shorter than this ("AI", "IT", "US") name too many things to anchor a page."""
+
+
+def message_acronyms(message: str) -> set[str]:
+    """Capitalised acronyms in the message, folded, a plural "s" dropped ("CRDTs" -> "crdt")."""
+    return {m.lower() for m in _ACRONYM.findall(message) if len(m) >= ACRONYM_MIN}
+
+
+def acronyms(title: str) -> set[str]:
+    """The initials a title may be written as, folded: with hyphenated parts as words or
+    not, with or without small words ("Retrieval-Augmented Generation" -> "rag";
+    "Conflict-free Replicated Data Types" -> "crdt"), and an acronym the title spells
+    out itself ("Retrieval-Augmented Generation (RAG)")."""
+    out = {m.lower() for m in _ACRONYM.findall(title) if len(m) >= ACRONYM_MIN}
+    plain = re.sub(r"\([^)]*\)", " ", title)
+    for parts in (re.split(r"[\s\-\u2010-\u2015/]+", plain), plain.split()):
+        heads = [found[0] for found in (words(part) for part in parts) if found]
+        for kept in (heads, [w for w in heads if w not in _INITIAL_STOP]):
+            initials = "".join(w[0] for w in kept if w[0].isascii() and w[0].isalpha())
+            if len(kept) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
+                out.add(initials)
+    return out

@@ -1,0 +1,60 @@
+"""The emulator's vector arm (``Emulator(hybrid=True)``, ``--hybrid``) and words of other
+scripts in its keyword arm, over HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from emu_client import Mcp, mint
+
+from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.emulator.cli import _parser
+
+
+@pytest.fixture(scope="module")
+def brains() -> Iterator[tuple[Mcp, Mcp]]:
+    with (
+        Emulator(brain="large") as keyword,
+        Emulator(brain="large", hybrid=True) as hybrid,
+        httpx.Client(trust_env=False, timeout=10.0) as http,
+    ):
+        yield Mcp(keyword, http, mint(keyword)), Mcp(hybrid, http, mint(hybrid))
+
+
+def test_hybrid_search_has_no_floor_and_labels_vector_rows(brains: tuple[Mcp, Mcp]) -> None:
+    _, hybrid = brains
+    result = hybrid.call("search", {"query": "what is the capital of Australia"})
+    assert result["_meta"]["retrieval"]["vector_enabled"] is True
+    rows = hybrid.data("search", {"query": "what is the capital of Australia"})
+    assert len(rows) == 20  # the recordings' default: the vector arm always answers
+    assert all("cosine" in r and "base_score" in r for r in rows)
+    vector_only = [r for r in rows if "keyword_hit" not in r]
+    assert vector_only and {r["evidence"] for r in vector_only} == {"weak_semantic"}
+    assert len(hybrid.data("search", {"query": "Ledger Lake", "limit": 5})) == 5
+
+
+def test_a_title_ranks_first_and_a_paraphrase_finds_its_page(brains: tuple[Mcp, Mcp]) -> None:
+    _, hybrid = brains
+    named = hybrid.data("search", {"query": "Ledger Lake"})
+    assert named[0]["slug"] == "projects/ledger-lake"
+    assert named[0]["evidence"] == "exact_title_match"
+    asked = hybrid.data("search", {"query": "which project syncs phones without a network"})
+    assert "projects/driftwood-sync" in [r["slug"] for r in asked[:5]]
+
+
+def test_keyword_search_finds_an_unspaced_title_only_whole(brains: tuple[Mcp, Mcp]) -> None:
+    keyword, hybrid = brains
+    exact = keyword.data("search", {"query": "环境监测平台"})
+    assert [r["slug"] for r in exact] == ["projects/huanjing-jiance"]
+    assert keyword.data("search", {"query": "环境监测平台最近同步正常吗"}) == []
+    in_sentence = hybrid.data("search", {"query": "环境监测平台最近同步正常吗"})
+    assert in_sentence[0]["slug"] == "projects/huanjing-jiance"  # character pairs meet
+    accented = keyword.data("search", {"query": "Jürgen Müller"})
+    assert accented[0]["slug"] == "people/jurgen-muller"
+
+
+def test_the_cli_takes_hybrid() -> None:
+    assert _parser().parse_args(["--hybrid"]).hybrid is True
+    assert _parser().parse_args([]).hybrid is False

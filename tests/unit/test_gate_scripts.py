@@ -1,0 +1,177 @@
+"""The gate in every script, with acronyms, one-word titles and the title index."""
+# ruff: noqa: RUF001 - messages in other scripts use their own punctuation
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from hermes_gbrain.api import SearchRow
+from hermes_gbrain.recall.gate import Gate, gate_rows
+from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
+from hermes_gbrain.recall.words import (
+    acronyms,
+    compact,
+    content_stems,
+    fold,
+    message_acronyms,
+    message_names,
+    words,
+)
+
+
+def row(slug: str, title: str, snippet: str = "", page_type: str = "concept") -> SearchRow:
+    return SearchRow(slug, title, "default", page_type, 1.0, False, "keyword_exact", snippet)
+
+
+def slugs(rows: Sequence[SearchRow]) -> list[str]:
+    return [r.slug for r in rows]
+
+
+def test_words_are_unicode_and_latin_accents_fold() -> None:
+    assert words("José Müller, Ольга and Ελένη") == ["jose", "muller", "ольга", "and", "ελένη"]
+    assert fold("Москва й が") == "москва й が"  # marks that make another letter stay
+    assert content_stems("数据保留政策是什么") == {"数据保留政策是什么"}
+    assert compact("数据 保留·政策!") == "数据保留政策"
+    assert message_names("Что делает Ольга Новак? Wer kennt Müller?") == {
+        "ольга",
+        "новак",
+        "muller",
+    }
+
+
+def test_acronyms_of_titles_and_in_messages() -> None:
+    assert "crdt" in acronyms("Conflict-free Replicated Data Types")
+    assert acronyms("Retrieval-Augmented Generation") == {"rag"}
+    assert acronyms("Ledger Lake") == set()  # two letters name too much
+    assert message_acronyms("How do CRDTs merge? Is RAG's recall good? AI, IT") == {"crdt", "rag"}
+
+
+@pytest.mark.parametrize(
+    ("message", "wanted"),
+    [
+        ("我们的数据保留政策是什么？", "concepts/data-retention-zh"),
+        ("データ保持ポリシーについて教えて", "concepts/data-retention-ja"),
+        ("Что делает Ольга Новак на этой неделе?", "people/olga-novak-ru"),
+        ("¿Qué hace José Müller en el proyecto?", "people/jose-muller"),
+        ("How do CRDTs resolve conflicts on phones?", "concepts/crdt"),
+        ("Is RAG worth it for our search?", "concepts/rag"),
+    ],
+)
+def test_pages_named_in_any_script_or_by_acronym(message: str, wanted: str) -> None:
+    rows = [
+        row("concepts/data-retention-zh", "数据保留政策"),
+        row("concepts/data-retention-ja", "データ保持ポリシー"),
+        row("people/olga-novak-ru", "Ольга Новак", page_type="person"),
+        row("people/jose-muller", "José Müller", page_type="person"),
+        row("concepts/crdt", "Conflict-free Replicated Data Types"),
+        row("concepts/rag", "Retrieval-Augmented Generation"),
+    ]
+    assert slugs(gate_rows(rows, message)) == [wanted]
+
+
+def test_a_run_is_named_only_whole() -> None:
+    rows = [row("concepts/data-retention-zh", "数据保留政策")]
+    assert gate_rows(rows, "数据保留是什么？") == []  # part of the title: not named
+
+
+def test_a_one_word_title_that_is_an_ordinary_word_needs_support() -> None:
+    replay = row("concepts/replay", "Replay", "Replay is a film studio we met once.")
+    sourcing = row(
+        "concepts/event-sourcing",
+        "Event Sourcing",
+        "Keep every change as an event in an append-only log and rebuild state by replay.",
+    )
+    message = "How do we rebuild state by replaying the event log?"
+    assert slugs(gate_rows([replay, sourcing], message)) == ["concepts/event-sourcing"]
+    # Named as a name, or asked about alone, it still counts.
+    assert slugs(gate_rows([replay, sourcing], "What did Replay send us?")) == ["concepts/replay"]
+    assert slugs(gate_rows([replay], "replay?")) == ["concepts/replay"]
+    duck = row("concepts/duckdb", "DuckDB", "An embedded analytics database.")
+    assert slugs(gate_rows([duck], "should we use duckdb for the reports?")) == ["concepts/duckdb"]
+
+
+def test_the_title_index_names_pages_search_did_not_return() -> None:
+    titles = TitleMatcher(
+        [
+            ("default", "concepts/data-retention-zh", "数据保留政策", "concept"),
+            ("default", "people/olga-novak", "Olga Novak", "person"),
+            ("default", "notes/weekly-plan", "Weekly plan", "note"),
+        ]
+    )
+    gate = Gate(titles=titles)
+    found = gate_rows([], "请总结一下数据保留政策。", gate=gate)
+    assert slugs(found) == ["concepts/data-retention-zh"] and found[0].snippet == ""
+    assert slugs(gate_rows([], "When is olga novak back?", gate=gate)) == ["people/olga-novak"]
+    assert gate_rows([], "make me a weekly plan for the gym", gate=gate) == []  # ordinary
+    # Named pages push loose search rows out, and a page already shown is not repeated.
+    loose = row("projects/driftwood", "Driftwood Sync", "Olga's favourite offline sync.")
+    assert gate_rows([loose], "What does Olga think about offline sync?") == [loose]
+    assert slugs(gate_rows([loose], "Does Olga Novak like offline sync?", gate=gate)) == [
+        "people/olga-novak"
+    ]
+    skip = {"default:people/olga-novak"}
+    assert gate_rows([], "When is Olga Novak back?", gate=gate, skip=skip) == []
+
+
+def test_the_title_index_names_a_page_by_its_unique_initials() -> None:
+    titles = TitleMatcher(
+        [
+            ("default", "concepts/rrf", "Reciprocal Rank Fusion", "concept"),
+            ("default", "concepts/rag", "Retrieval-Augmented Generation", "concept"),
+            ("default", "notes/rag", "Risk Assessment Guide", "note"),
+        ]
+    )
+    gate = Gate(titles=titles)
+    assert slugs(gate_rows([], "Explain RRF like I'm new here", gate=gate)) == ["concepts/rrf"]
+    assert gate_rows([], "Is RAG any good?", gate=gate) == []  # two titles: which one?
+
+
+def test_the_title_index_bounds_its_candidates() -> None:
+    many = [("default", f"people/x-{i}", f"Alex Name{i}", "person") for i in range(500)]
+    titles = TitleMatcher([*many, ("default", "people/alex", "Alex", "person")])
+    message = "Alex " + " ".join(f"Name{i}" for i in range(500))
+    assert len(titles.candidates(message, content_stems(message))) == MAX_CANDIDATES
+
+
+def test_the_briefing_gate_reads_the_saved_title_index(tmp_path: Path) -> None:
+    from hermes_gbrain.api import PageRef
+    from hermes_gbrain.recall.briefing import load_briefing_config
+    from hermes_gbrain.recall.title_index import TitleIndex, load_matcher, write_index
+
+    assert load_matcher(tmp_path) is None
+    index = TitleIndex(built_at="2026-12-01T00:00:00+00:00")
+    index.apply([PageRef("people/wang-fang", "王芳", "default", "person")])
+    write_index(tmp_path, index)
+    first = load_matcher(tmp_path, wait=True)
+    gate = load_briefing_config(lambda _: None, hermes_home=tmp_path).gate
+    assert gate.titles is first  # built once while the file is unchanged
+    assert slugs(gate_rows([], "王芳在做什么？", gate=gate)) == ["people/wang-fang"]
+    index.apply([PageRef("people/sato-yuki", "佐藤由紀", "default", "person")])
+    write_index(tmp_path, index)
+    again = load_matcher(tmp_path, wait=True)
+    assert again is not first and again is not None and again.pages == 2
+
+
+def test_a_turn_never_waits_for_the_title_index(tmp_path: Path) -> None:
+    """The first read starts the build in the background and answers at once."""
+    from hermes_gbrain.recall.filecache import FileCache
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow(path: Path, size: int) -> str:
+        started.set()
+        assert release.wait(5)
+        return path.read_text()
+
+    cache: FileCache[str] = FileCache(slow)
+    target = tmp_path / "index.json"
+    target.write_text("one")
+    assert cache.peek(target) is None and started.wait(5)  # building, not waited for
+    assert cache.peek(target) is None  # one build at a time
+    release.set()
+    assert cache.get(target) == "one"
+    assert cache.peek(target) == "one"
