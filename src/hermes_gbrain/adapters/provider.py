@@ -166,8 +166,8 @@ class GBrainMemoryProvider(MemoryProvider):
         so Hermes' start-up does not wait (a one-shot process's first turn is then only
         its search; with the profile's files it costs no request at all)."""
         config = self._config
-        if config is None:
-            return
+        if config is None or self._budget(config) <= 0:
+            return  # background mode (the preset): no turn ever waits for a search
         try:
             compat.spawn_thread(lambda: turns.warm(config), "gbrain-warm").start()
         except RuntimeError:  # interpreter shutting down: the turn fetches what it needs
