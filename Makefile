@@ -66,6 +66,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/relevance.py
 	$(BIN)/python bench/digest_reach.py
 	$(BIN)/python bench/turn_latency.py
+	$(BIN)/python bench/distance.py
 	$(BIN)/python bench/bulkheads.py
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/write_soak.py

@@ -606,6 +606,41 @@ MUTATIONS: tuple[Mutation, ...] = (
         "pass",
         ("tests/emulator/test_emulator_port.py",),
     ),
+    Mutation(
+        "token file: only the owner's private file",
+        f"{PKG}/files.py",
+        "or stat.S_IMODE(info.st_mode) & 0o077\n",
+        "\n",
+        ("tests/unit/test_token_file.py",),
+    ),
+    Mutation(
+        "token file: keyed by the credential",
+        f"{PKG}/tokenfile.py",
+        "if not isinstance(key, str) or not hmac.compare_digest(key, self.key):",
+        "if not isinstance(key, str):",
+        ("tests/unit/test_token_file.py",),
+    ),
+    Mutation(
+        "token file: a refused token is never reused",
+        f"{PKG}/auth.py",
+        "if not record.token or record.token == slot.rejected or record.refresh_at <= wall:",
+        "if not record.token or record.refresh_at <= wall:",
+        ("tests/unit/test_token_file.py",),
+    ),
+    Mutation(
+        "mint wait keeps the caller's deadline",
+        f"{PKG}/auth.py",
+        "wait = deadline_left(self._deadline_s + 1.0)\n        if not slot.lock.acquire(",
+        "wait = self._deadline_s + 1.0\n        if not slot.lock.acquire(",
+        ("tests/unit/test_token_file.py",),
+    ),
+    Mutation(
+        "briefing claimed by one process",
+        f"{PKG}/adapters/layers.py",
+        "if not shared_log().claim_briefing(config.home, session):",
+        "if False:",
+        ("tests/integration/test_briefing_processes.py",),
+    ),
 )
 
 

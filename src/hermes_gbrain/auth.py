@@ -1,10 +1,15 @@
 """Bearer credentials: a static token, or OAuth client_credentials minted at ``/token``.
 
-Minted tokens live in memory only, in one process-wide cache keyed by the token URL,
-the client id, the profile they belong to and an HMAC of the secret under a key made
-fresh for each process: the secret itself is never a key, never logged, never stored.
-One mint is in flight per key, so a hundred threads starting cold cost one request;
-a 429 blocks further mints for that key until the server's reset time.
+Minted tokens live in one process-wide cache keyed by the token URL, the client id,
+the profile they belong to and an HMAC of the secret under a key made fresh for each
+process: the secret itself is never a key, never logged. With a profile home
+(``cache_home``) the token is also kept in the profile's token file (``tokenfile``),
+so every process of the profile reuses it until shortly before it expires: GBrain
+allows 50 mints per 15 minutes per client address, and one-shot processes would
+spend them fast. One mint is in flight per key, within a process (a lock) and across
+processes (a file lock); whoever waits for it waits no longer than its caller's
+deadline (``transport.call_deadline``). A 429 blocks further mints for that key, in
+every process of the profile, until the server's reset time.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import os
 import secrets
 import threading
 import time
@@ -20,8 +26,16 @@ from typing import Protocol
 from urllib.parse import urlencode
 
 from . import jsontext
-from .errors import AuthError, GBrainError, HTTPStatusError, ProtocolError, RateLimitedError
-from .transport import Transport
+from .errors import (
+    AuthError,
+    DeadlineError,
+    GBrainError,
+    HTTPStatusError,
+    ProtocolError,
+    RateLimitedError,
+)
+from .tokenfile import TokenFile, TokenRecord, is_token_text
+from .transport import Transport, deadline_left
 
 __all__ = [
     "ClientCredentials",
@@ -107,7 +121,11 @@ class StaticToken:
 class _Minted:
     token: str
     refresh_at: float
+    """``time.monotonic()`` reading after which a new token is minted."""
     scope: str
+    expires_wall: float = 0.0
+    refresh_wall: float = 0.0
+    """The same moments on the wall clock, which the token file shares across processes."""
 
     def __repr__(self) -> str:
         return f"_Minted(scope={self.scope!r})"
@@ -121,6 +139,8 @@ class _Slot:
     minted: _Minted | None = None
     blocked_until: float = 0.0
     mints: int = 0
+    rejected: str | None = None
+    """The last token the server refused: never taken from the token file again."""
 
 
 _slots_lock = threading.Lock()
@@ -150,6 +170,8 @@ class ClientCredentials:
     """OAuth ``client_credentials`` at the token URL beside the MCP endpoint.
 
     GBrain accepts the client id and secret only in a form body (not JSON, not Basic).
+    ``cache_home`` (the profile's Hermes home) shares tokens with the profile's other
+    processes through its token file; without it tokens stay in this process.
     """
 
     def __init__(
@@ -163,6 +185,7 @@ class ClientCredentials:
         namespace: str = "",
         cap: int = TOKEN_CAP,
         deadline_s: float = TOKEN_DEADLINE_S,
+        cache_home: str | os.PathLike[str] | None = None,
     ) -> None:
         self._token_url = token_url
         self._client_id = client_id
@@ -173,6 +196,17 @@ class ClientCredentials:
         self._deadline_s = deadline_s
         self._key = keyed_hash("oauth", namespace, token_url, client_id, client_secret, scope or "")
         self.share_key = keyed_hash("share", "oauth", token_url, client_id, client_secret)
+        self._file = (
+            TokenFile(
+                cache_home,
+                token_url=token_url,
+                client_id=client_id,
+                client_secret=client_secret,
+                scope=scope or "",
+            )
+            if cache_home
+            else None
+        )
 
     def __repr__(self) -> str:
         return f"ClientCredentials(token_url={self._token_url!r}, secret=<hidden>)"
@@ -180,6 +214,11 @@ class ClientCredentials:
     @property
     def cache_key(self) -> str:
         return self._key
+
+    @property
+    def token_file(self) -> TokenFile | None:
+        """Where this credential's token is shared with the profile's other processes."""
+        return self._file
 
     @property
     def mints(self) -> int:
@@ -197,35 +236,100 @@ class ClientCredentials:
         minted = slot.minted
         if minted is not None and time.monotonic() < minted.refresh_at:
             return minted.token
-        with slot.lock:
+        # A mint may be in flight in another thread: wait for it no longer than the
+        # caller's deadline (a mint's own bound when there is none).
+        wait = deadline_left(self._deadline_s + 1.0)
+        if not slot.lock.acquire(timeout=wait):
+            raise DeadlineError(wait)
+        try:
             minted = slot.minted  # another thread may have minted while we waited
             now = time.monotonic()
             if minted is not None and now < minted.refresh_at:
                 return minted.token
             if now < slot.blocked_until:
                 raise RateLimitedError(slot.blocked_until - now)
-            try:
-                slot.minted = self._mint()
-            except RateLimitedError as exc:
-                wait = exc.retry_after
-                if wait is None or not math.isfinite(wait):
-                    wait = _DEFAULT_BACKOFF_S
-                slot.blocked_until = time.monotonic() + min(max(wait, 1.0), _MAX_BACKOFF_S)
-                raise
-            except GBrainError:
-                raise
-            except Exception as exc:  # only typed errors leave the client API
-                raise ProtocolError(
-                    f"token response could not be handled ({type(exc).__name__})"
-                ) from None
-            slot.mints += 1
+            slot.minted = self._shared_or_minted(slot)
             return slot.minted.token
+        finally:
+            slot.lock.release()
+
+    def _shared_or_minted(self, slot: _Slot) -> _Minted:
+        """The profile's shared token when it is good, else a fresh one (then shared)."""
+        file = self._file
+        if file is None:
+            return self._mint_counted(slot)
+        shared = self._from_file(file, slot)
+        if shared is not None:
+            return shared
+        wait = deadline_left(self._deadline_s + 1.0)
+        with file.lock(wait) as held:
+            if not held:
+                raise DeadlineError(wait)  # another process is still minting
+            shared = self._from_file(file, slot)  # it may have minted while we waited
+            if shared is not None:
+                return shared
+            try:
+                minted = self._mint_counted(slot)
+            except RateLimitedError:
+                wall = time.time() + max(0.0, slot.blocked_until - time.monotonic())
+                file.save(TokenRecord("", "", 0.0, 0.0, blocked_until=wall))
+                raise
+            file.save(
+                TokenRecord(minted.token, minted.scope, minted.expires_wall, minted.refresh_wall)
+            )
+            return minted
+
+    def _from_file(self, file: TokenFile, slot: _Slot) -> _Minted | None:
+        """The token file's token, if still good and not the one the server refused;
+        a rate-limit block written there by another process applies here too."""
+        try:
+            record = file.load()
+        except OSError:
+            return None
+        if record is None:
+            return None
+        wall, mono = time.time(), time.monotonic()
+        if record.blocked_until > wall:
+            slot.blocked_until = max(slot.blocked_until, mono + record.blocked_until - wall)
+            raise RateLimitedError(record.blocked_until - wall)
+        if not record.token or record.token == slot.rejected or record.refresh_at <= wall:
+            return None
+        return _Minted(
+            token=record.token,
+            refresh_at=mono + (record.refresh_at - wall),
+            scope=record.scope,
+            expires_wall=record.expires_at,
+            refresh_wall=record.refresh_at,
+        )
+
+    def _mint_counted(self, slot: _Slot) -> _Minted:
+        try:
+            minted = self._mint()
+        except RateLimitedError as exc:
+            wait = exc.retry_after
+            if wait is None or not math.isfinite(wait):
+                wait = _DEFAULT_BACKOFF_S
+            slot.blocked_until = time.monotonic() + min(max(wait, 1.0), _MAX_BACKOFF_S)
+            raise
+        except GBrainError:
+            raise
+        except Exception as exc:  # only typed errors leave the client API
+            raise ProtocolError(
+                f"token response could not be handled ({type(exc).__name__})"
+            ) from None
+        slot.mints += 1
+        return minted
 
     def rejected(self, token: str) -> bool:
         slot = _slot(self._key)
-        with slot.lock:
-            if slot.minted is not None and slot.minted.token == token:
-                slot.minted = None
+        # Never waits: a thread minting holds the lock, and its token is a new one anyway.
+        if slot.lock.acquire(timeout=0.0):
+            try:
+                if slot.minted is not None and slot.minted.token == token:
+                    slot.minted = None
+                slot.rejected = token
+            finally:
+                slot.lock.release()
         return True
 
     def _mint(self) -> _Minted:
@@ -236,7 +340,7 @@ class ClientCredentials:
         }
         if self._scope:
             form["scope"] = self._scope
-        started = time.monotonic()
+        started, started_wall = time.monotonic(), time.time()
         response = self._transport.post(
             self._token_url,
             content=urlencode(form).encode("ascii"),
@@ -264,7 +368,7 @@ class ClientCredentials:
             raise HTTPStatusError(response.status, "token request")
         payload = _json_object(response.body)
         token = payload.get("access_token")
-        if not isinstance(token, str) or not _is_token_text(token):
+        if not isinstance(token, str) or not is_token_text(token):
             raise ProtocolError("token response has no usable access_token")
         token_type = payload.get("token_type", "bearer")
         if not isinstance(token_type, str) or token_type.lower() != "bearer":
@@ -283,14 +387,14 @@ class ClientCredentials:
         if "scope" in payload and not scope.strip():
             # GBrain filters requested scopes silently; an empty grant can call nothing.
             raise AuthError(200, "invalid_scope", "token grant")
+        reuse_for = expires_in - _refresh_margin(expires_in)
         return _Minted(
-            token=token, refresh_at=started + expires_in - _refresh_margin(expires_in), scope=scope
+            token=token,
+            refresh_at=started + reuse_for,
+            scope=scope,
+            expires_wall=started_wall + expires_in,
+            refresh_wall=started_wall + reuse_for,
         )
-
-
-def _is_token_text(token: str) -> bool:
-    """Visible ASCII only: anything else cannot go into an HTTP header as is."""
-    return bool(token) and token.isascii() and token.isprintable() and " " not in token
 
 
 def _json_object(body: bytes) -> dict[str, object]:

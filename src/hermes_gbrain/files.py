@@ -21,6 +21,8 @@ create tables in, a file elsewhere. ``doctor`` names such links (:func:`redirect
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import re
 import secrets
@@ -30,7 +32,16 @@ import stat
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: locks are per process there
+    fcntl = None
 
 __all__ = [
     "DIR_MODE",
@@ -38,9 +49,13 @@ __all__ = [
     "STALE_TEMP_S",
     "RedirectedError",
     "data_dir",
+    "file_lock",
     "private_dir",
     "private_file",
     "private_key",
+    "profile_hmac",
+    "profile_salt",
+    "read_owned",
     "read_state",
     "redirected",
     "refuse_redirect",
@@ -314,3 +329,112 @@ def process_alive(pid: int) -> bool:
     except OSError:
         return True  # exists, not ours to signal
     return True
+
+
+SALT_NAME = ".salt"
+
+
+def profile_salt(hermes_home: str | os.PathLike[str]) -> bytes:
+    """A random per-profile key (``gbrain/.salt``, 0600, see :func:`private_key`).
+
+    What keys the profile's caches (discovery, tokens, catalog) is an HMAC under it:
+    stable across the profile's processes, useless anywhere else, and it never holds a
+    secret. An unwritable (or redirected) home gets a key stable for this process only.
+    """
+    try:
+        return private_key(data_dir(hermes_home) / SALT_NAME)
+    except OSError:
+        return _PROCESS_SALT
+
+
+_PROCESS_SALT = secrets.token_bytes(32)
+
+
+def profile_hmac(hermes_home: str | os.PathLike[str], *parts: str) -> str:
+    """An HMAC of ``parts`` under the profile's key (hex): names a credential's cache
+    files without revealing it, the same in every process of the profile."""
+    mac = hmac.new(profile_salt(hermes_home), digestmod=hashlib.sha256)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass")
+        # Length-prefixed, so no choice of parts can shift bytes from one to the next.
+        mac.update(len(data).to_bytes(8, "big"))
+        mac.update(data)
+    return mac.hexdigest()
+
+
+def read_owned(path: str | os.PathLike[str], cap: int) -> bytes | None:
+    """The bytes of a private file, or None when it is missing, too large, not a regular
+    file (a symlink is not followed), not the owner's, or readable by anyone else.
+
+    For files holding a credential: one that others could have read or replaced is
+    not trusted, it is made again.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        refuse_redirect(path)
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or stat.S_IMODE(info.st_mode) & 0o077
+            or (hasattr(os, "geteuid") and info.st_uid != os.geteuid())
+            or info.st_size > cap
+        ):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(cap + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= cap else None
+
+
+LOCK_POLL_S = 0.005
+LOCK_POLL_MAX_S = 0.05
+
+
+@contextmanager
+def file_lock(path: str | os.PathLike[str], timeout: float) -> Iterator[bool]:
+    """Hold an exclusive lock on ``path`` (made 0600 if missing) across processes.
+
+    Yields True once held, False when ``timeout`` seconds passed first (the caller then
+    decides: wait no longer, or go on unlocked). The lock dies with its process, so a
+    crashed holder never blocks anyone. Without ``fcntl`` (Windows) it yields True at
+    once: the lock is then per process only.
+    """
+    if fcntl is None:  # pragma: no cover - POSIX everywhere Hermes runs natively
+        yield True
+        return
+    target = Path(path)
+    try:
+        private_dir(target.parent)
+        fd = os.open(target, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+    except OSError:
+        yield True  # an unwritable home: nothing to share, so nothing to wait for
+        return
+    try:
+        end = time.monotonic() + max(0.0, timeout)
+        pause = LOCK_POLL_S
+        held = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = True
+                break
+            except BlockingIOError:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                # flock has no timeout: poll, backing off, never past the deadline.
+                time.sleep(min(pause, left))
+                pause = min(pause * 2, LOCK_POLL_MAX_S)
+            except OSError:
+                held = True  # a filesystem without locks: go on as the only process
+                break
+        yield held
+    finally:
+        os.close(fd)  # closing releases the lock

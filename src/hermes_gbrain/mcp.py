@@ -20,6 +20,7 @@ from typing import Any
 
 from . import jsontext
 from .auth import Credential, share_key_of
+from .catalogfile import CatalogFile
 from .errors import (
     AuthError,
     DeadlineError,
@@ -302,8 +303,10 @@ class MCPClient:
         transport: Transport,
         cap: int = MCP_CAP,
         deadline_s: float = MCP_DEADLINE_S,
+        catalog_file: CatalogFile | None = None,
     ) -> None:
         self._url = url
+        self._catalog_file = catalog_file
         self._credential = credential
         self._transport = transport
         self._cap = cap
@@ -367,7 +370,8 @@ class MCPClient:
         return parse_tool_result(name, result)
 
     def catalog(self, *, refresh: bool = False) -> ToolCatalog:
-        """The server's ``tools/list`` for this credential, cached per process."""
+        """The server's ``tools/list`` for this credential, cached per process and, with a
+        ``catalog_file``, shared with the profile's other processes for a while."""
         if not refresh:
             with _catalog_lock:
                 cached = _catalogs.get(self._catalog_key)
@@ -382,14 +386,46 @@ class MCPClient:
                 if not refresh:
                     with _catalog_lock:
                         cached = _catalogs.get(self._catalog_key)
+                    if cached is None:
+                        cached = self._shared_catalog()
                     if cached is not None:
                         return cached
                 catalog = ToolCatalog.parse(self.request("tools/list"))
                 with _catalog_lock:
                     _catalogs[self._catalog_key] = catalog
+                if self._catalog_file is not None:
+                    self._catalog_file.save(
+                        [
+                            {"name": t.name, "description": t.description,
+                             "inputSchema": dict(t.input_schema)}
+                            for t in catalog.tools.values()
+                        ]
+                    )  # fmt: skip
                 return catalog
             finally:
                 lock.release()
+
+    def warm(self) -> None:
+        """Have a token and the catalog ready before the first call: from the profile's
+        files when they hold them (no request at all), else fetched now."""
+        with call_deadline(self._deadline_s), _typed():
+            self._credential.bearer()
+        self.catalog()
+
+    def _shared_catalog(self) -> ToolCatalog | None:
+        """The catalog another process of the profile fetched lately, if any."""
+        if self._catalog_file is None:
+            return None
+        cached = self._catalog_file.load()
+        if cached is None:
+            return None
+        try:
+            catalog = ToolCatalog.parse(cached)
+        except GBrainError:
+            return None
+        with _catalog_lock:
+            _catalogs[self._catalog_key] = catalog
+        return catalog
 
     # -- plumbing ---------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.emulator.oauth import RateLimiter
 from support.hermes_home import HermesHome
 from support.pointer_env import Profile, fresh_process_state, make_profile
 
@@ -26,9 +27,11 @@ def module_emulator() -> Iterator[Emulator]:
 
 @pytest.fixture
 def emu(module_emulator: Emulator) -> Iterator[Emulator]:
-    """The module's emulator with knobs reset and an empty request log."""
+    """The module's emulator with knobs reset, an empty request log and a fresh ``/token``
+    limit window (GBrain's 50 per 15 minutes counts a whole module's mints otherwise)."""
     module_emulator.reset_knobs()
     module_emulator.clear_requests()
+    module_emulator.rate_limiter = RateLimiter()
     yield module_emulator
     module_emulator.reset_knobs()
 

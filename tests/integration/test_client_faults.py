@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +31,7 @@ from hermes_gbrain.errors import (
     RefusedError,
     TooLargeError,
 )
+from hermes_gbrain.files import data_dir
 from hermes_gbrain.settings import load_settings
 from hermes_gbrain.transport import Transport
 
@@ -177,8 +179,10 @@ def test_redirect_never_resends(rig: Rig) -> None:
     assert paths == ["/mcp"], "the redirect target must never be requested"
 
 
-def test_token_endpoint_rate_limit_backs_off(rig: Rig, tmp_path: object) -> None:
+def test_token_endpoint_rate_limit_backs_off(rig: Rig, tmp_path: Path) -> None:
     clear_token_cache()
+    for shared in data_dir(tmp_path).glob("token-*.json"):
+        shared.unlink()  # no token in this process nor in the profile's file: a mint
     rig.emu.knobs.token_status = 429
     before = rig.emu.token_requests
     for _ in range(5):

@@ -62,7 +62,10 @@ def test_cli_writes_atomically_and_a_failed_build_keeps_the_good_digest(
     out = capsys.readouterr().out
     good = read_digest(home)
     assert good is not None and good["line"] in out
-    names = sorted(p.name for p in digest_path(home).parent.iterdir())
+    shared = (".salt", "token-", "catalog-")  # the profile's token and catalog, shared
+    names = sorted(
+        p.name for p in digest_path(home).parent.iterdir() if not p.name.startswith(shared)
+    )
     assert names == ["digest.json", "title_index.json", "title_vocab.json"]
     raw = digest_path(home).read_text(encoding="utf-8")
     assert profile.env["GBRAIN_MCP_CLIENT_SECRET"] not in raw and profile.emu.mcp_url not in raw
@@ -78,7 +81,9 @@ def test_cli_writes_atomically_and_a_failed_build_keeps_the_good_digest(
     assert main(["digest", "--hermes-home", home, "--quiet"]) == 1
     assert "hermes-gbrain digest:" in capsys.readouterr().err
     assert digest_path(home).read_text(encoding="utf-8") == raw
-    names = sorted(p.name for p in digest_path(home).parent.iterdir())
+    names = sorted(
+        p.name for p in digest_path(home).parent.iterdir() if not p.name.startswith(shared)
+    )
     assert names == ["digest.json", "title_index.json", "title_vocab.json"]
 
 

@@ -31,7 +31,7 @@ import statistics
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -512,6 +512,7 @@ def run_soak(
             [p.home.path for p in profiles],
             secrets,
             messages,
+            bearers=tally.bearers,
         )
     finally:
         set_multiplex_active(False)
@@ -579,9 +580,16 @@ def _secrets(profiles: list[SoakProfile], bearers: set[str]) -> list[str]:
 
 
 def leak_scan(
-    lines: list[str], homes: list[Path], secrets: list[str], messages: list[str]
+    lines: list[str],
+    homes: list[Path],
+    secrets: list[str],
+    messages: list[str],
+    bearers: Collection[str] = (),
 ) -> list[str]:
-    """Where any secret or user message shows up: log records, reprs, files under the homes."""
+    """Where any secret or user message shows up: log records, reprs, files under the homes.
+
+    A minted bearer in the profile's own token file (``gbrain/token-*.json``, 0600) is
+    there by design, as the client secret is in ``.env``; anywhere else it is a leak."""
     needles = [(s, "secret") for s in secrets] + [
         (m.rsplit(" ", 1)[-1], "user message") for m in messages
     ]
@@ -598,7 +606,10 @@ def leak_scan(
                 data = path.read_bytes()
             except OSError:
                 continue
+            token_file = path.name.startswith("token-") and path.suffix == ".json"
             for needle, kind in needles:
+                if token_file and needle in bearers and path.stat().st_mode & 0o077 == 0:
+                    continue
                 if needle.encode() in data:
                     leaks.append(f"{kind} in {path.relative_to(home)}")
     return sorted(set(leaks))

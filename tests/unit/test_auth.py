@@ -45,6 +45,10 @@ class FakeClock:
     def monotonic(self) -> float:
         return self.now
 
+    def time(self) -> float:
+        """The wall clock moves with the monotonic one (token files use wall time)."""
+        return 1.7e9 + self.now
+
 
 class TokenServer:
     """A MockTransport handler that mints numbered tokens and logs every request."""

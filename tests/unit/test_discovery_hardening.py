@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from hermes_gbrain.toolbridge.discovery import (
     credential_key,
     data_dir,
     load_discovery,
+    save_discovery,
 )
 from hermes_gbrain.toolbridge.session import ToolSession, write_gate
 from support.fake_mcp import FakeMCP, tool_spec
@@ -152,10 +154,10 @@ def test_a_burst_of_sessions_shares_one_refresh(
     gate, calls, spawned = threading.Event(), [], []
     real = session_module.discover
 
-    def held(brain: GBrain, s: Settings) -> Any:
+    def held(brain: GBrain, s: Settings, **kwargs: Any) -> Any:
         calls.append(s)
         assert gate.wait(10)
-        return real(brain, s)
+        return real(brain, s, **kwargs)
 
     def spawn(fn: Any, name: str) -> threading.Thread:
         spawned.append(name)
@@ -176,8 +178,16 @@ def test_a_burst_of_sessions_shares_one_refresh(
         assert session.refresh_error is None
         assert session.bridge is not None and session.bridge.discovery is not None
     assert len(calls) == 1 and spawned == ["gbrain-discovery"]
-    # Once it is over, the next session refreshes again (nothing is left in flight).
+    # Once it is over, a session starting within the hour takes what it learned.
     late = ToolSession(spawn=spawn)
     late._brain = lambda settings, write: brain  # type: ignore[method-assign]
     late.start(settings(tmp_path), write_gate("read", None, None))
-    assert late.refreshed.wait(10) and len(calls) == 2
+    assert late.refreshed.is_set() and late.discovered is not None and len(calls) == 1
+    # An older discovery is refreshed again (nothing is left in flight).
+    found = load_discovery(tmp_path, credential_key(settings(tmp_path)))
+    assert found is not None
+    save_discovery(tmp_path, replace(found, fetched_at=found.fetched_at - 2 * 3600))
+    later = ToolSession(spawn=spawn)
+    later._brain = lambda settings, write: brain  # type: ignore[method-assign]
+    later.start(settings(tmp_path), write_gate("read", None, None))
+    assert later.refreshed.wait(10) and len(calls) == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import httpx
 import pytest
@@ -18,16 +19,17 @@ def _oauth(home: str) -> Settings:
     return Settings(hermes_home=home, client_id="gbrain_cl_same", client_secret="cs-same")
 
 
-def test_profiles_with_the_same_client_never_share_a_token() -> None:
+def test_profiles_with_the_same_client_never_share_a_token(tmp_path: Path) -> None:
     """Two profiles configured with one client still mint (and cache) apart."""
     fake = FakeMCP()
     transport = fake.transport()
-    a = credential_for(_oauth("/profiles/a"), transport)
-    b = credential_for(_oauth("/profiles/b"), transport)
+    home_a, home_b = str(tmp_path / "a"), str(tmp_path / "b")
+    a = credential_for(_oauth(home_a), transport)
+    b = credential_for(_oauth(home_b), transport)
     assert a.cache_key != b.cache_key
     assert a.bearer() != b.bearer()
     assert len(fake.token_requests) == 2
-    assert credential_for(_oauth("/profiles/a"), transport).bearer() == a.bearer()
+    assert credential_for(_oauth(home_a), transport).bearer() == a.bearer()
     assert len(fake.token_requests) == 2
 
 

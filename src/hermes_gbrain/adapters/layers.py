@@ -126,6 +126,9 @@ def begin_briefing(
         return False
     if compat.is_trivial_prompt(message):
         return False
+    if not shared_log().claim_briefing(config.home, session):
+        desk.mark_done(key)  # another process briefs (or briefed) this session
+        return False
     return desk.start(key, message, BriefingSearch(config), layers.briefing, context=context)
 
 

@@ -4,8 +4,11 @@ Thin on purpose (like Hermes' holographic provider): it reads settings where the
 profile's secret scope is bound (``initialize``, ``on_turn_start``), freezes them,
 and hands them to the recall layer. The full ``gbrain`` provider searches each
 non-trivial message in ``on_turn_start`` (which 0.19.0 calls just before
-``prefetch``) and ``prefetch`` waits for that search within a small budget
-(``recall.turns``). The ``gbrain-pointer`` preset keeps the original behaviour:
+``prefetch``) and ``prefetch`` waits for that search within a budget that follows
+the brain's measured distance (``recall.turns``, ``recall.distance``); a search that
+misses its turn offers the next turn what the gate passes for that turn's message.
+``initialize`` readies the token and tool catalog on a thread of its own (a warm
+start). The ``gbrain-pointer`` preset keeps the original behaviour:
 ``queue_prefetch`` searches the finished turn and the next ``prefetch`` is a lookup.
 Trivial turns ("ok", "/help") get nothing and leave any waiting result in place.
 Tools live in ``toolwire``; ``on_memory_write`` hands Hermes' own memory writes
@@ -81,9 +84,11 @@ class GBrainMemoryProvider(MemoryProvider):
         self._context: contextvars.Context | None = None
         self._owner = Owner()
         self._keys: dict[str, None] = {}  # credential keys used, for invalidation
+        self._last_key: StoreKey | None = None
         self._last_count = 0
         self._turn = 0  # Hermes' user-turn number, from on_turn_start
         self._current: turns.TurnSearch | None = None  # this turn's own search
+        self._late: turns.TurnSearch | None = None  # the last search that missed its turn
         self._earlier: list[str] = []  # the last user messages, in memory only
         self._status_callback: Callable[[str], object] | None = None
         self._search_problem: dict[str, str] = {}  # credential key -> why searches cannot run
@@ -157,9 +162,22 @@ class GBrainMemoryProvider(MemoryProvider):
         )
         self._refresh()
         self._health.start(self._home, kwargs)
+        self._warm_start()
         self._tools.start(self._home, kwargs)
         if self.writes_memory:
             self._writeback.start(self._home, self._session, kwargs)
+
+    def _warm_start(self) -> None:
+        """Token and catalog in place before the first message, on a thread of their own
+        so Hermes' start-up does not wait (a one-shot process's first turn is then only
+        its search; with the profile's files it costs no request at all)."""
+        config = self._config
+        if config is None or self._budget(config) <= 0:
+            return  # background mode (the preset): no turn ever waits for a search
+        try:
+            compat.spawn_thread(lambda: turns.warm(config), "gbrain-warm").start()
+        except RuntimeError:  # interpreter shutting down: the turn fetches what it needs
+            return
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         """A new user turn: start the briefing and this message's own search at once."""
@@ -226,7 +244,16 @@ class GBrainMemoryProvider(MemoryProvider):
 
     def _key(self, config: PointerConfig, session_id: str) -> StoreKey:
         credential = config.cache_key
-        key = StoreKey(config.home, credential, session_id or self._session)
+        session = session_id or self._session
+        last = self._last_key  # the same session turn after turn: no new key per call
+        if (
+            last is not None
+            and last.session == session
+            and last.credential == credential
+            and last.home == config.home
+        ):
+            return last
+        key = self._last_key = StoreKey(config.home, credential, session)
         if credential not in self._keys:
             self._keys[credential] = None
             while len(self._keys) > 16:
@@ -294,9 +321,29 @@ class GBrainMemoryProvider(MemoryProvider):
                     self._earlier = self._earlier[:-1]
                 current = self._start_current(config, session, query, None)
             pointers = turns.collect(engine, current) if current is not None else ""
+            pointers = self._with_late(config, key, session, query, pointers)
+            self._late = current if current is not None and current.missed else None
         else:
             pointers = engine.take(key, MAX_LIMIT)  # the previous turn's background search
         return compose_turn(config, session, self._turn, briefing=briefing, pointers=pointers)
+
+    def _with_late(
+        self, config: PointerConfig, key: StoreKey, session: str, query: str, pointers: str
+    ) -> str:
+        """This turn's pointers, then what the previous turn's late search found that the
+        gate passes for this message (a far or slow brain's answer is not simply lost)."""
+        late, self._late = self._late, None
+        if late is None:
+            return pointers
+        extra = turns.late_pointers(
+            late,
+            key,
+            query,
+            self._gate(),
+            skip=recent_pages(config, session, self._turn),
+            screen=config.screen,
+        )
+        return turns.merge_blocks(pointers, extra)
 
     def _pointer_block(self, config: PointerConfig, session: str, query: str) -> str:
         """The preset: what the previous turn's search left, or (opt-in budget) a
@@ -368,6 +415,7 @@ class GBrainMemoryProvider(MemoryProvider):
         one (``reset``: Hermes' ``/new``) or a resumed one starts an empty conversation window
         (a branch or a compression goes on with the same conversation)."""
         self._current = None
+        self._late = None
         config = self._config
         home = config.home if config is not None else self._home
         sessions = {self._session, parent_session_id, new_session_id} - {""}

@@ -81,6 +81,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-seed", action="store_true", help="start with an empty brain")
     parser.add_argument(
+        "--distance-ms",
+        type=_milliseconds,
+        default=0,
+        metavar="N",
+        help="put the brain N ms away: every request waits N ms, each new connection once more",
+    )
+    parser.add_argument(
         "--brain",
         type=_brain,
         default="sample",
@@ -88,6 +95,16 @@ def _parser() -> argparse.ArgumentParser:
         "generated:N (N synthetic pages, for scale benchmarks)",
     )
     return parser
+
+
+def _milliseconds(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 10_000:
+        raise argparse.ArgumentTypeError(f"a whole number of milliseconds, 0-10000, not {value!r}")
+    return number
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -185,6 +202,7 @@ def run(argv: list[str] | None = None) -> int:
         host=args.host,
         brain=args.brain,
     )
+    emulator.knobs.distance_s = args.distance_ms / 1000.0
     done = threading.Event()
 
     def _stop(signum: int, frame: FrameType | None) -> None:

@@ -36,6 +36,10 @@ class Knobs:
 
     # timing
     latency_s: float = 0.0
+    distance_s: float = 0.0
+    """A brain far away: every request, on any path, waits this long before it is handled,
+    and a new connection waits as long once more (its handshake). One way only: the
+    reply is not delayed again. ``latency_s`` is the brain's own work, on ``/mcp`` only."""
     gate: threading.Event | None = None
     token_gate: threading.Event | None = None
     on_request: Callable[[RecordedRequest], None] | None = None

@@ -191,6 +191,9 @@ class _Handler(BaseHTTPRequestHandler):
         with contextlib.suppress(OSError):
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.server.track(self.connection)
+        distance = self.app.knobs.distance_s
+        if distance > 0:  # a far brain's handshake: once per connection
+            self.server.stopping.wait(distance)
 
     def finish(self) -> None:
         try:
@@ -321,6 +324,11 @@ class _Handler(BaseHTTPRequestHandler):
             text.encode("utf-8"),
         )
 
+    def _far(self, seconds: float) -> None:
+        """Wait out the ``distance_s`` knob (cut short when the emulator stops)."""
+        if seconds > 0 and self.server.stopping.wait(seconds):
+            raise _Abort
+
     def _wait_gate(self, gate: threading.Event | None) -> None:
         if gate is None:
             return
@@ -357,6 +365,7 @@ class _Handler(BaseHTTPRequestHandler):
             callback = self.app.knobs.on_request
             if callback is not None:
                 callback(rec)
+            self._far(self.app.knobs.distance_s)
             self._route(method, path, rec)
         except _Abort:
             self.close_connection = True
@@ -444,7 +453,13 @@ class _Handler(BaseHTTPRequestHandler):
         ]
 
     def _limited(self) -> list[tuple[str, str]] | None:
-        """Count this request; answer 429 and return None when over the limit."""
+        """Count this request; answer 429 and return None when over the limit.
+
+        GBrain's ``/token`` limiter (``src/commands/serve-http.ts``: ``ccRateLimiter``, an
+        ``express-rate-limit`` with ``resolveOAuthTokenRateLimit()``'s default of 50
+        requests per 15-minute window per client address, ``standardHeaders: true``), on by
+        default; recording 04 shows the ``RateLimit-*`` headers of a counted request.
+        """
         limit = self.app.knobs.token_rate_limit
         allowed, remaining, reset = self.app.rate_limiter.hit(self.client_address[0], limit)
         headers = self._rate_headers(limit, remaining, reset)
@@ -453,7 +468,7 @@ class _Handler(BaseHTTPRequestHandler):
                 429,
                 {
                     "error": "too_many_requests",
-                    "error_description": "Too many token requests; wait for the window to reset",
+                    "error_description": "Rate limit exceeded. Try again later.",
                 },
                 extra=[*headers, ("Retry-After", str(reset))],
             )

@@ -550,6 +550,9 @@ _shared: PointerEngine | None = None
 def shared_engine(spawn: Spawn | None = None) -> PointerEngine:
     """The process-wide engine every provider instance uses (made on first use)."""
     global _shared  # noqa: PLW0603 - one pool and one store per process is the point
+    engine = _shared  # every prefetch asks: no lock once the engine exists
+    if engine is not None and not engine.closed:
+        return engine
     with _shared_lock:
         if _shared is None or _shared.closed:
             _shared = PointerEngine(spawn=spawn)

@@ -5,7 +5,8 @@ Hermes may run every turn of a session in a new process (``hermes -z``, ``hermes
 page again within five turns" cannot live in memory alone. Each session has one small
 JSON file under ``$HERMES_HOME/gbrain/sessions/``, named by a hash of the session id,
 holding whether the session's briefing is settled and which pages (``[source:slug]``
-citations, never message text) it was shown at which turn:
+citations, never message text) it was shown at which turn (and an empty ``.brief``
+file beside it once a process has claimed the briefing, see ``claim_briefing``):
 
     {"v": 1, "briefed": true, "turn": 4, "pages": {"[default:people/maya-okafor]": 1}}
 
@@ -53,6 +54,8 @@ MAX_FILES = 1_000
 MAX_PAGES = 64
 MAX_FILE_BYTES = 16_384
 MAX_CACHED = 4_096
+CLAIM_SUFFIX = ".brief"
+"""The empty file that says one process has claimed a session's briefing."""
 _VERSION = 1
 
 
@@ -214,6 +217,30 @@ class ShownLog:
             self._pruned.add(home)
         prune(sessions_dir(home))
 
+    def claim_briefing(self, home: str, session: str) -> bool:
+        """True for the one process that may brief this session, False for all others.
+
+        Processes started together on one session (``hermes -z --resume`` from a script,
+        a gateway and a CLI) all read "not briefed" before any of them shows it; the
+        claim is a file created with ``O_EXCL`` beside the session's record, which only
+        one of them can create. A home where it cannot be created claims nothing: the
+        session is then briefed as before (at worst twice), never not at all.
+        """
+        if not self._persist or not session:
+            return True
+        path = _file_for(home, session).with_suffix(CLAIM_SUFFIX)
+        try:
+            private_dir(path.parent)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            log.debug("briefing claim not made: %s", type(exc).__name__)
+            return True
+        os.close(fd)
+        self._prune_once(home)
+        return True
+
     def forget(self, home: str, session: str) -> None:
         """Drop the in-memory copy (tests; a process that must re-read the file)."""
         with self._lock:
@@ -227,7 +254,9 @@ def prune(folder: Path, *, max_age_days: float = MAX_AGE_DAYS, max_files: int = 
     try:
         entries = []
         for entry in os.scandir(folder):
-            if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+            if entry.name.endswith((".json", CLAIM_SUFFIX)) and entry.is_file(
+                follow_symlinks=False
+            ):
                 entries.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
     except OSError:
         return removed

@@ -4,8 +4,11 @@ The full provider and the hook search a message as soon as Hermes shows it
 (``on_turn_start`` on hermes-agent 0.19.0, before ``prefetch``; the hook's own call
 otherwise) and wait for the answer only until a deadline set when the search was
 started. A search that misses its deadline is orphaned: it may finish its request,
-but its rows answer a message already sent to the model, so they are never handed out
-(the next non-trivial turn searches its own message instead).
+but its rows answer a message already sent to the model, so its block is never handed
+out. The next non-trivial turn searches its own message, and the late rows join that
+turn's pointers only as far as the gate passes them for the new message
+(:func:`late_pointers`). The deadline follows the brain's measured distance
+(``distance``).
 
 Rows come from the same call as the briefing's (``GBrain.recall_rows``: GBrain's
 ``volunteer_context`` over the last few user messages, then ``search``, with short
@@ -19,14 +22,26 @@ other relevant pages. This is the configuration ``bench/relevance.py`` measures.
 from __future__ import annotations
 
 import contextvars
+import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..api import SearchRow
-from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, select_rows
+from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, cited_pages, select_rows
 from .config import SPARE_ROWS, PointerConfig, brain_for
-from .pointers import MAX_LIMIT, QUERY_CHARS, Outcome, Owner, PointerEngine, StoreKey, Ticket
+from .distance import measured_budget_ms, record_search
+from .pointers import (
+    MAX_LIMIT,
+    QUERY_CHARS,
+    Outcome,
+    Owner,
+    PointerEngine,
+    StoreKey,
+    Ticket,
+    format_block,
+    pointer_lines,
+)
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -34,15 +49,22 @@ __all__ = [
     "TurnSearch",
     "budget_ms",
     "collect",
+    "late_pointers",
+    "merge_blocks",
     "rows_wanted",
     "start",
+    "warm",
     "window_of",
 ]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_MS = 250
 """How long a turn may wait for its own pointers by default (see README, "Pointer
 recall in Hermes": a keyword search on loopback answers in ~30 ms, hybrid search with
-embeddings in ~150 ms; ``bench/turn_latency.py`` measures both)."""
+embeddings in ~150 ms; ``bench/turn_latency.py`` measures both). A brain farther away
+raises it to what its measured searches need, up to ``distance.MAX_MEASURED_BUDGET_MS``
+(``bench/distance.py``)."""
 REPEAT_SPARE_MAX = 5
 """At most this many rows are asked for beyond the limit to replace recent pages."""
 WINDOW_TURNS = 4
@@ -50,8 +72,22 @@ WINDOW_TURNS = 4
 
 
 def budget_ms(config: PointerConfig, default: int = DEFAULT_BUDGET_MS) -> int:
-    """``GBRAIN_POINTER_SYNC_BUDGET_MS`` when set (0 = background only), else ``default``."""
-    return default if config.sync_budget_ms is None else config.sync_budget_ms
+    """``GBRAIN_POINTER_SYNC_BUDGET_MS`` when set (0 = background only); else ``default``
+    (0 stays 0), raised to what the brain's measured distance needs (``distance``)."""
+    if config.sync_budget_ms is not None:
+        return config.sync_budget_ms
+    if default <= 0:
+        return default
+    return measured_budget_ms(config.home, config.settings.mcp_url, default)
+
+
+def warm(config: PointerConfig) -> None:
+    """What the first turn needs (token, catalog, the read connection's client), made
+    ready off the turn's clock; every failure is left for the turn to meet. Never raises."""
+    try:
+        brain_for(config).mcp.warm()
+    except Exception as exc:  # the turn will fail open on its own, with its own outcome
+        log.debug("warm start failed: %s", type(exc).__name__)
 
 
 def rows_wanted(limit: int, recent: frozenset[str]) -> int:
@@ -73,7 +109,7 @@ class GatedSearch:
     briefing's summary length: the gate anchors paraphrases on the summary.
     """
 
-    __slots__ = ("_config", "_gate", "_recent", "_window")
+    __slots__ = ("_config", "_gate", "_recent", "_window", "found")
 
     def __init__(
         self,
@@ -87,10 +123,13 @@ class GatedSearch:
         self._gate = gate
         self._window = window
         self._recent = recent
+        self.found: tuple[SearchRow, ...] = ()
+        """The rows the server sent, before the gate: a late answer's second chance."""
 
     def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
         extra = max(0, limit - self._config.limit)
         prior = "\n".join(f"- {page}" for page in sorted(self._recent))
+        started = time.monotonic()
         rows = (
             brain_for(self._config)
             .recall_rows(
@@ -103,6 +142,9 @@ class GatedSearch:
             )
             .rows
         )
+        # Only successes measure the distance: a failing brain must not stretch the wait.
+        record_search(self._config.home, self._config.settings.mcp_url, time.monotonic() - started)
+        self.found = tuple(rows)
         skip = {page.strip("[]") for page in self._recent}
         return select_rows(rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip)
 
@@ -115,6 +157,12 @@ class TurnSearch:
     query: str
     ticket: Ticket
     deadline: float
+    search: GatedSearch | None = None
+
+    @property
+    def missed(self) -> bool:
+        """Still running at its deadline: its rows may yet serve the next turn."""
+        return not self.ticket.done.is_set() and time.monotonic() >= self.deadline
 
     def answers(self, key: StoreKey, query: str) -> bool:
         """True when this search is for ``query`` in the session ``key``."""
@@ -145,7 +193,7 @@ def start(
     )
     if ticket is None:
         return None
-    return TurnSearch(key, query[:QUERY_CHARS], ticket, deadline)
+    return TurnSearch(key, query[:QUERY_CHARS], ticket, deadline, search)
 
 
 def collect(engine: PointerEngine, turn: TurnSearch) -> str:
@@ -156,3 +204,43 @@ def collect(engine: PointerEngine, turn: TurnSearch) -> str:
         engine.invalidate(turn.key)
         return ""
     return engine.take(turn.key, MAX_LIMIT)
+
+
+def late_pointers(
+    late: TurnSearch | None,
+    key: StoreKey,
+    message: str,
+    gate: Gate,
+    *,
+    skip: frozenset[str] = frozenset(),
+    screen: bool = True,
+) -> str:
+    """The rows of the previous turn's search that came too late for it, offered to this
+    turn only as far as the gate passes them for *this* message (a follow-up on the same
+    subject); never the previous message's own selection. ``""`` when there is nothing.
+
+    GBrain's own judgments of a row (``evidence``, ``exact_lookup``) were about the
+    previous message, so they are dropped: only the anchored gate's reading of this
+    message against the row's title and summary decides (no other gate mode reads the
+    message, so none offers late rows)."""
+    if late is None or late.key != key or late.search is None or not late.ticket.done.is_set():
+        return ""
+    if gate.mode != "anchored" or not late.search.found:
+        return ""
+    rows = [replace(row, evidence=None, exact_lookup=None) for row in late.search.found]
+    chosen = select_rows(
+        rows, message, gate=gate, limit=MAX_LIMIT, skip={page.strip("[]") for page in skip}
+    )
+    return format_block(pointer_lines(chosen, screen=screen), MAX_LIMIT)
+
+
+def merge_blocks(first: str, second: str) -> str:
+    """One pointer block: ``first``'s lines, then ``second``'s that cite other pages."""
+    if not second:
+        return first
+    if not first:
+        return second
+    lines = first.split("\n")[1:]
+    cited = set(cited_pages(first))
+    lines += [line for line in second.split("\n")[1:] if not set(cited_pages(line)) & cited]
+    return format_block(lines, MAX_LIMIT)

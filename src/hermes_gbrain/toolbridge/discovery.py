@@ -10,11 +10,8 @@ endpoint and credential so a changed credential never inherits another's scopes.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
-import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,8 +20,9 @@ from typing import Any
 
 from .. import jsontext
 from ..api import GBrain
+from ..catalogfile import MAX_AGE_S
 from ..errors import GBrainError
-from ..files import data_dir, private_key, read_state, write_atomic
+from ..files import data_dir, profile_hmac, read_state, write_atomic
 from ..mcp import ToolCatalog, ToolSpec
 from ..settings import Settings
 
@@ -44,35 +42,19 @@ _WRITE_HINTS = ("put_page", "delete_page", "capture")
 _ADMIN_HINTS = ("get_stats", "get_health")
 
 
-def _salt(hermes_home: str | os.PathLike[str]) -> bytes:
-    """A random per-profile key (``gbrain/.salt``, mode 0600), made on first use; a
-    damaged one (a folder, a link, the wrong size) is replaced like a damaged cache."""
-    try:
-        return private_key(data_dir(hermes_home) / ".salt")
-    except OSError:  # an unwritable (or redirected) home: stable for this process only
-        return _process_salt
-
-
-_process_salt = secrets.token_bytes(32)
-
-
 def credential_key(settings: Settings) -> str:
     """Names endpoint and credential without revealing either, stable across restarts.
 
     An HMAC under a random per-profile key, so the file holds nothing that helps
     guess a secret, and a rotated secret or another URL gives another key.
     """
-    mac = hmac.new(_salt(settings.hermes_home), digestmod=hashlib.sha256)
-    for part in (
+    return profile_hmac(
+        settings.hermes_home,
         settings.mcp_url,
         settings.client_id or "",
         settings.client_secret or "",
         settings.access_token or "",
-    ):
-        data = part.encode("utf-8", "surrogatepass")
-        mac.update(len(data).to_bytes(8, "big"))
-        mac.update(data)
-    return mac.hexdigest()[:32]
+    )[:32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +69,13 @@ class Discovery:
 
     def catalog(self) -> ToolCatalog:
         return ToolCatalog(tools={t.name: t for t in self.tools})
+
+    def fresh(self, now: float | None = None, max_age_s: float = MAX_AGE_S) -> bool:
+        """Learned lately enough that a session start need not ask again (see
+        ``catalogfile.MAX_AGE_S``): one ``whoami`` and ``tools/list`` per credential
+        per hour, whatever the number of sessions and processes."""
+        age = (time.time() if now is None else now) - self.fetched_at
+        return 0.0 <= age <= max_age_s
 
     @property
     def can_write(self) -> bool:
@@ -111,10 +100,17 @@ def _scopes_from(whoami: Mapping[str, Any] | None, catalog: ToolCatalog) -> tupl
 
 
 def discover(
-    brain: GBrain, settings: Settings, *, clock: Callable[[], float] = time.time
+    brain: GBrain,
+    settings: Settings,
+    *,
+    clock: Callable[[], float] = time.time,
+    refresh: bool = True,
 ) -> Discovery:
-    """Ask the server (``tools/list``, then ``whoami`` when offered). Raises ``GBrainError``."""
-    catalog = brain.catalog(refresh=True)
+    """Ask the server (``tools/list``, then ``whoami`` when offered). Raises ``GBrainError``.
+
+    ``refresh=False`` takes a catalog this process or profile fetched lately instead of
+    asking again (a session start; ``doctor`` asks afresh)."""
+    catalog = brain.catalog(refresh=refresh)
     whoami: dict[str, Any] | None = None
     if catalog.has("whoami"):
         try:

@@ -9,8 +9,9 @@ Three phases, matching when Hermes calls what:
    later answers only ever *remove* tools from it.
 2. ``start(settings, gate)`` — from ``initialize``: the bridge, the outbox worker
    (only when this session may write; it also replays writes a crash left behind)
-   and one refresh of the discovery cache. When writes are wanted and nothing is
-   cached, ``initialize`` waits up to ``SCOPE_WAIT_S`` for that refresh (one
+   and one refresh of the discovery cache, unless it was refreshed within the hour
+   (``Discovery.fresh``) by this or another process of the profile. When writes are
+   wanted and nothing is cached, ``initialize`` waits up to ``SCOPE_WAIT_S`` for that refresh (one
    ``tools/list`` and one ``whoami``) to learn the credential's scopes. From then on
    ``schemas`` leaves out every write tool unless this session may write *and* the
    scopes are known to allow it: Hermes 0.19.0 asks again after ``initialize`` to
@@ -205,7 +206,12 @@ class ToolSession:
             worker=worker,
             approve=self._approve,
         )
-        if refresh:
+        if refresh and discovery is not None and discovery.fresh():
+            # Learned lately by this or another process of the profile: no whoami and no
+            # tools/list for this session (a gateway starting fifty sessions asks once).
+            self.discovered = discovery
+            self.refreshed.set()
+        elif refresh:
             self._start_refresh(settings, key)
             if discovery is None and settings.tools in _WRITE_MODES and gate.allowed:
                 # Scopes unknown: learn them now, within a bound, so that write tools are
@@ -279,7 +285,7 @@ class ToolSession:
             return None
         try:
             write = settings.tools in _WRITE_MODES
-            found = discover(self._brain(settings, write), settings)
+            found = discover(self._brain(settings, write), settings, refresh=False)
             save_discovery(settings.hermes_home, found)
         except (GBrainError, OSError) as exc:
             self.refresh_error = str(exc) if isinstance(exc, GBrainError) else type(exc).__name__

@@ -1,0 +1,66 @@
+"""Late rows: offered to the next turn only where the anchored gate passes them for it."""
+
+from __future__ import annotations
+
+import threading
+
+from hermes_gbrain.api import SearchRow
+from hermes_gbrain.recall.briefing import Gate
+from hermes_gbrain.recall.config import PointerConfig
+from hermes_gbrain.recall.pointers import HEADER, StoreKey, Ticket
+from hermes_gbrain.recall.turns import GatedSearch, TurnSearch, late_pointers, merge_blocks
+from hermes_gbrain.settings import Settings
+
+KEY = StoreKey("/home", "cred", "s1")
+MAYA = SearchRow(
+    "people/maya-okafor",
+    "Maya Okafor",
+    "default",
+    type="person",
+    evidence="alias_hit",
+    snippet="Maya Okafor is the CEO of Kestrel Works.",
+)
+BEACON = SearchRow("projects/beacon-app", "Beacon App", "default", type="project")
+
+
+def late(*rows: SearchRow, done: bool = True, key: StoreKey = KEY) -> TurnSearch:
+    config = PointerConfig(settings=Settings(hermes_home="/home", access_token="tok"))
+    search = GatedSearch(config, Gate())
+    search.found = rows
+    ticket = Ticket(1, threading.Event())
+    if done:
+        ticket.done.set()
+    return TurnSearch(key, "Who is Maya Okafor?", ticket, 0.0, search)
+
+
+def test_rows_the_gate_passes_for_the_new_message_are_offered() -> None:
+    block = late_pointers(late(MAYA, BEACON), KEY, "What is Maya Okafor's background?", Gate())
+    assert block == f"{HEADER}\n- [default:people/maya-okafor] Maya Okafor"
+
+
+def test_the_old_messages_verdicts_do_not_carry_over() -> None:
+    """Maya was named by GBrain for the old message (alias_hit); not for this one."""
+    assert late_pointers(late(MAYA, BEACON), KEY, "How is the weather?", Gate()) == ""
+
+
+def test_nothing_from_another_session_a_running_search_or_another_gate_mode() -> None:
+    message = "What is Maya Okafor's background?"
+    other = StoreKey("/home", "cred", "s2")
+    assert late_pointers(late(MAYA, key=other), KEY, message, Gate()) == ""
+    assert late_pointers(late(MAYA, done=False), KEY, message, Gate()) == ""
+    assert late_pointers(late(MAYA), KEY, message, Gate(mode="evidence")) == ""
+    assert late_pointers(None, KEY, message, Gate()) == ""
+
+
+def test_pages_shown_lately_are_skipped() -> None:
+    message = "What is Maya Okafor's background?"
+    skip = frozenset({"[default:people/maya-okafor]"})
+    assert late_pointers(late(MAYA), KEY, message, Gate(), skip=skip) == ""
+
+
+def test_merge_keeps_the_turns_own_lines_first_and_no_page_twice() -> None:
+    own = f"{HEADER}\n- [default:projects/beacon-app] Beacon App"
+    extra = f"{HEADER}\n- [default:projects/beacon-app] Beacon App\n- [default:people/x] X"
+    assert merge_blocks(own, extra) == f"{own}\n- [default:people/x] X"
+    assert merge_blocks("", extra) == extra
+    assert merge_blocks(own, "") == own
