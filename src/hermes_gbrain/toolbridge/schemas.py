@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..mcp import ToolSpec
+from ..recall.screen import prompt_line
 
 __all__ = [
     "ADMIN_TOOLS",
@@ -391,10 +392,27 @@ def _clean_schema(schema: Any, depth: int = 0) -> Any:
         elif key in ("items", "additionalProperties") and isinstance(value, dict):
             out[key] = _clean_schema(value, depth + 1)
         elif key == "description" and isinstance(value, str):
-            out[key] = purpose(value, 80)
+            described = _described(value, 80)
+            if described:
+                out[key] = described
+        elif key in ("enum", "default") and not _plain_values(value):
+            continue  # server words the model would read as part of the schema
         else:
             out[key] = value
     return out
+
+
+def _described(text: str, cap: int) -> str:
+    """A server description as the model may read it: its first sentence, one plain
+    line, or "" when it reads like instructions (brain text is untrusted, and a tool's
+    schema reaches the model as surely as a pointer does)."""
+    return prompt_line(purpose(text, cap), cap) or ""
+
+
+def _plain_values(value: Any) -> bool:
+    """Enum members and defaults: numbers, booleans, or short strings the screen passes."""
+    items = value if isinstance(value, list) else [value]
+    return all(not isinstance(v, str) or (len(v) <= 64 and prompt_line(v, 64) == v) for v in items)
 
 
 def function_schema(spec: ToolSpec) -> dict[str, Any]:
@@ -411,7 +429,7 @@ def function_schema(spec: ToolSpec) -> dict[str, Any]:
             del params["required"]
     return {
         "name": exposed_name(spec.name),
-        "description": purpose(spec.description or spec.name, 200),
+        "description": _described(spec.description or "", 200) or spec.name,
         "parameters": params,
     }
 
@@ -430,7 +448,8 @@ def offered_schemas(
     tool whose server tool the credential cannot call is left out, which is how a
     read-only token gets no write tools. With ``expose == "all"`` every discovered tool
     the mode may call also gets its own ``gbrain_<name>`` schema, except destructive
-    tools and ``put_page``, reachable only through the queued and two-step paths.
+    tools, tools that may replace content in one call and ``put_page``, reachable only
+    through the queued and two-step paths.
     """
     if mode == "off":
         return []
@@ -454,6 +473,8 @@ def offered_schemas(
                 continue
             if spec.name == "put_page" or is_destructive(spec.name):
                 continue  # reachable only through the queued and two-step paths
+            if spec.name in REPLACING_TOOLS:
+                continue  # may need a confirm token its own schema has no room for: gbrain_call
             schema = function_schema(spec)
             if schema["name"] not in taken:
                 taken.add(schema["name"])
