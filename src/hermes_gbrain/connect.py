@@ -14,10 +14,11 @@ __all__ = ["credential_for", "open_brain"]
 
 
 def credential_for(
-    settings: Settings, transport: Transport, *, scope: str | None = None
+    settings: Settings, transport: Transport, *, scope: str | None = None, shared: bool = True
 ) -> Credential:
     """The configured credential. A static token wins and is never refreshed; a
-    minted one is shared by the profile's processes through its token file."""
+    minted one is shared by the profile's processes through its token file (unless
+    ``shared`` is false: ``doctor`` mints afresh, since the mint is what it checks)."""
     endpoint = settings.endpoint
     if settings.access_token:
         return StaticToken(settings.access_token, namespace=settings.hermes_home)
@@ -29,7 +30,7 @@ def credential_for(
             transport=transport,
             scope=scope,
             namespace=settings.hermes_home,
-            cache_home=settings.hermes_home or None,
+            cache_home=(settings.hermes_home or None) if shared else None,
         )
     raise ConfigError(settings.problem() or "no GBrain credential configured")
 

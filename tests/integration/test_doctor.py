@@ -88,6 +88,22 @@ def test_a_wired_profile_passes_and_the_cache_is_refreshed(
     assert cached is not None and cached.scopes == ("read",)
 
 
+def test_doctor_mints_afresh_even_when_the_profile_holds_a_shared_token(
+    hermes_home: HermesHome,
+    wired: dict[str, str],
+    emu: Emulator,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Reaching /token and the secret being accepted are what the token step reports, so
+    it never answers from the token file the profile's processes share."""
+    assert list(data_dir(hermes_home.path).glob("token-*.json"))  # setup left one behind
+    emu.clear_requests()
+    code, checks = _doctor(hermes_home, capsys)
+    assert code == 0
+    assert emu.token_requests >= 1
+    assert checks["token"][0]["detail"].startswith("minted")
+
+
 def _set_env(home: HermesHome, **changes: str) -> None:
     env = home.read_env()
     env.update(changes)

@@ -249,7 +249,9 @@ def _server_and_token(settings: Settings, report: DoctorReport) -> bool:
     if settings.auth_mode != "oauth":
         report.add("token", PASS, "static bearer: nothing to mint (checked by the next step)")
         return True
-    credential = credential_for(settings, shared_transport())
+    # A fresh mint, never the profile's shared token: reaching /token and the secret
+    # being accepted are what this step reports.
+    credential = credential_for(settings, shared_transport(), shared=False)
     started = time.perf_counter()
     try:
         credential.bearer()
