@@ -18,11 +18,10 @@ import logging
 import os
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from . import jsontext
-from .files import data_dir, profile_hmac, read_owned, write_atomic
+from .files import KeyedFile, read_owned, write_atomic
 
 __all__ = ["MAX_AGE_S", "CatalogFile"]
 
@@ -34,26 +33,13 @@ MAX_BYTES = 4 * 1024 * 1024
 _SKEW_S = 300.0
 
 
-class CatalogFile:
+class CatalogFile(KeyedFile):
     """One credential's cached ``tools/list`` result in one profile."""
 
+    prefix = "catalog-"
+
     def __init__(self, hermes_home: str | os.PathLike[str], *parts: str) -> None:
-        self._home = Path(hermes_home)
-        self._parts = ("catalog", *parts)
-        self._key: str | None = None
-
-    def __repr__(self) -> str:
-        return f"CatalogFile(home={os.fspath(self._home)!r})"
-
-    @property
-    def key(self) -> str:
-        if self._key is None:
-            self._key = profile_hmac(self._home, *self._parts)
-        return self._key
-
-    @property
-    def path(self) -> Path:
-        return data_dir(self._home) / f"catalog-{self.key[:32]}.json"
+        super().__init__(hermes_home, "catalog", *parts)
 
     def load(self, *, max_age_s: float = MAX_AGE_S) -> Mapping[str, Any] | None:
         """The cached ``tools/list`` result (``{"tools": [...]}``), or None."""

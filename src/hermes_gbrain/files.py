@@ -47,6 +47,7 @@ __all__ = [
     "DIR_MODE",
     "FILE_MODE",
     "STALE_TEMP_S",
+    "KeyedFile",
     "RedirectedError",
     "data_dir",
     "file_lock",
@@ -360,6 +361,34 @@ def profile_hmac(hermes_home: str | os.PathLike[str], *parts: str) -> str:
         mac.update(len(data).to_bytes(8, "big"))
         mac.update(data)
     return mac.hexdigest()
+
+
+class KeyedFile:
+    """A private file of the profile named by an HMAC of what it is kept for
+    (``<prefix><hmac>.json`` in the data folder): a credential's token, its tool catalog.
+    The name reveals nothing and differs for every credential; the HMAC is computed on
+    first use, since it reads the profile's key."""
+
+    prefix = "keyed-"
+
+    def __init__(self, hermes_home: str | os.PathLike[str], *parts: str) -> None:
+        self._home = Path(hermes_home)
+        self._parts = parts
+        self._key: str | None = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(home={os.fspath(self._home)!r})"
+
+    @property
+    def key(self) -> str:
+        """The HMAC naming what this file is kept for."""
+        if self._key is None:
+            self._key = profile_hmac(self._home, *self._parts)
+        return self._key
+
+    @property
+    def path(self) -> Path:
+        return data_dir(self._home) / f"{self.prefix}{self.key[:32]}.json"
 
 
 def read_owned(path: str | os.PathLike[str], cap: int) -> bytes | None:

@@ -28,7 +28,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .files import data_dir, file_lock, profile_hmac, read_owned, write_atomic
+from .files import KeyedFile, data_dir, file_lock, read_owned, write_atomic
 
 __all__ = ["TokenFile", "TokenRecord", "is_token_text"]
 
@@ -56,30 +56,16 @@ class TokenRecord:
         return f"TokenRecord(scope={self.scope!r}, expires_at={self.expires_at:.0f})"
 
 
-class TokenFile:
+class TokenFile(KeyedFile):
     """One credential's token file in one profile (thread-safe: every call is atomic)."""
+
+    prefix = PREFIX
 
     def __init__(
         self, hermes_home: str | os.PathLike[str], *, token_url: str, client_id: str,
         client_secret: str, scope: str,
     ) -> None:  # fmt: skip
-        self._home = Path(hermes_home)
-        self._parts = ("token", token_url, client_id, client_secret, scope)
-        self._key: str | None = None
-
-    def __repr__(self) -> str:
-        return f"TokenFile(home={os.fspath(self._home)!r})"
-
-    @property
-    def key(self) -> str:
-        """The HMAC naming this credential (computed on first use: it reads the salt)."""
-        if self._key is None:
-            self._key = profile_hmac(self._home, *self._parts)
-        return self._key
-
-    @property
-    def path(self) -> Path:
-        return data_dir(self._home) / f"{PREFIX}{self.key[:32]}.json"
+        super().__init__(hermes_home, "token", token_url, client_id, client_secret, scope)
 
     def lock(self, timeout: float) -> AbstractContextManager[bool]:
         """The cross-process mint lock (yields False when ``timeout`` passed first)."""
