@@ -14,6 +14,7 @@ from typing import Any
 from test_tool_bridge import WAIT, Session, _profile, session_factory, tools_sent
 
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.files import data_dir
 from support.hermes_home import HermesHome
 
 __all__ = ["session_factory"]  # the fixture, shared with test_tool_bridge
@@ -107,10 +108,13 @@ def test_a_hung_tool_list_leaves_the_call_its_share_of_one_deadline(
     emu.knobs.apply_delay_s = {"tools/list": 5.0, "search": 5.0}
     with mcp._catalog_lock:
         mcp._catalogs.clear()
+    for shared in data_dir(hermes_home.path).glob("catalog-*.json"):
+        shared.unlink()  # the catalog the profile's processes share: cold, so it is fetched
     emu.clear_requests()
     started = time.monotonic()
     out = s.call("gbrain_call", tool="search", arguments={"query": "Kestrel"})
     took = time.monotonic() - started
+    assert any(r.rpc_method == "tools/list" for r in emu.requests)  # the hung fetch was tried
     assert "deadline" in out["error"] and "search" in tools_sent(emu)
     # One deadline (2 s), not the catalog's own and then the call's (each held 5 s): slack
     # for a busy machine, far below the 5 s a fetch that waited out the hold would take.
