@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from hermes_gbrain.auth import clear_token_cache
 from hermes_gbrain.mcp import clear_catalog_cache
@@ -20,6 +21,12 @@ from support.hermes_home import (
 from support.stub_model import StubModel, stub_model_fixture
 
 _bootstrap_home: Path | None = None
+
+# No example database: a run here checks exactly what a clean clone checks. A falsifying
+# example a property test finds is kept as an ``@example`` beside the test, never only in
+# a local ``.hypothesis/`` folder; ``print_blob`` prints how to replay a failure exactly.
+settings.register_profile("suite", database=None, print_blob=True)
+settings.load_profile("suite")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -142,18 +142,56 @@ def private_file(path: str | os.PathLike[str]) -> Path:
     """Make sure ``path`` exists and is 0600, creating it empty (and its folder 0700).
 
     Used before SQLite opens a database, so the file and the sidecars SQLite derives
-    from its mode are never readable by others, even for an instant.
+    from its mode are never readable by others, even for an instant. A file that exists
+    already is never opened here, only re-moded by name (:func:`_narrow`): see there.
     """
     target = Path(path)
     private_dir(target.parent)
     refuse_redirect(target)
-    fd = os.open(target, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
-    try:
-        if stat.S_IMODE(os.fstat(fd).st_mode) != FILE_MODE:
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    with _creating:
+        try:
+            fd = os.open(target, flags, FILE_MODE)
+        except FileExistsError:
+            _narrow(target)
+            return target
+        try:
+            if stat.S_IMODE(os.fstat(fd).st_mode) != FILE_MODE:
+                os.fchmod(fd, FILE_MODE)
+        finally:
+            os.close(fd)
     return target
+
+
+_creating = threading.Lock()
+"""Held from creating a file to closing it, so no other thread of this process has
+SQLite open that file meanwhile (whose locks that ``close`` would drop: :func:`_narrow`)."""
+
+
+def _narrow(path: Path, *, missing_ok: bool = False) -> None:
+    """Make an existing state file 0600 by name, without opening it.
+
+    Closing any descriptor of a file drops every POSIX lock this process holds on it,
+    SQLite's included (its connections share one lock set per process). Opening and
+    closing a database, or its ``-shm``, that another connection of this process has open
+    would let a connection in another process believe it is alone: it then deletes the
+    ``-wal`` and ``-shm`` on close, or resets the ``-shm`` on open while we have it mapped
+    (``SIGBUS``), and writes go to files nobody else reads. So a file that may be open is
+    only ever ``chmod``-ed by name; a link is refused (the folder is the owner's alone,
+    so nobody else can swap one in between the check and the ``chmod``).
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        if missing_ok:
+            return
+        raise
+    if stat.S_ISLNK(info.st_mode):
+        raise RedirectedError(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(f"{path} is not a regular file")
+    if stat.S_IMODE(info.st_mode) != FILE_MODE:
+        os.chmod(path, FILE_MODE)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int = FILE_MODE) -> Path:
@@ -306,8 +344,7 @@ def open_private_sqlite(path: str | os.PathLike[str], schema: str) -> sqlite3.Co
     for suffix in ("-wal", "-shm", "-journal"):
         sidecar = target.with_name(target.name + suffix)
         refuse_redirect(sidecar)  # SQLite would follow a planted link
-        if sidecar.exists():
-            private_file(sidecar)
+        _narrow(sidecar, missing_ok=True)  # never opened: another connection may use it
     db = sqlite3.connect(
         os.fspath(target), timeout=5.0, check_same_thread=False, isolation_level=None
     )

@@ -220,9 +220,12 @@ def test_per_page_order_under_8_threads_and_2_processes(emu: Emulator, db: Path)
         box.close()
     order = {content: row_id for row_id, _, content, _ in rows}
     assert len(rows) == 48
-    assert len(applied) >= 16  # rows were sent, not only replaced
     for slug in slugs:
         landed = [order[c] for s, c in applied if s == slug]
+        # Sent, not only replaced: two sends of a page at least, or there is no order to
+        # check. How many more depends on how fast writers queue against 0.2 s sends (load
+        # makes more writes replace each other), so no count beyond that is asserted.
+        assert len(landed) >= 2, slug
         assert landed == sorted(set(landed)), slug  # queue order, each once
         mine = [(row_id, content, state) for row_id, s, content, state in rows if s == slug]
         last_id, last_text, last_state = max(mine)

@@ -8,6 +8,8 @@ import json
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,6 +95,35 @@ def test_a_linked_sqlite_sidecar_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RedirectedError):
         open_private_sqlite(folder / "outbox.sqlite", SCHEMA)
     assert decoy.read_bytes() == b""
+
+
+def test_opening_a_second_connection_keeps_the_first_ones_locks(tmp_path: Path) -> None:
+    """Opening the outbox again in a process that has it open once closed a descriptor of
+    the database and its ``-shm``, which dropped the first connection's POSIX locks: another
+    process then took itself for the last user, deleted the ``-wal`` and ``-shm`` under the
+    open connections (or reset the mapped ``-shm``: a bus error) and lost their writes."""
+    path = data_dir(tmp_path) / "outbox.sqlite3"
+    first = open_private_sqlite(path, SCHEMA)
+    first.execute("INSERT INTO outbox DEFAULT VALUES")
+    wal, shm = (path.with_name(path.name + s) for s in ("-wal", "-shm"))
+    os.chmod(shm, 0o644)  # left readable by an older version: narrowed by name
+    second = open_private_sqlite(path, SCHEMA)
+    assert _mode(shm) == 0o600
+    other = (
+        "import sqlite3, sys\n"
+        "db = sqlite3.connect(sys.argv[1])\n"
+        "db.execute('SELECT count(*) FROM outbox').fetchone()\n"
+        "db.close()\n"
+    )
+    subprocess.run([sys.executable, "-c", other, str(path)], check=True, timeout=30)
+    # Still two connections here: the other process was not the last and removed nothing.
+    assert wal.exists() and shm.exists()
+    second.execute("INSERT INTO outbox DEFAULT VALUES")
+    first.close()
+    second.close()
+    check = sqlite3.connect(path)
+    assert check.execute("SELECT count(*) FROM outbox").fetchone() == (2,)
+    check.close()
 
 
 def test_links_outside_the_data_folder_are_the_users(tmp_path: Path) -> None:

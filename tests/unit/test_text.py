@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hermes_gbrain.text import one_line, plain_line, safe_slug, safe_source_id
@@ -146,6 +146,7 @@ _MARKUP = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(pieces=st.lists(_MARKUP, max_size=40))
+@example(pieces=["[", "]", "(", "\n", ")"])  # joining the lines made a link: "[]( )"
 def test_plain_line_never_shows_a_link_an_image_or_a_query_string(pieces: list[str]) -> None:
     line = plain_line("".join(pieces), 300)
     assert _LINK.search(line) is None and "<!--" not in line  # no link, no image
