@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from support.hermes_flavor import on_pinned_hermes
 from support.stub_model import StubModel
 
 RUN_TIMEOUT_S = 120.0
@@ -91,6 +92,45 @@ def child_env(home: Path, extra: Mapping[str, str] | None = None) -> dict[str, s
     return env
 
 
+# Newer Hermes (the fork ``make test-newer`` installs) ships a native observability
+# library whose thread calls into Python while the interpreter finalizes; Python 3.11
+# ends such a thread with ``pthread_exit`` and the process dies with SIGSEGV *after* it
+# has answered and run every exit handler (seen in a core dump; it happens with no memory
+# provider at all, more often under load). The fork guards its own ``-z`` mode against
+# this class of crash by leaving with ``os._exit`` once its cleanup ran; ``chat -q`` has
+# no such guard. So on that fork only, the child runs Hermes' own entry point and then
+# does what a normal exit does up to finalization: wait for non-daemon threads, run the
+# ``atexit`` handlers (our provider's shutdown among them), flush, ``os._exit``. On the
+# pinned 0.19.0 the ``hermes`` script runs untouched, so a crash of ours at exit still
+# fails the suite there.
+_EXIT_BEFORE_FINALIZATION = """
+import atexit, logging, os, sys, threading
+from hermes_cli.main import main
+sys.argv[0] = "hermes"
+try:
+    code = main()
+except SystemExit as done:
+    code = done.code
+threading._shutdown()
+atexit._run_exitfuncs()
+if code is not None and not isinstance(code, int):
+    print(code, file=sys.stderr)
+    code = 1
+for stream in (sys.stdout, sys.stderr):
+    stream.flush()
+logging.shutdown()
+os._exit(code or 0)
+"""
+
+
+def _hermes_command() -> list[str]:
+    script = hermes_executable()
+    if on_pinned_hermes():
+        return [script]
+    python = Path(script).with_name("python")
+    return [str(python if python.is_file() else sys.executable), "-c", _EXIT_BEFORE_FINALIZATION]
+
+
 def run_hermes(
     home: Path,
     model: StubModel,
@@ -102,7 +142,7 @@ def run_hermes(
     """Run ``hermes ARGS`` for the profile at ``home``; return its output and new requests."""
     before = len(model.requests)
     done = subprocess.run(
-        [hermes_executable(), *args],
+        [*_hermes_command(), *args],
         env=child_env(home, env),
         capture_output=True,
         text=True,
