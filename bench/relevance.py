@@ -48,6 +48,7 @@ from pathlib import Path
 
 from hermes_gbrain.api import GBrain, SearchRow
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.emulator.hybrid import Embedder, rank_hybrid
 from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST, format_briefing
 from hermes_gbrain.recall.briefing import select_rows as gate
 from hermes_gbrain.recall.config import PointerConfig, PointerSearch, brain_for
@@ -65,6 +66,9 @@ MIN_COSINE = 0.4
 """The hybrid-signal variant measured beside the provider's gate: one supporting word and a
 cosine of at least this, on a row a lexical arm found (lower floors inject on no-answer
 messages of the tune half: 7% at 0.3)."""
+COSINE_FLOORS = (0.3, 0.4, 0.5, 0.6)
+"""With ``--embedder minilm`` (real cosines) every floor is measured; the tune half alone
+picks one (the highest paraphrase hit with no-answer injections <= 3%)."""
 PROVIDER_RETRIEVAL = "volunteer_context + search"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
@@ -330,8 +334,8 @@ class Run:
     compare: dict[str, list[Figures]] = field(default_factory=dict)
 
 
-def cosine_gate(rules: Gate) -> Gate:
-    return replace(rules, min_cosine=MIN_COSINE)
+def cosine_gate(rules: Gate, floor: float = MIN_COSINE) -> Gate:
+    return replace(rules, min_cosine=floor)
 
 
 def title_gate(brain: GBrain) -> Gate:
@@ -345,9 +349,18 @@ def title_gate(brain: GBrain) -> Gate:
     return Gate(vocabulary=vocabulary, titles=titles)
 
 
-def measure_brain(halves: dict[str, list[Session]], *, hybrid: bool, compare: bool) -> Run:
+def measure_brain(
+    halves: dict[str, list[Session]],
+    *,
+    hybrid: bool,
+    compare: bool,
+    embedder: Embedder | None = None,
+) -> Run:
     run = Run()
-    with Emulator(brain="large", hybrid=hybrid) as emu:
+    floors = COSINE_FLOORS if embedder is not None else (MIN_COSINE,)
+    with Emulator(brain="large", hybrid=hybrid, embedder=embedder) as emu:
+        if embedder is not None:  # embed every chunk now, not inside a timed request
+            rank_hybrid(emu.store.pages(), "warm", {}, emu.store.search_index(), embedder)
         env = emu.client_env("bench-reader", scopes="read")
         config = PointerConfig(settings=load_settings(env.get, hermes_home="bench-home"))
         brain = brain_for(config)
@@ -373,9 +386,12 @@ def measure_brain(halves: dict[str, list[Session]], *, hybrid: bool, compare: bo
                 measure("hook mode, GBRAIN_HOOK_POINTERS=0", layers["briefing"]),
             ]
             if hybrid:
-                cosine = run_provider(chosen, calls[PROVIDER_RETRIEVAL], cosine_gate(rules))
-                label = f"  gate reading cosine >= {MIN_COSINE} (not adopted)"
-                run.tables[half].insert(4, measure(label, cosine["all"]))
+                for position, floor in enumerate(floors, start=4):
+                    cosine = run_provider(
+                        chosen, calls[PROVIDER_RETRIEVAL], cosine_gate(rules, floor)
+                    )
+                    label = f"  gate reading cosine >= {floor} (not adopted)"
+                    run.tables[half].insert(position, measure(label, cosine["all"]))
             else:
                 preset = run_preset(chosen, preset_rows)
                 run.tables[half] += [
@@ -394,15 +410,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     add_check_flag(parser)
     parser.add_argument("--data", type=Path, default=DATA, help="labelled set (JSON)")
+    parser.add_argument(
+        "--embedder",
+        choices=("hash", "minilm"),
+        default="hash",
+        help="the vector arm's embedding: the emulator's own (default) or all-MiniLM-L6-v2, "
+        "the recorded hybrid brain's model (optional: see bench/minilm.py)",
+    )
     args = parser.parse_args(argv)
     sessions = load_sessions(args.data)
     halves = {
         "tune": [s for s in sessions if s.split == "tune"],
         "holdout": [s for s in sessions if s.split == "holdout"],
     }
+    embedder: Embedder | None = None
+    hybrid_name = "hybrid brain (emulator vector arm)"
+    if args.embedder == "minilm":
+        from minilm import MiniLM
+
+        embedder, hybrid_name = MiniLM(), "hybrid brain (MiniLM vector arm)"
     runs = {
         "keyword-only brain": measure_brain(halves, hybrid=False, compare=True),
-        "hybrid brain (emulator vector arm)": measure_brain(halves, hybrid=True, compare=False),
+        hybrid_name: measure_brain(halves, hybrid=True, compare=False, embedder=embedder),
     }
     counts: dict[str, int] = {}
     traps = other = later = 0
