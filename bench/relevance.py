@@ -27,13 +27,17 @@ unrelated, the share of no-answer messages that got an injection, and tokens per
 Everything runs twice: on the keyword-only emulator (GBrain without an embedding provider) and
 on the emulator's vector arm (``Emulator(hybrid=True)``, rows with ``cosine``, ``keyword_hit``,
 ``base_score``), where a gate variant that reads ``cosine`` is measured beside the provider's.
+The vector arm embeds with the emulator's small hashed features unless ``--embedder minilm``
+plugs in all-MiniLM-L6-v2 (``bench/minilm.py``, optional), the model of the recorded hybrid
+brain: then cosines carry real semantics and the variant is measured at several floors, the
+tune half alone choosing one.
 A second table compares retrieval calls under the same gate: ``search``, ``query`` with and
 without expansion, ``volunteer_context`` (given the conversation window) and the union of
 ``volunteer_context`` and ``search``. Targets for the ``gbrain`` provider: named hit
 >= 0.97 with P@3 >= 0.9, paraphrase hit >= 0.85 on first and on later turns, no-answer
 injections <= 3%, named hit in other languages >= 0.9.
 
-    .venv/bin/python bench/relevance.py [--check] [--data FILE]
+    .venv/bin/python bench/relevance.py [--check] [--data FILE] [--embedder hash|minilm]
 """
 
 from __future__ import annotations
@@ -64,9 +68,13 @@ NO_REPEAT_TURNS = 5
 WINDOW_TURNS = 4
 MIN_COSINE = 0.4
 """The hybrid-signal variant measured beside the provider's gate: one supporting word and a
-cosine of at least this, on a row a lexical arm found (lower floors inject on no-answer
-messages of the tune half: 7% at 0.3)."""
-COSINE_FLOORS = (0.3, 0.4, 0.5, 0.6)
+cosine of at least this (lower floors inject on no-answer messages of the tune half: 7% at
+0.3 with the hashed embedding)."""
+ARMS = {
+    "hash": "hashed word and character features, no synonyms",
+    "minilm": "all-MiniLM-L6-v2, the recorded hybrid brain's model",
+}
+COSINE_FLOORS = (0.4, 0.5, 0.55, 0.6, 0.7)
 """With ``--embedder minilm`` (real cosines) every floor is measured; the tune half alone
 picks one (the highest paraphrase hit with no-answer injections <= 3%)."""
 PROVIDER_RETRIEVAL = "volunteer_context + search"
@@ -332,6 +340,21 @@ class Run:
 
     tables: dict[str, list[Figures]] = field(default_factory=dict)
     compare: dict[str, list[Figures]] = field(default_factory=dict)
+    floors: dict[str, dict[float, Figures]] = field(default_factory=dict)
+    """Per half: the cosine-reading gate's figures at each floor measured."""
+
+
+def pick_floor(provider: Figures, floors: dict[float, Figures]) -> float | None:
+    """The floor the tune half picks: the most paraphrase hits (first and later turns) above
+    the provider's own, with no-answer injections <= 3%; None when no floor adds any."""
+    best, gain = None, 0.0
+    for floor, f in sorted(floors.items()):
+        won = (f.paraphrase_first + f.paraphrase_later) - (
+            provider.paraphrase_first + provider.paraphrase_later
+        )
+        if f.none_injected <= 0.03 and won > gain + 1e-9:
+            best, gain = floor, won
+    return best
 
 
 def cosine_gate(rules: Gate, floor: float = MIN_COSINE) -> Gate:
@@ -391,7 +414,9 @@ def measure_brain(
                         chosen, calls[PROVIDER_RETRIEVAL], cosine_gate(rules, floor)
                     )
                     label = f"  gate reading cosine >= {floor} (not adopted)"
-                    run.tables[half].insert(position, measure(label, cosine["all"]))
+                    figures = measure(label, cosine["all"])
+                    run.floors.setdefault(half, {})[floor] = figures
+                    run.tables[half].insert(position, figures)
             else:
                 preset = run_preset(chosen, preset_rows)
                 run.tables[half] += [
@@ -460,6 +485,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             for label, value, op, want, ok in _targets(run.tables[half][0]):
                 name = f"{'hybrid ' if 'hybrid' in brain_name else ''}{half}: {label}"
                 targets.record(name, f"{value:.3f}", f"{op} {want}", ok)
+            if half == "tune" and len(run.floors.get(half, {})) > 1:
+                floor = pick_floor(run.tables[half][0], run.floors[half])
+                print(
+                    "\ncosine floor picked on the tune half: "
+                    + (
+                        f"{floor} (confirm on the held-out half above)"
+                        if floor is not None
+                        else "none (no floor adds a paraphrase with no-answer injections "
+                        "<= 3%): the gate does not read cosine"
+                    )
+                )
             if half in run.compare:
                 print(f"\nretrieval under the same gate ({half}):\n{HEAD}")
                 for figures in run.compare[half]:
@@ -467,9 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "\nThe keyword-only brain is GBrain without an embedding provider: a paraphrase that "
         "shares no distinctive word with its page cannot be found by any call. The hybrid "
-        "brain adds the emulator's vector arm (hashed word and character features, no "
-        "synonyms): its rows carry cosine, keyword_hit and base_score as a real hybrid "
-        "GBrain's do."
+        f"brain adds the emulator's vector arm ({ARMS[args.embedder]}): its rows carry "
+        "cosine, keyword_hit and base_score as a real hybrid GBrain's do."
     )
     return targets.finish(args.check)
 
