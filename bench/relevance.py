@@ -27,13 +27,17 @@ unrelated, the share of no-answer messages that got an injection, and tokens per
 Everything runs twice: on the keyword-only emulator (GBrain without an embedding provider) and
 on the emulator's vector arm (``Emulator(hybrid=True)``, rows with ``cosine``, ``keyword_hit``,
 ``base_score``), where a gate variant that reads ``cosine`` is measured beside the provider's.
+The vector arm embeds with the emulator's small hashed features unless ``--embedder minilm``
+plugs in all-MiniLM-L6-v2 (``bench/minilm.py``, optional), the model of the recorded hybrid
+brain: then cosines carry real semantics and the variant is measured at several floors, the
+tune half alone choosing one.
 A second table compares retrieval calls under the same gate: ``search``, ``query`` with and
 without expansion, ``volunteer_context`` (given the conversation window) and the union of
 ``volunteer_context`` and ``search``. Targets for the ``gbrain`` provider: named hit
 >= 0.97 with P@3 >= 0.9, paraphrase hit >= 0.85 on first and on later turns, no-answer
 injections <= 3%, named hit in other languages >= 0.9.
 
-    .venv/bin/python bench/relevance.py [--check] [--data FILE]
+    .venv/bin/python bench/relevance.py [--check] [--data FILE] [--embedder hash|minilm]
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from pathlib import Path
 
 from hermes_gbrain.api import GBrain, SearchRow
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.emulator.hybrid import Embedder, rank_hybrid
 from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST, format_briefing
 from hermes_gbrain.recall.briefing import select_rows as gate
 from hermes_gbrain.recall.config import PointerConfig, PointerSearch, brain_for
@@ -63,8 +68,15 @@ NO_REPEAT_TURNS = 5
 WINDOW_TURNS = 4
 MIN_COSINE = 0.4
 """The hybrid-signal variant measured beside the provider's gate: one supporting word and a
-cosine of at least this, on a row a lexical arm found (lower floors inject on no-answer
-messages of the tune half: 7% at 0.3)."""
+cosine of at least this (lower floors inject on no-answer messages of the tune half: 7% at
+0.3 with the hashed embedding)."""
+ARMS = {
+    "hash": "hashed word and character features, no synonyms",
+    "minilm": "all-MiniLM-L6-v2, the recorded hybrid brain's model",
+}
+COSINE_FLOORS = (0.4, 0.5, 0.55, 0.6, 0.7)
+"""With ``--embedder minilm`` (real cosines) every floor is measured; the tune half alone
+picks one (the highest paraphrase hit with no-answer injections <= 3%)."""
 PROVIDER_RETRIEVAL = "volunteer_context + search"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
@@ -328,10 +340,25 @@ class Run:
 
     tables: dict[str, list[Figures]] = field(default_factory=dict)
     compare: dict[str, list[Figures]] = field(default_factory=dict)
+    floors: dict[str, dict[float, Figures]] = field(default_factory=dict)
+    """Per half: the cosine-reading gate's figures at each floor measured."""
 
 
-def cosine_gate(rules: Gate) -> Gate:
-    return replace(rules, min_cosine=MIN_COSINE)
+def pick_floor(provider: Figures, floors: dict[float, Figures]) -> float | None:
+    """The floor the tune half picks: the most paraphrase hits (first and later turns) above
+    the provider's own, with no-answer injections <= 3%; None when no floor adds any."""
+    best, gain = None, 0.0
+    for floor, f in sorted(floors.items()):
+        won = (f.paraphrase_first + f.paraphrase_later) - (
+            provider.paraphrase_first + provider.paraphrase_later
+        )
+        if f.none_injected <= 0.03 and won > gain + 1e-9:
+            best, gain = floor, won
+    return best
+
+
+def cosine_gate(rules: Gate, floor: float = MIN_COSINE) -> Gate:
+    return replace(rules, min_cosine=floor)
 
 
 def title_gate(brain: GBrain) -> Gate:
@@ -345,9 +372,18 @@ def title_gate(brain: GBrain) -> Gate:
     return Gate(vocabulary=vocabulary, titles=titles)
 
 
-def measure_brain(halves: dict[str, list[Session]], *, hybrid: bool, compare: bool) -> Run:
+def measure_brain(
+    halves: dict[str, list[Session]],
+    *,
+    hybrid: bool,
+    compare: bool,
+    embedder: Embedder | None = None,
+) -> Run:
     run = Run()
-    with Emulator(brain="large", hybrid=hybrid) as emu:
+    floors = COSINE_FLOORS if embedder is not None else (MIN_COSINE,)
+    with Emulator(brain="large", hybrid=hybrid, embedder=embedder) as emu:
+        if embedder is not None:  # embed every chunk now, not inside a timed request
+            rank_hybrid(emu.store.pages(), "warm", {}, emu.store.search_index(), embedder)
         env = emu.client_env("bench-reader", scopes="read")
         config = PointerConfig(settings=load_settings(env.get, hermes_home="bench-home"))
         brain = brain_for(config)
@@ -373,9 +409,14 @@ def measure_brain(halves: dict[str, list[Session]], *, hybrid: bool, compare: bo
                 measure("hook mode, GBRAIN_HOOK_POINTERS=0", layers["briefing"]),
             ]
             if hybrid:
-                cosine = run_provider(chosen, calls[PROVIDER_RETRIEVAL], cosine_gate(rules))
-                label = f"  gate reading cosine >= {MIN_COSINE} (not adopted)"
-                run.tables[half].insert(4, measure(label, cosine["all"]))
+                for position, floor in enumerate(floors, start=4):
+                    cosine = run_provider(
+                        chosen, calls[PROVIDER_RETRIEVAL], cosine_gate(rules, floor)
+                    )
+                    label = f"  gate reading cosine >= {floor} (not adopted)"
+                    figures = measure(label, cosine["all"])
+                    run.floors.setdefault(half, {})[floor] = figures
+                    run.tables[half].insert(position, figures)
             else:
                 preset = run_preset(chosen, preset_rows)
                 run.tables[half] += [
@@ -394,15 +435,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     add_check_flag(parser)
     parser.add_argument("--data", type=Path, default=DATA, help="labelled set (JSON)")
+    parser.add_argument(
+        "--embedder",
+        choices=("hash", "minilm"),
+        default="hash",
+        help="the vector arm's embedding: the emulator's own (default) or all-MiniLM-L6-v2, "
+        "the recorded hybrid brain's model (optional: see bench/minilm.py)",
+    )
     args = parser.parse_args(argv)
     sessions = load_sessions(args.data)
     halves = {
         "tune": [s for s in sessions if s.split == "tune"],
         "holdout": [s for s in sessions if s.split == "holdout"],
     }
+    embedder: Embedder | None = None
+    hybrid_name = "hybrid brain (emulator vector arm)"
+    if args.embedder == "minilm":
+        from minilm import MiniLM
+
+        embedder, hybrid_name = MiniLM(), "hybrid brain (MiniLM vector arm)"
     runs = {
         "keyword-only brain": measure_brain(halves, hybrid=False, compare=True),
-        "hybrid brain (emulator vector arm)": measure_brain(halves, hybrid=True, compare=False),
+        hybrid_name: measure_brain(halves, hybrid=True, compare=False, embedder=embedder),
     }
     counts: dict[str, int] = {}
     traps = other = later = 0
@@ -431,6 +485,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             for label, value, op, want, ok in _targets(run.tables[half][0]):
                 name = f"{'hybrid ' if 'hybrid' in brain_name else ''}{half}: {label}"
                 targets.record(name, f"{value:.3f}", f"{op} {want}", ok)
+            if half == "tune" and len(run.floors.get(half, {})) > 1:
+                floor = pick_floor(run.tables[half][0], run.floors[half])
+                print(
+                    "\ncosine floor picked on the tune half: "
+                    + (
+                        f"{floor} (confirm on the held-out half above)"
+                        if floor is not None
+                        else "none (no floor adds a paraphrase with no-answer injections "
+                        "<= 3%): the gate does not read cosine"
+                    )
+                )
             if half in run.compare:
                 print(f"\nretrieval under the same gate ({half}):\n{HEAD}")
                 for figures in run.compare[half]:
@@ -438,9 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "\nThe keyword-only brain is GBrain without an embedding provider: a paraphrase that "
         "shares no distinctive word with its page cannot be found by any call. The hybrid "
-        "brain adds the emulator's vector arm (hashed word and character features, no "
-        "synonyms): its rows carry cosine, keyword_hit and base_score as a real hybrid "
-        "GBrain's do."
+        f"brain adds the emulator's vector arm ({ARMS[args.embedder]}): its rows carry "
+        "cosine, keyword_hit and base_score as a real hybrid GBrain's do."
     )
     return targets.finish(args.check)
 

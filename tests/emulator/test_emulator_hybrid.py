@@ -58,3 +58,27 @@ def test_keyword_search_finds_an_unspaced_title_only_whole(brains: tuple[Mcp, Mc
 def test_the_cli_takes_hybrid() -> None:
     assert _parser().parse_args(["--hybrid"]).hybrid is True
     assert _parser().parse_args([]).hybrid is False
+
+
+def test_a_plugged_embedder_drives_the_vector_arm() -> None:
+    """``embedder`` replaces the hashed features (and implies ``hybrid``): a toy model that
+    puts one page next to every query makes that page the vector arm's closest row."""
+    target = "Ledger Lake"
+    texts: list[str] = []
+
+    def toward_one_page(text: str) -> dict[int, float]:
+        texts.append(text)
+        first = len(texts) == 1  # the query is embedded before any chunk
+        return {0: 1.0} if first or target in text else {1: 1.0}
+
+    with (
+        Emulator(embedder=toward_one_page) as emu,
+        httpx.Client(trust_env=False, timeout=10.0) as http,
+    ):
+        assert emu.hybrid
+        mcp = Mcp(emu, http, mint(emu))
+        rows = mcp.data("search", {"query": "which project syncs phones without a network"})
+    by_slug = {r["slug"]: r for r in rows}
+    assert by_slug["projects/ledger-lake"]["cosine"] == 1.0  # the embedder's, not the hash's
+    assert all(r["cosine"] in (0.0, 1.0) for r in rows)
+    assert len(texts) > 1  # the query and the chunks went through it

@@ -19,7 +19,7 @@ from hermes_gbrain.commands.install import install
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.sample_brain import INJECTION_SLUG
-from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST
+from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST, cited_pages
 from hermes_gbrain.recall.digest import DIGEST_HEADER, Digest, read_digest_line, write_digest
 from hermes_gbrain.recall.pointers import HEADER
 from support.hermes_driver import MemoryManagerDriver, build_agent, load_provider
@@ -80,19 +80,45 @@ def test_no_digest_block_without_a_fresh_digest(briefed: Profile, state: str) ->
         assert driver.system_prompt == ""
 
 
+def recall_calls(emu: Emulator) -> dict[str, int]:
+    """The recall requests in the emulator's log, by tool."""
+    tools = [str(r.tool) for r in emu.requests]
+    return {t: tools.count(t) for t in ("search", "query", "volunteer_context") if t in tools}
+
+
 def test_briefing_on_first_non_trivial_turn_only(briefed: Profile) -> None:
     emu = briefed.emu
     with MemoryManagerDriver(load_provider("gbrain")) as driver:
         hello = driver.turn("hi")
         first = driver.turn("Who is Maya Okafor?")
         assert engine_idle()
+        turn_one = recall_calls(emu)
         later = [driver.turn(m) for m in ("What about Priya Raman?", "Who is Maya Okafor?")]
-    assert hello.memory_context is None and briefing_searches(emu) == 1
+        assert engine_idle()
+    assert hello.memory_context is None
+    # briefing and pointers of the first turn read one recall: one search, one volunteer
+    assert turn_one == {"search": 1, "volunteer_context": 1}
+    assert recall_calls(emu) == {"search": 3, "volunteer_context": 3}  # one per real turn
     context = first.memory_context or ""
     assert HEADER in context
     assert BRIEF_LINE.search(context) and "[default:people/maya-okafor] — " in context
+    assert len(cited_pages(context)) == len(set(cited_pages(context)))  # no page twice
     for record in later:
         assert not BRIEF_LINE.search(record.sent_content)  # pointers only, never a briefing
+
+
+def test_first_turn_recall_shared_without_pointer_wait(briefed: Profile) -> None:
+    """A brain slower than the pointer budget: the turn still sends one recall; the
+    pointers give up at their own deadline and the briefing arrives within its own."""
+    emu = briefed.emu
+    briefed.set_env(GBRAIN_POINTER_SYNC_BUDGET_MS="50", GBRAIN_BRIEFING_BUDGET_MS="5000")
+    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+        emu.knobs.latency_s = 0.4
+        first = driver.turn("Who is Maya Okafor?")
+        assert engine_idle()
+    assert recall_calls(emu) == {"search": 1, "volunteer_context": 1}
+    context = first.memory_context or ""
+    assert BRIEF_LINE.search(context) and "[default:people/maya-okafor] — " in context
 
 
 def test_pointer_preset_gets_neither_digest_nor_briefing(
@@ -190,17 +216,23 @@ def test_hook_mode_beside_another_provider(
 
     agent = build_agent(stub_model)
     history: list[dict[str, Any]] = []
+    emu.clear_requests()
+    calls: list[dict[str, int]] = []
     try:
         assert agent._memory_manager.providers[-1].name == "stubmem"
         for message in ("Who is Maya Okafor?", "What does Tomas Lindqvist do?", "ok"):
             result = agent.run_conversation(message, conversation_history=history)
             history = list(result.get("messages") or [])
             assert engine_idle()
+            calls.append(recall_calls(emu))
     finally:
         agent.shutdown_memory_provider(history)
         agent.close()
     users = [_last_user(body) for body in stub_model.requests]
     assert len(users) == 3
+    # turn 1: the briefing reads the pointer search's recall (one search, one volunteer)
+    assert calls[0] == {"search": 1, "volunteer_context": 1}
+    assert calls[2] == {"search": 2, "volunteer_context": 2}  # turn 2 its own, "ok" none
     assert "stub memory: the user likes tea" in users[0]  # the other provider still works
     assert "[default:people/maya-okafor] — " in users[0]  # our briefing beside it
     assert users[0].index("stub memory") < users[0].index(HEADER)

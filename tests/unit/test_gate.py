@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from hermes_gbrain.api import SearchRow
@@ -166,3 +167,21 @@ def test_a_common_title_word_in_this_brain_is_ordinary(tmp_path: Path) -> None:
     vocabulary_path(str(tmp_path)).write_text("{not json")
     assert load_vocabulary(str(tmp_path)) is None
     assert load_vocabulary(str(tmp_path / "missing")) is None
+
+
+def test_a_cosine_floor_lets_one_supporting_word_through_on_either_arm() -> None:
+    """``Gate.min_cosine`` (off by default, measured by ``bench/relevance.py``): one
+    distinctive supporting word and a close embedding pass, lexical row or vector-only."""
+    message = "Why did the pipeline stall?"
+    snippet = "The nightly export stalled twice because a phone uploaded duplicates."
+    lexical = replace(
+        row("meetings/retro", "On-Call Retro", 0.8, "keyword_exact", "meeting", snippet),
+        cosine=0.62,
+        keyword_hit=True,
+    )
+    vector = replace(lexical, slug="meetings/retro-2", keyword_hit=False, evidence="weak_semantic")
+    far = replace(lexical, slug="meetings/retro-3", cosine=0.41)
+    rows = [lexical, vector, far]
+    assert gate_rows(rows, message) == []  # one supporting word: not enough by itself
+    chosen = gate_rows(rows, message, gate=Gate(min_cosine=0.55))
+    assert slugs(chosen) == ["meetings/retro", "meetings/retro-2"]

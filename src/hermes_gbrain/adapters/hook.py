@@ -105,8 +105,6 @@ class GBrainHook:
         turn = len(earlier) + 1
         first = not any(not compat.is_trivial_prompt(t) for t in earlier)
         context = contextvars.copy_context()
-        if first:
-            begin_briefing(config, layers, session, message, context=context)
         current: turns.TurnSearch | None = None
         engine = shared_engine(compat.spawn_thread)
         key = StoreKey(config.home, config.cache_key, session)
@@ -115,6 +113,9 @@ class GBrainHook:
         rows = turns.rows_wanted(config.limit, recent)
         window = turns.window_of(earlier, message)
         search = turns.GatedSearch(config, layers.briefing.gate, window=window, recent=recent)
+        if first:  # with pointers on, the briefing reads the pointer search's own call
+            shared = search.share(message, rows) if layers.hook_pointers else None
+            begin_briefing(config, layers, session, message, context=context, recall=shared)
         if layers.hook_pointers and budget > 0:
             current = turns.start(
                 engine, key, message, rows=rows, search=search, owner=self._owner,

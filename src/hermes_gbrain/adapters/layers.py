@@ -26,6 +26,7 @@ from ..recall.briefing import (
 from ..recall.config import PointerConfig
 from ..recall.digest import DigestConfig, format_digest_block, load_digest_config, read_digest_line
 from ..recall.pointers import format_block
+from ..recall.sharedcall import SharedRecall
 from ..recall.shown import shared_log
 from ..settings import flag_not_off
 from ..text import one_line
@@ -112,9 +113,12 @@ def begin_briefing(
     *,
     turn: int = 1,
     context: contextvars.Context | None = None,
+    recall: SharedRecall | None = None,
 ) -> bool:
     """Start the session's briefing search if this is its first non-trivial message
-    (in this process or, per the session record, any earlier one)."""
+    (in this process or, per the session record, any earlier one). ``recall`` is the
+    turn's pointer search of the same message: the briefing then reads its rows, and the
+    brain sees one recall for the turn."""
     if layers is None or not layers.briefing.enabled or not isinstance(message, str):
         return False
     desk = shared_desk()
@@ -129,7 +133,8 @@ def begin_briefing(
     if not shared_log().claim_briefing(config.home, session):
         desk.mark_done(key)  # another process briefs (or briefed) this session
         return False
-    return desk.start(key, message, BriefingSearch(config), layers.briefing, context=context)
+    search = BriefingSearch(config, recall)
+    return desk.start(key, message, search, layers.briefing, context=context)
 
 
 def take_briefing(config: PointerConfig, session: str) -> str:

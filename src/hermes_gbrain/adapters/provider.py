@@ -196,12 +196,14 @@ class GBrainMemoryProvider(MemoryProvider):
             return  # no search; a result still waiting stays for the next real turn
         session = self._session_for(kwargs.get("session_id"))
         context = contextvars.copy_context()
-        if self.layers:
+        if self._budget(config) > 0:
+            self._current = self._start_current(
+                config, session, query, context, shown_at, brief=self.layers
+            )
+        elif self.layers:
             begin_briefing(
                 config, self._layers, session, query, turn=self._turn or 1, context=context
             )
-        if self._budget(config) > 0:
-            self._current = self._start_current(config, session, query, context, shown_at)
 
     # -- recall ---------------------------------------------------------------------------
 
@@ -224,16 +226,32 @@ class GBrainMemoryProvider(MemoryProvider):
         query: str,
         context: contextvars.Context | None,
         since: float | None = None,
+        *,
+        brief: bool = False,
     ) -> turns.TurnSearch | None:
+        """Start this message's pointer search; with ``brief``, the session's briefing
+        too (if this message starts it), reading the same call's rows."""
         recent = recent_pages(config, session, self._turn)
         window = turns.window_of(self._earlier, query)
         self._earlier = [*self._earlier, query][-turns.WINDOW_TURNS :]
+        rows = turns.rows_wanted(config.limit, recent)
+        search = turns.GatedSearch(config, self._gate(), window=window, recent=recent)
+        if brief:
+            begin_briefing(
+                config,
+                self._layers,
+                session,
+                query,
+                turn=self._turn or 1,
+                context=context,
+                recall=search.share(query, rows),
+            )
         return turns.start(
             shared_engine(compat.spawn_thread),
             self._key(config, session),
             query,
-            rows=turns.rows_wanted(config.limit, recent),
-            search=turns.GatedSearch(config, self._gate(), window=window, recent=recent),
+            rows=rows,
+            search=search,
             owner=self._owner,
             budget_ms=self._budget(config),
             screen=config.screen,

@@ -10,6 +10,7 @@ from typing import Literal, get_args
 
 from hermes_gbrain.emulator import generated_brain, large_brain, sample_brain
 from hermes_gbrain.emulator.faults import Knobs, RecordedRequest
+from hermes_gbrain.emulator.hybrid import Embedder, embed
 from hermes_gbrain.emulator.oauth import OAuth, OAuthError, RateLimiter
 from hermes_gbrain.emulator.operations import LEAN_SERVER_VERSION, SERVER_VERSION
 from hermes_gbrain.emulator.server import EmulatorHTTPServer
@@ -51,7 +52,9 @@ class Emulator:
     ~300-page benchmark brain instead of the 31-page sample; ``brain="generated:N"`` an
     N-page synthetic brain for scale benchmarks (``generated_brain``). The request log keeps
     the newest ``request_log_size`` requests (:data:`REQUEST_LOG_SIZE`). ``hybrid=True``
-    adds the vector arm to ``search`` and ``query`` (:mod:`.hybrid`, recordings 111-115).
+    adds the vector arm to ``search`` and ``query`` (:mod:`.hybrid`, recordings 111-115);
+    ``embedder`` (text to unit vector) replaces its small deterministic embedding and implies
+    ``hybrid``.
     """
 
     def __init__(  # noqa: PLR0917 - the documented positional order
@@ -66,6 +69,7 @@ class Emulator:
         brain: str = "sample",
         request_log_size: int = REQUEST_LOG_SIZE,
         hybrid: bool = False,
+        embedder: Embedder | None = None,
     ) -> None:
         if strict_params not in get_args(StrictParams):
             raise ValueError(f"strict_params must be one of {get_args(StrictParams)}")
@@ -75,7 +79,8 @@ class Emulator:
         if brain not in BRAINS and generated is None:
             raise ValueError(f"brain must be one of {tuple(BRAINS)} or 'generated:N'")
         self.lean = lean
-        self.hybrid = hybrid
+        self.hybrid = hybrid or embedder is not None
+        self.embedder: Embedder = embedder or embed
         self.strict_params: StrictParams = strict_params
         self.host = host
         self.port = port

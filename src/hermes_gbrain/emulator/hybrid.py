@@ -21,14 +21,16 @@ Recordings 111-115 come from a GBrain 0.46.28 whose pages were embedded by a loc
 The embedding is ours, small and deterministic: hashed word stems, their character
 trigrams (so "syncing" and "sync" meet) and character pairs of unspaced scripts, in
 384 buckets. It knows no synonyms, so it finds paraphrases only through shared word
-forms; its cosines fall in the same low range as the recorded model's (0-0.6).
+forms; its cosines fall in the same low range as the recorded model's (0-0.6). Any other
+``Embedder`` (text to unit vector) may be plugged in: ``bench/relevance.py --embedder minilm``
+runs the recorded brain's own model, so that the gate is measured on real semantics.
 """
 
 from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from hermes_gbrain.emulator.pages import Chunk, Page
 from hermes_gbrain.emulator.search import (
@@ -42,7 +44,7 @@ from hermes_gbrain.emulator.search import (
     words,
 )
 
-__all__ = ["DEFAULT_LIMIT", "DIMENSIONS", "cosine", "embed", "rank_hybrid"]
+__all__ = ["DEFAULT_LIMIT", "DIMENSIONS", "Embedder", "cosine", "embed", "rank_hybrid"]
 
 DIMENSIONS = 384  # the recorded brain's model (INDEX.md, "a hybrid brain")
 DEFAULT_LIMIT = 20  # recordings 112-115: sent without ``limit``, 20 rows back
@@ -54,6 +56,8 @@ COSINE_BLEND = 0.3
 TRIGRAM_WEIGHT = 0.25
 
 Vector = dict[int, float]
+Embedder = Callable[[str], Vector]
+"""Text to a unit vector (dimension -> value); :func:`embed` unless one is plugged in."""
 
 
 def _unspaced(ch: str) -> bool:
@@ -96,10 +100,10 @@ def cosine(a: Vector, b: Vector) -> float:
     return sum(v * b.get(k, 0.0) for k, v in a.items())
 
 
-def _chunk_vector(index: SearchIndex, chunk: Chunk) -> Vector:
+def _chunk_vector(index: SearchIndex, chunk: Chunk, embedder: Embedder) -> Vector:
     vector = index.vectors.get(chunk.id)
     if vector is None:
-        vector = index.vectors[chunk.id] = embed(chunk.text)
+        vector = index.vectors[chunk.id] = embedder(chunk.text)
     return vector
 
 
@@ -112,14 +116,16 @@ def rank_hybrid(
     query: str,
     backlink_counts: Mapping[str, int],
     index: SearchIndex,
+    embedder: Embedder = embed,
 ) -> list[Hit]:
-    """Rank ``pages`` with the lexical arms and the vector arm fused; best first."""
-    wanted = embed(query)
+    """Rank ``pages`` with the lexical arms and the vector arm fused; best first. The
+    index caches chunk vectors, so one index serves one ``embedder``."""
+    wanted = embedder(query)
     lexical = lexical_hits(pages, query, index)
     scored: list[tuple[float, str, int, Page, Chunk]] = []
     for page in pages:
         for chunk in _page_chunks(page):
-            similarity = cosine(wanted, _chunk_vector(index, chunk)) if wanted else 0.0
+            similarity = cosine(wanted, _chunk_vector(index, chunk, embedder)) if wanted else 0.0
             scored.append((similarity, page.slug, chunk.chunk_index, page, chunk))
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
     entries: dict[tuple[int, int], Hit] = {}
@@ -132,7 +138,7 @@ def rank_hybrid(
         entries[key].raw += RRF_K / (RRF_K + position)
     top = max((e.raw for e in entries.values()), default=0.0)
     for hit in entries.values():
-        hit.cosine = cosine(wanted, _chunk_vector(index, hit.chunk)) if wanted else 0.0
+        hit.cosine = cosine(wanted, _chunk_vector(index, hit.chunk, embedder)) if wanted else 0.0
         normalised = hit.raw / top if top > 0 else 0.0
         base = RRF_BLEND * normalised + COSINE_BLEND * hit.cosine
         apply_boosts(hit, query, backlink_counts, base=base)

@@ -17,6 +17,8 @@ from typing import Any
 
 from hermes_gbrain.emulator import capture, hybrid, markdown, search, volunteer
 from hermes_gbrain.emulator.facts import FactError, facts_for
+from hermes_gbrain.emulator.hybrid import Embedder
+from hermes_gbrain.emulator.hybrid import embed as hash_embed
 from hermes_gbrain.emulator.oauth import Principal
 from hermes_gbrain.emulator.store import Page, PageStore, iso_now, iso_of
 
@@ -64,6 +66,8 @@ class Context:
     """``arguments._meta.session_id`` of the call (GBrain reads it only there over HTTP)."""
     hybrid: bool = False
     """Search with the vector arm, like a brain with an embedding provider (``hybrid``)."""
+    embedder: Embedder = hash_embed
+    """The vector arm's embedding (:mod:`.hybrid`'s small deterministic one by default)."""
 
     @property
     def version(self) -> str:
@@ -258,8 +262,11 @@ def _search_rows(
         ceiling = _parse_time(until, "until")
         candidates = [p for p in candidates if p.effective_date <= ceiling]
     index = ctx.store.search_index()
-    ranker = hybrid.rank_hybrid if ctx.hybrid else search.rank
-    hits = ranker(candidates, args["query"], _Backlinks(pages, index), index)
+    backlinks = _Backlinks(pages, index)
+    if ctx.hybrid:
+        hits = hybrid.rank_hybrid(candidates, args["query"], backlinks, index, ctx.embedder)
+    else:
+        hits = search.rank(candidates, args["query"], backlinks, index)
     offset = max(0, int(args.get("offset") or 0))
     default = hybrid.DEFAULT_LIMIT if ctx.hybrid else DEFAULT_SEARCH_LIMIT
     hits = hits[offset : offset + _limit(args.get("limit"), default)]

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from hermes_gbrain.emulator import rpc
 from hermes_gbrain.emulator.faults import Knobs, RecordedRequest
+from hermes_gbrain.emulator.hybrid import Embedder
 from hermes_gbrain.emulator.oauth import (
     SCOPES_SUPPORTED,
     BearerError,
@@ -56,6 +57,7 @@ class App(Protocol):
     knobs: Knobs
     lean: bool
     hybrid: bool
+    embedder: Embedder
     store: PageStore
     oauth: OAuth
     rate_limiter: RateLimiter
@@ -659,7 +661,7 @@ class _Handler(BaseHTTPRequestHandler):
         hold = max((knobs.apply_delay_s.get(_called_tool(m), 0.0) for m in requests), default=0.0)
         if hold > 0 and self.server.stopping.wait(hold):
             raise _Abort
-        ctx = Context(app.store, principal, lean=app.lean, hybrid=app.hybrid)
+        ctx = Context(app.store, principal, lean=app.lean, hybrid=app.hybrid, embedder=app.embedder)
         replies = [rpc.handle(m, ctx, app.dispatcher) for m in requests]
         _apply_reply_faults(replies, knobs)
         self._reply(replies, batch=isinstance(rec.json, list), knobs=knobs, headers=session_headers)

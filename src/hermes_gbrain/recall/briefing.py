@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ..api import HotFact, SearchRow
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..transport import Bulkhead
-from .config import PointerConfig, brain_for
+from .config import PointerConfig
 from .facts import (
     DEFAULT_FACTS,
     MAX_FACTS,
@@ -48,11 +48,14 @@ from .gate import (
 )
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
 from .screen import prompt_line, prompt_ref
+from .sharedcall import SNIPPET_REQUEST, SharedRecall
 from .title_index import load_matcher
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
     "GATES",
+    "SEARCH_ROWS",
+    "SNIPPET_REQUEST",
     "SUMMARY_CHARS",
     "BriefingConfig",
     "BriefingDesk",
@@ -72,7 +75,6 @@ DEFAULT_LIMIT = 3
 MAX_LIMIT = 5
 SUMMARY_CHARS = 160
 SEARCH_ROWS = 8
-SNIPPET_REQUEST = 240  # room for a leading heading; the summary keeps 160
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
 _HEADING = re.compile(r"^\s*#+\s+[^\n]*\n")
 DEFAULT_GATE = Gate()
@@ -184,21 +186,21 @@ class BriefingSearch:
     """The rows a briefing gates: ``GBrain.recall_rows`` (``volunteer_context``, then
     ``search`` with full rows, as summaries need ``chunk_text``), capped snippets, the
     source filter kept. A ``SearchFn`` bound to one frozen config; ``share`` names its
-    credential for the desk's bulkhead."""
+    credential for the desk's bulkhead. With ``recall`` (the turn's pointer search of
+    the same message) the briefing reads that one call's rows instead of its own."""
 
-    __slots__ = ("_config", "share")
+    __slots__ = ("_config", "_recall", "share")
 
-    def __init__(self, config: PointerConfig) -> None:
+    def __init__(self, config: PointerConfig, recall: SharedRecall | None = None) -> None:
         self._config = config
+        self._recall = recall
         self.share = config.cache_key
 
     def __call__(self, message: str, rows: int) -> Sequence[SearchRow]:
-        result = brain_for(self._config).recall_rows(
-            message,
-            limit=rows,
-            snippet_chars=SNIPPET_REQUEST,
-            source_id=self._config.settings.source,
-        )
+        recall = self._recall
+        if recall is None or not recall.serves(message):
+            recall = SharedRecall(self._config, message, limit=rows)
+        result = recall.result()
         found = Found(result.rows)
         found.facts = without_own_entries(result.facts, self._config.settings.hermes_home)
         return found

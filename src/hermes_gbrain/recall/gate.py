@@ -228,9 +228,10 @@ class Gate:
     """The profile's title vocabulary, read with the settings (used when the caller
     passes none)."""
     min_cosine: float | None = None
-    """Off (None) by default: with a value, a row a hybrid GBrain found lexically
-    (``keyword_hit``) with one supporting word passes when its ``cosine`` reaches it.
-    ``bench/relevance.py`` measures it and found no case for it (README, "Relevance")."""
+    """Off (None) by default: with a value, a row of a hybrid GBrain (found by a lexical
+    arm or, ``weak_semantic``, by the vector arm alone) with one distinctive supporting
+    word passes when its ``cosine`` reaches it. ``bench/relevance.py --embedder minilm``
+    measures it with the recorded brain's model (README, "Relevance")."""
     titles: TitleMatcher | None = field(default=None, compare=False, repr=False)
     """Every title of the brain (the digest's title index), for pages the message names
     that search did not return."""
@@ -350,14 +351,8 @@ def _tier(
         return 2  # backed by a name, a second word, or the message is just the name
     if support >= 2:
         return 3
-    if (
-        min_cosine is not None
-        and support == 1
-        and row.keyword_hit
-        and row.cosine is not None
-        and row.cosine >= min_cosine
-    ):
-        return 3
+    if min_cosine is not None and support == 1 and (row.cosine or 0.0) >= min_cosine:
+        return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
 
 

@@ -13,10 +13,13 @@ turn's pointers only as far as the gate passes them for the new message
 Rows come from the same call as the briefing's (``GBrain.recall_rows``: GBrain's
 ``volunteer_context`` over the last few user messages, then ``search``, with short
 summaries the gate reads) and pass the same relevance gate (``briefing.select_rows``)
-before they become pointer lines. Pages the session was shown within the last few turns
-(``shown.REPEAT_TURNS``) are named to GBrain as prior context and skipped by the gate;
-:func:`rows_wanted` asks for a few more rows so that the limit can still be filled with
-other relevant pages. This is the configuration ``bench/relevance.py`` measures.
+before they become pointer lines. On the turn that starts the briefing it *is* the same
+call (:meth:`GatedSearch.share`, :mod:`.sharedcall`): one ``volunteer_context`` and one
+``search`` serve both, each layer waiting within its own budget. Pages the session was
+shown within the last few turns (``shown.REPEAT_TURNS``) are named to GBrain as prior
+context and skipped by the gate; :func:`rows_wanted` asks for a few more rows so that the
+limit can still be filled with other relevant pages. This is the configuration
+``bench/relevance.py`` measures.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..api import SearchRow
-from .briefing import SEARCH_ROWS, SNIPPET_REQUEST, Gate, cited_pages, select_rows
+from .briefing import SEARCH_ROWS, Gate, cited_pages, select_rows
 from .config import SPARE_ROWS, PointerConfig, brain_for
 from .distance import measured_budget_ms, record_search
 from .pointers import (
@@ -42,6 +45,7 @@ from .pointers import (
     format_block,
     pointer_lines,
 )
+from .sharedcall import SharedRecall
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -109,7 +113,7 @@ class GatedSearch:
     briefing's summary length: the gate anchors paraphrases on the summary.
     """
 
-    __slots__ = ("_config", "_gate", "_recent", "_window", "found")
+    __slots__ = ("_config", "_gate", "_recent", "_shared", "_window", "found")
 
     def __init__(
         self,
@@ -123,25 +127,28 @@ class GatedSearch:
         self._gate = gate
         self._window = window
         self._recent = recent
+        self._shared: SharedRecall | None = None
         self.found: tuple[SearchRow, ...] = ()
         """The rows the server sent, before the gate: a late answer's second chance."""
 
-    def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
-        extra = max(0, limit - self._config.limit)
-        prior = "\n".join(f"- {page}" for page in sorted(self._recent))
-        started = time.monotonic()
-        rows = (
-            brain_for(self._config)
-            .recall_rows(
+    def share(self, query: str, limit: int) -> SharedRecall:
+        """The call this search will make for ``query`` (asking for ``limit`` pointers),
+        made once and handed to the briefing, so that the turn sends one recall."""
+        if self._shared is None or not self._shared.serves(query):
+            prior = "\n".join(f"- {page}" for page in sorted(self._recent))
+            self._shared = SharedRecall(
+                self._config,
                 query,
                 window=self._window,
                 prior_context=prior or None,
-                limit=SEARCH_ROWS + SPARE_ROWS + extra,
-                snippet_chars=SNIPPET_REQUEST,
-                source_id=self._config.settings.source,
+                limit=SEARCH_ROWS + SPARE_ROWS + max(0, limit - self._config.limit),
             )
-            .rows
-        )
+        return self._shared
+
+    def __call__(self, query: str, limit: int) -> Sequence[SearchRow]:
+        recall = self.share(query, limit)
+        started = time.monotonic()
+        rows = recall.result().rows
         # Only successes measure the distance: a failing brain must not stretch the wait.
         record_search(self._config.home, self._config.settings.mcp_url, time.monotonic() - started)
         self.found = tuple(rows)
