@@ -380,8 +380,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "state files: links refused (SQLite)",
         f"{PKG}/files.py",
-        "    refuse_redirect(target)\n    fd = os.open(",
-        "    fd = os.open(",
+        "        refuse_redirect(sidecar)  # SQLite would follow a planted link\n"
+        "        _narrow(sidecar, missing_ok=True)"
+        "  # never opened: another connection may use it\n",
+        "",
         ("tests/unit/test_state_files.py",),
     ),
     Mutation(
@@ -491,7 +493,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         f"{PKG}/rowqueue.py",
         "f\" ((b.id<{table}.id AND b.state IN ('pending','inflight'))\"",
         "f\" ((b.id<{table}.id AND b.state IN ('none'))\"",
-        ("tests/integration/test_write_safety.py",),
+        ("tests/unit/test_toolbridge.py", "tests/integration/test_write_safety.py"),
     ),
     Mutation(
         "a page waits for every send that may still land",

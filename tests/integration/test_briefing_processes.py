@@ -41,6 +41,10 @@ def test_one_briefing_for_processes_started_together(
 ) -> None:
     make_profile(hermes_home, emu, GBRAIN_BRIEFING="on")
     assert main(["digest", "--hermes-home", str(hermes_home.path), "--quiet"]) == 0
+    # The brain answers a second late, well inside the briefing's budget: no process can
+    # finish its briefing (and record the session as briefed) before the others decide,
+    # so only the claim can keep them from briefing it too.
+    emu.knobs.apply_delay_s = {"search": 1.0, "volunteer_context": 1.0}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GBRAIN_", "MCP_GBRAIN"))}
     env["HERMES_HOME"] = str(hermes_home.path)
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS_DIR), env.get("PYTHONPATH", "")])

@@ -324,6 +324,31 @@ def test_outbox_dedupes_supersedes_and_backs_off(tmp_path: Path) -> None:
     assert "two" not in repr(box.get(c.op_id))
 
 
+def test_outbox_never_starts_a_newer_write_while_an_older_one_to_the_page_is_open(
+    tmp_path: Path,
+) -> None:
+    """Per-page order, decided by the queue itself: a second connection (another worker,
+    thread or process) cannot claim a newer write to a page while an older one is in
+    flight, nor one queued behind an older pending write; other pages are not held."""
+    path = tmp_path / "o.sqlite3"
+    first, second = Outbox(path), Outbox(path)
+    older, _ = first.enqueue("u", "x/page", "one")
+    assert first.claim(older.op_id) is not None  # in flight: it may still land
+    newer, _ = second.enqueue("u", "x/page", "two")  # not folded into a write in flight
+    other, _ = second.enqueue("u", "x/other", "three")
+    assert newer.op_id != older.op_id
+    assert second.claim(newer.op_id) is None
+    assert second.claim(other.op_id) is not None
+    first.delivered(older.op_id)
+    assert second.claim(newer.op_id) is not None
+    queued, _ = first.enqueue("u", "x/third", "four")
+    behind, _ = first.enqueue("u", "x/third", "five")
+    assert first.get(queued.op_id).state == "replaced"  # type: ignore[union-attr]
+    assert second.claim(behind.op_id) is not None
+    first.close()
+    second.close()
+
+
 def test_outbox_recovers_rows_of_dead_or_expired_owners(tmp_path: Path) -> None:
     now = [0.0]
     path = tmp_path / "o.sqlite3"
