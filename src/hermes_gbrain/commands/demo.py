@@ -135,8 +135,8 @@ def run_demo(out: TextIO) -> int:
                 os.environ["HERMES_HOME"] = previous
         searches = sum(1 for r in emu.requests if r.tool in ("search", "query"))
         print(
-            f"\nsearches sent: {searches} (the briefing, then one per real turn; none for "
-            "the trivial one); "
+            f"\nsearches sent: {searches} (one per real turn, the first shared by the "
+            "briefing and the pointers; none for the trivial one); "
             f"token requests: {emu.token_requests} (one mint, reused)",
             file=out,
         )
