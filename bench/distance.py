@@ -36,12 +36,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import environment, fresh_state, pct
 from targets import Targets, add_check_flag
 
 QUESTIONS = (
@@ -62,47 +61,6 @@ DISTANCES_MS = (0, 50, 100, 200, 400)
 TARGET_DISTANCES_MS = (100, 200)
 SEARCH_MS = 30
 PROVIDERS = ("gbrain", "gbrain-pointer")
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-@contextmanager
-def environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-def fresh_state() -> None:
-    """A new process: nothing in memory (the profile's files stay)."""
-    from hermes_gbrain.auth import clear_token_cache
-    from hermes_gbrain.mcp import clear_catalog_cache
-    from hermes_gbrain.recall import pointers
-    from hermes_gbrain.recall.briefing import shared_desk
-    from hermes_gbrain.recall.config import clear_brain_cache
-    from hermes_gbrain.recall.distance import reset_distance
-    from hermes_gbrain.recall.shown import reset_shared_log
-
-    clear_token_cache()
-    clear_catalog_cache()
-    clear_brain_cache()
-    reset_shared_log()
-    shared_desk()._state.clear()
-    reset_distance()
-    if pointers._shared is not None:
-        pointers._shared.shutdown(1.0)
 
 
 def idle_connections_expire() -> None:

@@ -37,12 +37,13 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import environment, fresh_state, pct
 
 MESSAGES = (
     "Who is Maya Okafor?",
@@ -57,40 +58,6 @@ MESSAGES = (
     "Who is Elena Vasquez?",
 )
 LATENCIES_MS = (30, 150)
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-@contextmanager
-def environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-def fresh_state() -> None:
-    from hermes_gbrain.auth import clear_token_cache
-    from hermes_gbrain.mcp import clear_catalog_cache
-    from hermes_gbrain.recall import pointers
-    from hermes_gbrain.recall.config import clear_brain_cache
-    from hermes_gbrain.recall.shown import reset_shared_log
-
-    clear_token_cache()
-    clear_catalog_cache()
-    clear_brain_cache()
-    reset_shared_log()
-    if pointers._shared is not None:
-        pointers._shared.shutdown(1.0)
 
 
 def provider_turns(
