@@ -31,6 +31,7 @@ import httpx
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.auth import clear_token_cache
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.files import data_dir
 from hermes_gbrain.mcp import clear_catalog_cache
 from hermes_gbrain.recall import pointers
 from hermes_gbrain.recall.config import SPARE_ROWS, clear_brain_cache
@@ -154,6 +155,8 @@ def bench_ready(
 
 def bench_burst(home: str, emu: Emulator, env: dict[str, str], targets: Targets) -> None:
     engine = _fresh()
+    for shared in (*data_dir(home).glob("token-*.json"), *data_dir(home).glob("catalog-*.json")):
+        shared.unlink()  # cold caches: the profile's shared token and catalog files too
     emu.clear_requests()
     provider = _provider(home, env)
     sessions = 200

@@ -81,7 +81,7 @@ class HealthWire:
         self._warn: Callable[..., object] | None = None
         self._status: Callable[..., object] | None = None
         self._lock = threading.Lock()
-        self._turn: health.LastTurn | None = None
+        self._turn: tuple[float, str, str, str] | None = None  # when, block, session, note
         self._failure: Advice | None = None  # the latest search's, if it failed
 
     def start(self, home: str, kwargs: dict[str, Any]) -> None:
@@ -127,8 +127,8 @@ class HealthWire:
                 if failure is not None
                 else "no page passed the relevance gate in time"
             )
-        with self._lock:
-            self._turn = health.turn_record(block, session=session, note=note)
+        with self._lock:  # read later, off the turn's path (``prefetch`` is a lookup)
+            self._turn = (time.time(), block, session, note)
 
     def save_turn(self) -> None:
         """Write the remembered turn and the searches' outcomes, off the turn's path
@@ -139,7 +139,9 @@ class HealthWire:
             return
         self._tracker.save(self._home)
         if turn is not None:
-            health.write_last_turn(self._home, turn)
+            at, block, session, note = turn
+            record = health.turn_record(block, session=session, note=note, at=at)
+            health.write_last_turn(self._home, record)
 
 
 class HookHealth:
@@ -183,11 +185,11 @@ class HookHealth:
         notice = tracker.take()
         if notice is not None:
             _say(notice, None)
-        turn = health.turn_record(block, session=session)
+        at = time.time()
 
         def save() -> None:
             tracker.save(home)
-            health.write_last_turn(home, turn)
+            health.write_last_turn(home, health.turn_record(block, session=session, at=at))
 
         try:
             spawn(save, "gbrain-hook-health").start()

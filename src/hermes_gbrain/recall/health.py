@@ -243,8 +243,8 @@ class LastTurn:
     note: str  # why nothing reached the model, when nothing did
 
 
-def turn_record(block: str, *, session: str, note: str = "") -> LastTurn:
-    """What a turn's block cited, without any summary or fact text."""
+def turn_record(block: str, *, session: str, note: str = "", at: float | None = None) -> LastTurn:
+    """What a turn's block cited (at ``at``, default now), without any summary or fact text."""
     briefing: list[tuple[str, str, str]] = []
     pointers: list[tuple[str, str, str]] = []
     facts = 0
@@ -256,7 +256,7 @@ def turn_record(block: str, *, session: str, note: str = "") -> LastTurn:
         elif found := _BRIEF.match(line):
             briefing.append(_cite(found))
     return LastTurn(
-        time.time(),
+        time.time() if at is None else at,
         one_line(session, 80),
         tuple(briefing[:_MAX_LINES]),
         tuple(pointers[:_MAX_LINES]),
