@@ -120,9 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     add_check_flag(parser)
     args = parser.parse_args(argv)
     targets = Targets()
-    with Emulator() as emu:
+    with Emulator() as emu, tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as home:
         env = emu.client_env("bench-digest", scopes="read")
-        settings = load_settings(env.get, hermes_home="bench-home")
+        settings = load_settings(env.get, hermes_home=home)
         digest = build_digest(open_brain(settings, scope=DIGEST_SCOPE))
         provider, hook, repeats = _hook_and_provider(env, digest)
     block = format_digest_block(digest.line)

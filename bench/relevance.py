@@ -46,6 +46,7 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -55,7 +56,7 @@ from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.hybrid import Embedder, rank_hybrid
 from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST, format_briefing
 from hermes_gbrain.recall.briefing import select_rows as gate
-from hermes_gbrain.recall.config import PointerConfig, PointerSearch, brain_for
+from hermes_gbrain.recall.config import SPARE_ROWS, PointerConfig, PointerSearch, brain_for
 from hermes_gbrain.recall.gate import Gate, TitleVocabulary, row_key
 from hermes_gbrain.recall.named import TitleMatcher
 from hermes_gbrain.recall.pointers import format_block, pointer_lines
@@ -77,6 +78,13 @@ ARMS = {
 COSINE_FLOORS = (0.4, 0.5, 0.55, 0.6, 0.7)
 """With ``--embedder minilm`` (real cosines) every floor is measured; the tune half alone
 picks one (the highest paraphrase hit with no-answer injections <= 3%)."""
+ROWS = SEARCH_ROWS + SPARE_ROWS
+"""What a pointer search asks for (the first turn's briefing reads the same call)."""
+SPLITS = ("tune", "holdout", "fresh", "sealed")
+"""``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
+no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
+summary length were chosen on these three together); ``sealed``: written the same way and
+measured once, after everything was frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
@@ -205,9 +213,7 @@ def retrievals(brain: GBrain) -> dict[str, Retrieve]:
         return cached(
             ("search", message),
             lambda: (
-                brain.search(
-                    message, limit=SEARCH_ROWS, snippet_chars=SNIPPET_REQUEST, lean=False
-                ).rows
+                brain.search(message, limit=ROWS, snippet_chars=SNIPPET_REQUEST, lean=False).rows
             ),
         )
 
@@ -217,7 +223,7 @@ def retrievals(brain: GBrain) -> dict[str, Retrieve]:
                 (f"query-{expand}", message),
                 lambda: (
                     brain.query(
-                        message, limit=SEARCH_ROWS, snippet_chars=SNIPPET_REQUEST, expand=expand
+                        message, limit=ROWS, snippet_chars=SNIPPET_REQUEST, expand=expand
                     ).rows
                 ),
             )
@@ -238,7 +244,7 @@ def retrievals(brain: GBrain) -> dict[str, Retrieve]:
             message,
             window=window,
             prior_context=prior or None,
-            limit=SEARCH_ROWS,
+            limit=ROWS,
             snippet_chars=SNIPPET_REQUEST,
         )
         return result.rows
@@ -381,11 +387,14 @@ def measure_brain(
 ) -> Run:
     run = Run()
     floors = COSINE_FLOORS if embedder is not None else (MIN_COSINE,)
-    with Emulator(brain="large", hybrid=hybrid, embedder=embedder) as emu:
+    with (
+        Emulator(brain="large", hybrid=hybrid, embedder=embedder) as emu,
+        tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as home,
+    ):
         if embedder is not None:  # embed every chunk now, not inside a timed request
             rank_hybrid(emu.store.pages(), "warm", {}, emu.store.search_index(), embedder)
         env = emu.client_env("bench-reader", scopes="read")
-        config = PointerConfig(settings=load_settings(env.get, hermes_home="bench-home"))
+        config = PointerConfig(settings=load_settings(env.get, hermes_home=home))
         brain = brain_for(config)
         rules = title_gate(brain)
         calls = retrievals(brain)
@@ -445,8 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sessions = load_sessions(args.data)
     halves = {
-        "tune": [s for s in sessions if s.split == "tune"],
-        "holdout": [s for s in sessions if s.split == "holdout"],
+        split: chosen for split in SPLITS if (chosen := [s for s in sessions if s.split == split])
     }
     embedder: Embedder | None = None
     hybrid_name = "hybrid brain (emulator vector arm)"
@@ -476,8 +484,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     targets = Targets()
     for brain_name, run in runs.items():
-        for half in ("tune", "holdout"):
-            n = sum(len(s.turns) for s in halves[half])
+        for half, chosen in halves.items():
+            n = sum(len(s.turns) for s in chosen)
             print(f"\n[{brain_name}, {half}: {n} messages]\n{HEAD}")
             for figures in run.tables[half]:
                 print(_row(figures))

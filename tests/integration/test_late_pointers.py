@@ -46,3 +46,26 @@ def test_a_late_answer_never_reaches_a_turn_about_something_else(
         other = driver.turn("What is the Beacon app?")
     assert MAYA not in other.prefetch, other.prefetch
     assert "kestrel-works" not in other.prefetch
+
+
+def test_hook_mode_offers_a_late_answer_to_the_next_turn_of_its_own_session(
+    hermes_home: HermesHome, emu: Emulator
+) -> None:
+    from hermes_gbrain.adapters.hook import GBrainHook
+
+    make_profile(hermes_home, emu, GBRAIN_POINTER_SYNC_BUDGET_MS="100")
+    hook = GBrainHook()
+    hook.pre_llm_call(session_id="h1", user_message="hello there, how are things today?")
+    assert engine_idle()
+    emu.knobs.latency_s = SLOW_S
+    history = [{"role": "user", "content": "hello there, how are things today?"}]
+    first = hook.pre_llm_call(session_id="h1", user_message="Who is Maya Okafor?",
+                              conversation_history=history)  # fmt: skip
+    assert first is None or MAYA not in first["context"]  # too late for its own turn
+    assert engine_idle()
+    history.append({"role": "user", "content": "Who is Maya Okafor?"})
+    other = hook.pre_llm_call(session_id="h2", user_message="And Maya Okafor's background?")
+    assert other is None or MAYA not in other["context"]  # another session: not its answer
+    follow_up = hook.pre_llm_call(session_id="h1", user_message="And Maya Okafor's background?",
+                                  conversation_history=history)  # fmt: skip
+    assert follow_up is not None and MAYA in follow_up["context"]

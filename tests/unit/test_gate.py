@@ -109,6 +109,43 @@ def test_company_named_in_the_message_beats_a_higher_ranked_person() -> None:
     assert slugs(gate_rows(rows, "What does Kestrel Works sell?")) == ["companies/kestrel-works"]
 
 
+def test_a_loose_row_ranked_above_the_named_ones_takes_one_slot() -> None:
+    # "Who closed the Okavango pilot contract?" names the foundation; GBrain ranks the
+    # page of the person who closed it first, and two message words back it.
+    person = row(
+        "people/mateo-rossi",
+        "Mateo Rossi",
+        1.03,
+        "keyword_exact",
+        "person",
+        snippet="Mateo closed the pilot contract with the Okavango foundation.",
+    )
+    company = row(
+        "companies/okavango-wildlife-foundation",
+        "Okavango Wildlife Foundation",
+        0.5,
+        "keyword_exact",
+        "company",
+    )
+    other = row("notes/grant-report-okavango", "Grant Report Okavango", 0.46, "keyword_exact")
+    message = "Who closed the Okavango pilot contract?"
+    assert slugs(gate_rows([person, company, other], message)) == [
+        "companies/okavango-wildlife-foundation",
+        "people/mateo-rossi",
+    ]
+    # Ranked below a named row it stays out: the named page answers first.
+    assert slugs(gate_rows([company, person], message)) == [
+        "companies/okavango-wildlife-foundation"
+    ]
+    # One supporting word is not enough to join a named page.
+    thin = replace(person, snippet="Mateo works on the Okavango account.")
+    assert slugs(gate_rows([thin, company], message)) == ["companies/okavango-wildlife-foundation"]
+    # It takes the last slot, never more than the limit, and never the only one.
+    assert slugs(gate_rows([person, company], message, limit=1)) == [
+        "companies/okavango-wildlife-foundation"
+    ]
+
+
 def test_weak_semantic_rows_named_by_the_message_pass() -> None:
     rows = [
         row("concepts/crdt", "CRDT", 0.49, "weak_semantic", "concept"),

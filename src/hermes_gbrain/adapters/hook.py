@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,6 +46,9 @@ __all__ = ["GBrainHook", "register"]
 
 log = logging.getLogger(__name__)
 HOOK_NAME = "gbrain-hook"
+MAX_LATE = 256
+"""Sessions whose last search missed its turn, remembered for their next turn (oldest
+dropped first: a gateway's hook serves many sessions)."""
 
 
 def _earlier_user_texts(history: object, current: object) -> list[str]:
@@ -65,6 +70,8 @@ class GBrainHook:
 
     def __init__(self) -> None:
         self._owner = Owner()
+        self._late: OrderedDict[StoreKey, turns.TurnSearch] = OrderedDict()
+        self._late_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -126,6 +133,12 @@ class GBrainHook:
         pointers = ""
         if current is not None:
             pointers = turns.collect(engine, current)
+            late = self._swap_late(key, current if current.missed else None)
+            if late is not None:  # what the previous turn's late search found, if it fits
+                extra = turns.late_pointers(
+                    late, key, message, layers.briefing.gate, skip=recent, screen=config.screen
+                )
+                pointers = turns.merge_blocks(pointers, extra)
         elif layers.hook_pointers:  # background only: last turn's search, then this one's
             pointers = engine.take(key, MAX_LIMIT)
             engine.submit(
@@ -135,6 +148,18 @@ class GBrainHook:
         recalled = compose_turn(config, session, turn, briefing=briefing, pointers=pointers)
         _HEALTH.after_turn(home, recalled, session=session, spawn=compat.spawn_thread)
         return join_context(digest, recalled)
+
+    def _swap_late(self, key: StoreKey, missed: turns.TurnSearch | None) -> turns.TurnSearch | None:
+        """The session's search that missed the previous turn, replaced by this turn's
+        when it missed too (as the provider keeps ``_late``, but one hook serves every
+        session of the process)."""
+        with self._late_lock:
+            late = self._late.pop(key, None)
+            if missed is not None:
+                self._late[key] = missed
+                while len(self._late) > MAX_LATE:
+                    self._late.popitem(last=False)
+        return late
 
 
 _HOOK = GBrainHook()

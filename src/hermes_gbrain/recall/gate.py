@@ -32,8 +32,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions. When any row is
-named (tiers 0 and 1) only named rows are kept; otherwise tier 2 and 3 rows scoring at least
-``min_ratio`` of the best of them are kept, those with more supporting words first.
+named (tiers 0 and 1) named rows are kept, with at most one tier 2 or 3 row that GBrain
+ranks above all of them and two distinctive message words back (the person who closed the
+contract the message names; it takes the last slot); otherwise tier 2 and 3 rows scoring
+at least ``min_ratio`` of the best of them are kept, those with more supporting words first.
 
 A word is *distinctive* when it is not filler, not a number, not on the list of
 ordinary title words ("plan", "capital", "review", "update", "notes", "report",
@@ -361,6 +363,26 @@ def _support(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | Non
     return sum(1 for s in body & wanted if _distinctive(s, vocabulary))
 
 
+def _leader(
+    clean: Sequence[SearchRow],
+    named: Sequence[SearchRow],
+    loose: Sequence[SearchRow],
+    said: _Message,
+    vocabulary: TitleVocabulary | None,
+) -> SearchRow | None:
+    """The loose row that may join named ones: GBrain ranks it above every named row
+    and two distinctive words of the message back it ("Who closed the Okavango pilot
+    contract?" names the foundation, and the page of the person who closed it leads)."""
+    if not named:
+        return None
+    order = {row_key(r): i for i, r in enumerate(clean)}
+    first = min(order.get(row_key(r), len(clean)) for r in named)
+    ahead = [
+        r for r in loose if order[row_key(r)] < first and _support(r, said.wanted, vocabulary) >= 2
+    ]
+    return min(ahead, key=lambda r: order[row_key(r)], default=None)
+
+
 def gate_rows(
     rows: Sequence[SearchRow],
     message: str,
@@ -422,8 +444,10 @@ def gate_rows(
                 any_named = True
                 if key not in shown:
                     tiers.setdefault(1, []).append(row)
-    if any_named:  # something is named: only named pages, never loose company for them
-        return (tiers.get(0, []) + tiers.get(1, []))[:limit]
+    if any_named:  # something is named: named pages, and at most one loose row ahead of them
+        named = tiers.get(0, []) + tiers.get(1, [])
+        leader = _leader(clean, named, tiers.get(2, []) + tiers.get(3, []), said, vocabulary)
+        return [*named[: limit - 1], leader] if leader and limit > 1 else named[:limit]
     loose = tiers.get(2, []) + tiers.get(3, [])
     top = max((r.score for r in loose if r.score is not None), default=0.0)
     kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]

@@ -18,8 +18,10 @@ from .pointers import QUERY_CHARS
 
 __all__ = ["SNIPPET_REQUEST", "SharedRecall"]
 
-SNIPPET_REQUEST = 240
-"""Summary characters asked for: room for a leading heading; the briefing keeps 160."""
+SNIPPET_REQUEST = 480
+"""Summary characters asked for: the briefing shows 160, the gate reads up to 640 for the
+words that back a paraphrase (240 -> 480 found more, at the same no-answer rate:
+``bench/relevance.py``)."""
 
 
 class SharedRecall:
