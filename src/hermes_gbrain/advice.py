@@ -42,6 +42,7 @@ __all__ = [
     "explain",
     "on_own_emulator",
     "server_fix",
+    "unanswered",
 ]
 
 EMULATOR_ENV = ("emulator", "profile.env")
@@ -123,6 +124,15 @@ def credential_fix(settings: Settings) -> str:
         + " asks for them; "
         + command(settings.hermes_home, "grant-help")
         + " shows how to create a client"
+    )
+
+
+def unanswered(settings: Settings, seconds: float) -> Advice:
+    """A search still unanswered when the process ended (a hung or overloaded server)."""
+    url = shown_url(settings.mcp_url)
+    return Advice(
+        f"GBrain at {url} did not answer a search within {seconds:.0f} s",
+        server_fix(settings) + "; " + command(settings.hermes_home, "doctor"),
     )
 
 

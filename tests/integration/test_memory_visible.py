@@ -8,16 +8,18 @@ from __future__ import annotations
 import io
 import json
 import socket
+import threading
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
+from hermes_gbrain.adapters.provider import UNANSWERED_S
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.recall import health
 from support.hermes_cli import CliRun, chat_query, model_config, oneshot, run_hermes
 from support.pointer_env import Profile
-from support.stub_model import StubModel
+from support.stub_model import StubModel, StubReply
 
 pytestmark = pytest.mark.hermes
 
@@ -105,6 +107,25 @@ def test_dead_server_names_the_url_and_how_to_start_it(
     query = chat_query(cli_profile.home.path, stub_model, MESSAGE)
     assert query.returncode == 0 and "GBrain memory" not in query.stdout
     assert len(_notices(query)) == 1 and f"cannot reach GBrain at {url}" in query.stderr
+
+
+def test_a_hung_server_is_named_when_a_one_shot_run_ends(
+    cli_profile: Profile, stub_model: StubModel
+) -> None:
+    gate = threading.Event()  # every MCP request is held: the search never answers
+    cli_profile.emu.knobs.gate = gate
+    stub_model.enqueue(StubReply(delay_s=UNANSWERED_S + 0.5))  # the run outlives the limit
+    try:
+        run = _run(cli_profile, stub_model)
+    finally:
+        gate.set()
+    notices = _notices(run)
+    assert len(notices) == 1 and OFF in notices[0], run.stderr[-2000:]
+    assert "did not answer a search within" in notices[0]
+    assert cli_profile.emu.mcp_url in notices[0]
+    shown = _status(cli_profile.home.path)
+    assert "recall    OFF" in shown and "did not answer a search" in shown
+    assert "<memory-context>" not in run.last_user_message()
 
 
 def test_a_401_names_the_credential(cli_profile: Profile, stub_model: StubModel) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ class StubReply:
 
     content: str | None = DEFAULT_TEXT
     tool_calls: tuple[StubToolCall, ...] = ()
+    delay_s: float = 0.0
+    """A slow model: the reply is sent this long after the request arrived."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,8 @@ def _make_handler(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 self._send(404, b'{"error": {"message": "not found"}}', "application/json")
                 return
             reply, seq = picked
+            if reply.delay_s:
+                time.sleep(reply.delay_s)  # the scenario: a model that takes this long
             data = body if isinstance(body, dict) else {}
             model = str(data.get("model") or "stub-model")
             if data.get("stream"):

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..advice import Advice, explain
+from ..advice import Advice, explain, unanswered
 from ..recall import health
 from ..recall.config import PointerConfig
 
@@ -104,6 +104,13 @@ class HealthWire:
             self._tracker.outcome(failure, started=started)
 
         return outcome
+
+    def unanswered(self, config: PointerConfig, waited: float, *, started: float) -> None:
+        """A search still unanswered as the process ends: a hung or overloaded server (a
+        one-shot run would otherwise end in silence; a later success outranks it)."""
+        failure = unanswered(config.settings, waited)
+        self._failure = failure
+        self._tracker.outcome(failure, started=started)
 
     def reason(self) -> str:
         """Why the latest search failed, with the fix; ``""`` when it answered."""

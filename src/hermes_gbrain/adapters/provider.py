@@ -54,6 +54,10 @@ log = logging.getLogger(__name__)
 
 STATUS_LABEL = "GBrain pointers"
 STATUS_GLYPH = "🧠"
+UNANSWERED_S = 2.0
+"""A turn's search still unanswered this long after it was sent, when the process ends,
+is reported as a failure (a far brain answers well within it: the turn budget is at most
+1 s)."""
 _UNSCOPED = (
     "no profile secret scope is bound for this call (multiplexed gateway): "
     "GBrain settings were not read"
@@ -455,12 +459,23 @@ class GBrainMemoryProvider(MemoryProvider):
 
     def shutdown(self, **kwargs: Any) -> None:
         """Searches stop at once (never publish); queued writes drain within a bound."""
+        self._note_unanswered()
         self._health.show()
         self._health.save_turn()
         self._tools.shutdown()
         self._writeback.shutdown()
         if not self._owner.closed:
             shared_engine(compat.spawn_thread).close_owner(self._owner)
+
+    def _note_unanswered(self) -> None:
+        """A turn's search still running ``UNANSWERED_S`` after it was sent counts as a
+        failure: said once (stderr in ``hermes -z``) and kept for ``status``."""
+        late, config = self._late, self._config
+        if late is None or config is None or late.ticket.done.is_set():
+            return
+        waited = time.monotonic() - late.sent
+        if waited >= UNANSWERED_S:
+            self._health.unanswered(config, waited, started=late.sent)
 
     def on_memory_write(
         self,

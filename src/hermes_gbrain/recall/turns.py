@@ -28,7 +28,7 @@ import contextvars
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..api import SearchRow
 from .briefing import SEARCH_ROWS, Gate, cited_pages, select_rows
@@ -165,6 +165,8 @@ class TurnSearch:
     ticket: Ticket
     deadline: float
     search: GatedSearch | None = None
+    sent: float = field(default_factory=time.monotonic)
+    """When it was submitted (``time.monotonic()``)."""
 
     @property
     def missed(self) -> bool:
