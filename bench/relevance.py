@@ -26,11 +26,11 @@ unrelated, the share of no-answer messages that got an injection, and tokens per
 
 Everything runs twice: on the keyword-only emulator (GBrain without an embedding provider) and
 on the emulator's vector arm (``Emulator(hybrid=True)``, rows with ``cosine``, ``keyword_hit``,
-``base_score``), where a gate variant that reads ``cosine`` is measured beside the provider's.
-The vector arm embeds with the emulator's small hashed features unless ``--embedder minilm``
-plugs in all-MiniLM-L6-v2 (``bench/minilm.py``, optional), the model of the recorded hybrid
-brain: then cosines carry real semantics and the variant is measured at several floors, the
-tune half alone choosing one.
+``base_score``), where the provider's gate reads ``cosine`` (see ``COSINE_VARIANTS``) and is
+measured beside the same gate without it. The vector arm embeds with the emulator's small
+hashed features unless ``--embedder minilm`` plugs in all-MiniLM-L6-v2 (``bench/minilm.py``,
+optional), the model of the recorded hybrid brain: then cosines carry real semantics and
+other margins and absolute floors are measured too.
 A second table compares retrieval calls under the same gate: ``search``, ``query`` with and
 without expansion, ``volunteer_context`` (given the conversation window) and the union of
 ``volunteer_context`` and ``search``. Targets for the ``gbrain`` provider: named hit
@@ -67,17 +67,22 @@ DATA = Path(__file__).with_name("data") / "relevance.json"
 LIMIT = 3
 NO_REPEAT_TURNS = 5
 WINDOW_TURNS = 4
-MIN_COSINE = 0.4
-"""The hybrid-signal variant measured beside the provider's gate: one supporting word and a
-cosine of at least this (lower floors inject on no-answer messages of the tune half: 7% at
-0.3 with the hashed embedding)."""
 ARMS = {
     "hash": "hashed word and character features, no synonyms",
     "minilm": "all-MiniLM-L6-v2, the recorded hybrid brain's model",
 }
-COSINE_FLOORS = (0.4, 0.5, 0.55, 0.6, 0.7)
-"""With ``--embedder minilm`` (real cosines) every floor is measured; the tune half alone
-picks one (the highest paraphrase hit with no-answer injections <= 3%)."""
+COSINE_VARIANTS = (
+    ("  without the cosine rule", {"cosine_margin": None}),
+    ("  cosine margin 0.15", {"cosine_margin": 0.15}),
+    ("  cosine margin 0.2", {"cosine_margin": 0.2}),
+    ("  cosine margin 0.3", {"cosine_margin": 0.3}),
+    ("  absolute cosine floor 0.5, no margin", {"cosine_margin": None, "min_cosine": 0.5}),
+    ("  absolute cosine floor 0.6, no margin", {"cosine_margin": None, "min_cosine": 0.6}),
+)
+"""The provider's cosine rule (a row among GBrain's first three with one supporting word
+and a cosine ``GBRAIN_BRIEFING_COSINE_MARGIN`` = 0.25 above the median of the rows) beside
+variants: off, other margins, and absolute floors (measured with ``--embedder minilm``;
+with the hashed embedding only "off")."""
 ROWS = SEARCH_ROWS + SPARE_ROWS
 """What a pointer search asks for (the first turn's briefing reads the same call)."""
 SPLITS = ("tune", "holdout", "fresh", "sealed")
@@ -346,25 +351,6 @@ class Run:
 
     tables: dict[str, list[Figures]] = field(default_factory=dict)
     compare: dict[str, list[Figures]] = field(default_factory=dict)
-    floors: dict[str, dict[float, Figures]] = field(default_factory=dict)
-    """Per half: the cosine-reading gate's figures at each floor measured."""
-
-
-def pick_floor(provider: Figures, floors: dict[float, Figures]) -> float | None:
-    """The floor the tune half picks: the most paraphrase hits (first and later turns) above
-    the provider's own, with no-answer injections <= 3%; None when no floor adds any."""
-    best, gain = None, 0.0
-    for floor, f in sorted(floors.items()):
-        won = (f.paraphrase_first + f.paraphrase_later) - (
-            provider.paraphrase_first + provider.paraphrase_later
-        )
-        if f.none_injected <= 0.03 and won > gain + 1e-9:
-            best, gain = floor, won
-    return best
-
-
-def cosine_gate(rules: Gate, floor: float = MIN_COSINE) -> Gate:
-    return replace(rules, min_cosine=floor)
 
 
 def title_gate(brain: GBrain) -> Gate:
@@ -386,7 +372,7 @@ def measure_brain(
     embedder: Embedder | None = None,
 ) -> Run:
     run = Run()
-    floors = COSINE_FLOORS if embedder is not None else (MIN_COSINE,)
+    variants = COSINE_VARIANTS if embedder is not None else COSINE_VARIANTS[:1]
     with (
         Emulator(brain="large", hybrid=hybrid, embedder=embedder) as emu,
         tempfile.TemporaryDirectory(prefix="hermes-gbrain-bench-") as home,
@@ -418,14 +404,11 @@ def measure_brain(
                 measure("hook mode, GBRAIN_HOOK_POINTERS=0", layers["briefing"]),
             ]
             if hybrid:
-                for position, floor in enumerate(floors, start=4):
-                    cosine = run_provider(
-                        chosen, calls[PROVIDER_RETRIEVAL], cosine_gate(rules, floor)
+                for position, (label, knobs) in enumerate(variants, start=4):
+                    varied = run_provider(
+                        chosen, calls[PROVIDER_RETRIEVAL], replace(rules, **knobs)
                     )
-                    label = f"  gate reading cosine >= {floor} (not adopted)"
-                    figures = measure(label, cosine["all"])
-                    run.floors.setdefault(half, {})[floor] = figures
-                    run.tables[half].insert(position, figures)
+                    run.tables[half].insert(position, measure(label, varied["all"]))
             else:
                 preset = run_preset(chosen, preset_rows)
                 run.tables[half] += [
@@ -493,17 +476,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             for label, value, op, want, ok in _targets(run.tables[half][0]):
                 name = f"{'hybrid ' if 'hybrid' in brain_name else ''}{half}: {label}"
                 targets.record(name, f"{value:.3f}", f"{op} {want}", ok)
-            if half == "tune" and len(run.floors.get(half, {})) > 1:
-                floor = pick_floor(run.tables[half][0], run.floors[half])
-                print(
-                    "\ncosine floor picked on the tune half: "
-                    + (
-                        f"{floor} (confirm on the held-out half above)"
-                        if floor is not None
-                        else "none (no floor adds a paraphrase with no-answer injections "
-                        "<= 3%): the gate does not read cosine"
-                    )
-                )
             if half in run.compare:
                 print(f"\nretrieval under the same gate ({half}):\n{HEAD}")
                 for figures in run.compare[half]:

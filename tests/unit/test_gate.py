@@ -7,11 +7,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall.briefing import load_briefing_config, select_rows
 from hermes_gbrain.recall.gate import (
+    DEFAULT_COSINE_MARGIN,
     Gate,
     TitleVocabulary,
+    cosine_floor,
     gate_rows,
     load_vocabulary,
     vocabulary_path,
@@ -222,3 +226,44 @@ def test_a_cosine_floor_lets_one_supporting_word_through_on_either_arm() -> None
     assert gate_rows(rows, message) == []  # one supporting word: not enough by itself
     chosen = gate_rows(rows, message, gate=Gate(min_cosine=0.55))
     assert slugs(chosen) == ["meetings/retro", "meetings/retro-2"]
+
+
+def _hybrid_rows(best_cosine: float) -> list[SearchRow]:
+    """A hybrid GBrain's rows: the page asked about, then loosely related pages."""
+    snippet = "Engineers may work from home three days a week; Mondays are office days."
+    page = replace(
+        row("notes/remote-work-policy", "Remote Work Policy", 0.9, "keyword_exact", "note",
+            snippet),
+        cosine=best_cosine,
+    )  # fmt: skip
+    others = [
+        replace(row(f"notes/other-{i}", f"Other {i}", 0.5, "weak_semantic"), cosine=0.3 + i / 100)
+        for i in range(8)
+    ]
+    return [page, *others]
+
+
+def test_a_close_cosine_above_the_rows_median_backs_one_supporting_word() -> None:
+    message = "how many days a week are engineers allowed to work from home?"
+    rows = _hybrid_rows(0.69)  # the median of the rows is 0.34: 0.35 above it
+    assert cosine_floor(rows, Gate()) == pytest.approx(0.34 + DEFAULT_COSINE_MARGIN)
+    assert slugs(gate_rows(rows, message)) == ["notes/remote-work-policy"]
+    # not close enough, switched off, or below GBrain's first three rows: nothing
+    assert gate_rows(_hybrid_rows(0.5), message) == []
+    assert gate_rows(rows, message, gate=Gate(cosine_margin=None)) == []
+    assert gate_rows([*rows[1:4], rows[0], *rows[4:]], message) == []
+    # a keyword-only GBrain's rows carry no cosine, and a few rows give no median
+    assert cosine_floor([replace(r, cosine=None) for r in rows], Gate()) is None
+    assert cosine_floor(rows[:4], Gate()) is None
+
+
+def test_the_cosine_margin_is_read_from_the_profile() -> None:
+    def margin(value: str | None) -> float | None:
+        env = {} if value is None else {"GBRAIN_BRIEFING_COSINE_MARGIN": value}
+        return load_briefing_config(env.get).gate.cosine_margin
+
+    assert margin(None) == DEFAULT_COSINE_MARGIN
+    assert margin("0.4") == 0.4
+    assert margin("off") is None
+    assert margin("lots") == DEFAULT_COSINE_MARGIN
+    assert margin("7") == 1.0

@@ -7,6 +7,7 @@ import threading
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall.briefing import Gate
 from hermes_gbrain.recall.config import PointerConfig
+from hermes_gbrain.recall.gate import gate_rows
 from hermes_gbrain.recall.pointers import HEADER, StoreKey, Ticket
 from hermes_gbrain.recall.turns import GatedSearch, TurnSearch, late_pointers, merge_blocks
 from hermes_gbrain.settings import Settings
@@ -41,6 +42,17 @@ def test_rows_the_gate_passes_for_the_new_message_are_offered() -> None:
 def test_the_old_messages_verdicts_do_not_carry_over() -> None:
     """Maya was named by GBrain for the old message (alias_hit); not for this one."""
     assert late_pointers(late(MAYA, BEACON), KEY, "How is the weather?", Gate()) == ""
+
+
+def test_the_old_messages_cosines_do_not_carry_over() -> None:
+    """A close embedding to the old message backs no row for this one."""
+    from dataclasses import replace
+
+    rows = [replace(BEACON, snippet="The Beacon app ships weekly.", cosine=0.9)]
+    rows += [SearchRow(f"notes/n{i}", f"Note {i}", "default", cosine=0.2) for i in range(6)]
+    message = "what ships on schedule?"
+    assert gate_rows(rows, message) != []  # for the old message, the cosine backed it
+    assert late_pointers(late(*rows), KEY, message, Gate()) == ""
 
 
 def test_nothing_from_another_session_a_running_search_or_another_gate_mode() -> None:

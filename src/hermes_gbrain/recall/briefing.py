@@ -38,6 +38,7 @@ from .facts import (
     without_own_entries,
 )
 from .gate import (
+    DEFAULT_COSINE_MARGIN,
     DEFAULT_MIN_RATIO,
     GATES,
     Gate,
@@ -98,13 +99,21 @@ class BriefingConfig:
     """Hot-memory facts the briefing may carry (``GBRAIN_BRIEFING_FACTS``, 0 = none)."""
 
 
+def _cosine_margin(raw: str | None) -> float | None:
+    """``off`` (or 0/false/no) turns the cosine rule off; junk is the default."""
+    if not flag_not_off(raw):
+        return None
+    return clamped_float(raw, DEFAULT_COSINE_MARGIN, 0.0, 1.0)
+
+
 def load_briefing_config(
     lookup: Lookup, *, hermes_home: str | os.PathLike[str] | None = None
 ) -> BriefingConfig:
     """``GBRAIN_BRIEFING`` (on unless 0/false/no/off), ``GBRAIN_BRIEFING_BUDGET_MS``
     (default 2500, 0-7000; 0 = off), ``GBRAIN_BRIEFING_LIMIT`` (default 3, 1-5),
     ``GBRAIN_BRIEFING_GATE`` (anchored|evidence|off), ``GBRAIN_BRIEFING_MIN_RATIO``
-    (default 0.3, 0-1), ``GBRAIN_BRIEFING_FACTS`` (default 2, 0-3). Junk falls back to
+    (default 0.3, 0-1), ``GBRAIN_BRIEFING_COSINE_MARGIN`` (default 0.25, 0-1; off = none),
+    ``GBRAIN_BRIEFING_FACTS`` (default 2, 0-3). Junk falls back to
     the default. With ``hermes_home``, the
     gate carries the profile's title vocabulary (if the digest wrote one)."""
     mode = (lookup("GBRAIN_BRIEFING_GATE") or "").strip().lower()
@@ -119,6 +128,7 @@ def load_briefing_config(
             min_ratio=clamped_float(
                 lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0
             ),
+            cosine_margin=_cosine_margin(lookup("GBRAIN_BRIEFING_COSINE_MARGIN")),
             vocabulary=load_vocabulary(hermes_home) if hermes_home is not None else None,
             titles=load_matcher(hermes_home) if hermes_home is not None else None,
         ),

@@ -80,12 +80,14 @@ from .words import (
 )
 
 __all__ = [
+    "DEFAULT_COSINE_MARGIN",
     "DEFAULT_MIN_RATIO",
     "GATES",
     "ORDINARY_TITLE_WORDS",
     "Gate",
     "TitleVocabulary",
     "content_stems",
+    "cosine_floor",
     "gate_rows",
     "is_distinctive",
     "load_vocabulary",
@@ -96,6 +98,11 @@ __all__ = [
 
 GATES = ("anchored", "evidence", "off")
 DEFAULT_MIN_RATIO = 0.3
+DEFAULT_COSINE_MARGIN = 0.25
+COSINE_TOP = 3
+COSINE_MIN_ROWS = 5
+"""The median is read only from this many rows with a cosine or more (a hybrid GBrain
+returns 20)."""
 STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
 WEAK_EVIDENCE = frozenset({"weak_semantic"})
 TITLE_CAP = 80
@@ -229,11 +236,14 @@ class Gate:
     vocabulary: TitleVocabulary | None = field(default=None, compare=False, repr=False)
     """The profile's title vocabulary, read with the settings (used when the caller
     passes none)."""
+    cosine_margin: float | None = DEFAULT_COSINE_MARGIN
+    """A row of a hybrid GBrain among its first ``COSINE_TOP`` with one distinctive
+    supporting word passes when its ``cosine`` is this much above the median cosine of
+    the rows returned (``GBRAIN_BRIEFING_COSINE_MARGIN``; None: off). Relative, so it
+    holds across embedding models whose cosines sit at different heights."""
     min_cosine: float | None = None
-    """Off (None) by default: with a value, a row of a hybrid GBrain (found by a lexical
-    arm or, ``weak_semantic``, by the vector arm alone) with one distinctive supporting
-    word passes when its ``cosine`` reaches it. ``bench/relevance.py --embedder minilm``
-    measures it with the recorded brain's model (README, "Relevance")."""
+    """An absolute floor for the same rule (None: none). The benchmark measures floors
+    alone with the margin off (README, "Relevance"): they inject on no-answer messages."""
     titles: TitleMatcher | None = field(default=None, compare=False, repr=False)
     """Every title of the brain (the digest's title index), for pages the message names
     that search did not return."""
@@ -358,6 +368,16 @@ def _tier(
     return None
 
 
+def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
+    """The cosine a one-word row must reach this turn; None when the rule is off or the
+    rows carry no cosines (a keyword-only GBrain)."""
+    floors = [] if gate.min_cosine is None else [gate.min_cosine]
+    cosines = sorted(r.cosine for r in rows if r.cosine is not None)
+    if gate.cosine_margin is not None and len(cosines) >= COSINE_MIN_ROWS:
+        floors.append(cosines[len(cosines) // 2] + gate.cosine_margin)
+    return max(floors) if floors and cosines else None
+
+
 def _support(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | None) -> int:
     body = content_stems(row.title + " " + _summary_text(row))
     return sum(1 for s in body & wanted if _distinctive(s, vocabulary))
@@ -426,8 +446,9 @@ def gate_rows(
     said = _Message.of(message)
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
-    for row in clean:
-        tier = _tier(row, said, vocabulary, gate.min_cosine)
+    floor = cosine_floor(rows, gate)
+    for position, row in enumerate(clean):
+        tier = _tier(row, said, vocabulary, floor if position < COSINE_TOP else None)
         if tier is None:
             continue
         any_named = any_named or tier <= 1

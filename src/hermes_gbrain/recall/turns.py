@@ -228,15 +228,17 @@ def late_pointers(
     turn only as far as the gate passes them for *this* message (a follow-up on the same
     subject); never the previous message's own selection. ``""`` when there is nothing.
 
-    GBrain's own judgments of a row (``evidence``, ``exact_lookup``) were about the
-    previous message, so they are dropped: only the anchored gate's reading of this
+    GBrain's own judgments of a row (``evidence``, ``exact_lookup``, ``cosine``) were about
+    the previous message, so they are dropped: only the anchored gate's reading of this
     message against the row's title and summary decides (no other gate mode reads the
     message, so none offers late rows)."""
     if late is None or late.key != key or late.search is None or not late.ticket.done.is_set():
         return ""
     if gate.mode != "anchored" or not late.search.found:
         return ""
-    rows = [replace(row, evidence=None, exact_lookup=None) for row in late.search.found]
+    rows = [
+        replace(row, evidence=None, exact_lookup=None, cosine=None) for row in late.search.found
+    ]
     chosen = select_rows(
         rows, message, gate=gate, limit=MAX_LIMIT, skip={page.strip("[]") for page in skip}
     )
