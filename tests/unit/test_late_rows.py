@@ -76,3 +76,37 @@ def test_merge_keeps_the_turns_own_lines_first_and_no_page_twice() -> None:
     assert merge_blocks(own, extra) == f"{own}\n- [default:people/x] X"
     assert merge_blocks("", extra) == extra
     assert merge_blocks(own, "") == own
+
+
+KESTREL = SearchRow(
+    "companies/kestrel-works",
+    "Kestrel Works",
+    "default",
+    type="company",
+    snippet="Kestrel Works builds the Beacon app for rangers.",
+)
+
+
+def test_a_late_row_needs_a_title_anchor_in_the_new_message() -> None:
+    """Found for Maya, Kestrel's summary shares two words with the new message: not enough."""
+    message = "What does the Beacon app do?"
+    assert gate_rows([KESTREL], message) != []  # its own search's row would pass on words
+    assert late_pointers(late(MAYA, KESTREL), KEY, message, Gate()) == ""
+    named = late_pointers(late(MAYA, KESTREL), KEY, "Who founded Kestrel Works?", Gate())
+    assert "[default:companies/kestrel-works]" in named
+
+
+def test_the_turns_own_rows_are_gated_with_the_late_ones() -> None:
+    """This turn's own search found the page the message names: a late row anchored only
+    by a word of its title stays out, as it would beside the named page in one search."""
+    roadmap = SearchRow(
+        "notes/kestrel-roadmap", "Kestrel Roadmap", "default", type="note",
+        snippet="What Kestrel ships next, the Beacon app first.",
+    )  # fmt: skip
+    message = "What is the Beacon App used for at Kestrel?"
+    alone = late_pointers(late(MAYA, roadmap), KEY, message, Gate())
+    assert "[default:notes/kestrel-roadmap]" in alone  # alone, "Kestrel" anchors it
+    own = late(BEACON)
+    assert late_pointers(late(MAYA, roadmap), KEY, message, Gate(), current=own) == ""
+    # and a page its own search returned is left to its own block, not offered twice
+    assert late_pointers(late(BEACON), KEY, message, Gate(), current=own) == ""

@@ -136,8 +136,9 @@ class GBrainHook:
             late = self._swap_late(key, current if current.missed else None)
             if late is not None:  # what the previous turn's late search found, if it fits
                 extra = turns.late_pointers(
-                    late, key, message, layers.briefing.gate, skip=recent, screen=config.screen
-                )
+                    late, key, message, layers.briefing.gate, skip=recent,
+                    screen=config.screen, current=current,
+                )  # fmt: skip
                 pointers = turns.merge_blocks(pointers, extra)
         elif layers.hook_pointers:  # background only: last turn's search, then this one's
             pointers = engine.take(key, MAX_LIMIT)

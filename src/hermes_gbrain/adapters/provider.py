@@ -343,14 +343,21 @@ class GBrainMemoryProvider(MemoryProvider):
                     self._earlier = self._earlier[:-1]
                 current = self._start_current(config, session, query, None)
             pointers = turns.collect(engine, current) if current is not None else ""
-            pointers = self._with_late(config, key, session, query, pointers)
+            pointers = self._with_late(config, key, session, query, pointers, current=current)
             self._late = current if current is not None and current.missed else None
         else:
             pointers = engine.take(key, MAX_LIMIT)  # the previous turn's background search
         return compose_turn(config, session, self._turn, briefing=briefing, pointers=pointers)
 
     def _with_late(
-        self, config: PointerConfig, key: StoreKey, session: str, query: str, pointers: str
+        self,
+        config: PointerConfig,
+        key: StoreKey,
+        session: str,
+        query: str,
+        pointers: str,
+        *,
+        current: turns.TurnSearch | None,
     ) -> str:
         """This turn's pointers, then what the previous turn's late search found that the
         gate passes for this message (a far or slow brain's answer is not simply lost)."""
@@ -364,6 +371,7 @@ class GBrainMemoryProvider(MemoryProvider):
             self._gate(),
             skip=recent_pages(config, session, self._turn),
             screen=config.screen,
+            current=current,
         )
         return turns.merge_blocks(pointers, extra)
 

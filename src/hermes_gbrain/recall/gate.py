@@ -411,13 +411,15 @@ def gate_rows(
     limit: int = 3,
     skip: Collection[str] = (),
     vocabulary: TitleVocabulary | None = None,
+    max_tier: int = 3,
 ) -> list[SearchRow]:
     """The rows that may reach the model, strongest first, at most ``limit``.
 
     ``skip`` holds ``source:slug`` keys already shown (left out, the limit is filled
     with other rows or left short); ``vocabulary`` weighs title words by how common
     they are in this brain (optional). With the gate's title index, pages the message
-    names are added after the named rows search returned.
+    names are added after the named rows search returned. ``max_tier`` 2 keeps only rows
+    with a title anchor (no content-only paraphrase match).
     """
     if vocabulary is None:
         vocabulary = gate.vocabulary
@@ -449,7 +451,7 @@ def gate_rows(
     floor = cosine_floor(rows, gate)
     for position, row in enumerate(clean):
         tier = _tier(row, said, vocabulary, floor if position < COSINE_TOP else None)
-        if tier is None:
+        if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1
         if row_key(row) not in shown:  # decided before the skip: a named page already

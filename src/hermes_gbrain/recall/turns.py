@@ -34,6 +34,7 @@ from ..api import SearchRow
 from .briefing import SEARCH_ROWS, Gate, cited_pages, select_rows
 from .config import SPARE_ROWS, PointerConfig, brain_for
 from .distance import measured_budget_ms, record_search
+from .gate import gate_rows, row_key
 from .pointers import (
     MAX_LIMIT,
     QUERY_CHARS,
@@ -223,6 +224,7 @@ def late_pointers(
     *,
     skip: frozenset[str] = frozenset(),
     screen: bool = True,
+    current: TurnSearch | None = None,
 ) -> str:
     """The rows of the previous turn's search that came too late for it, offered to this
     turn only as far as the gate passes them for *this* message (a follow-up on the same
@@ -231,18 +233,29 @@ def late_pointers(
     GBrain's own judgments of a row (``evidence``, ``exact_lookup``, ``cosine``) were about
     the previous message, so they are dropped: only the anchored gate's reading of this
     message against the row's title and summary decides (no other gate mode reads the
-    message, so none offers late rows)."""
+    message, so none offers late rows), and a row needs a title anchor in this message:
+    found for another message, a match on its summary's words alone is too loose. When
+    this turn's own search (``current``) has answered, its rows are gated together with
+    the late ones, ahead of them, so its verdicts hold for both (a page this message
+    names keeps loose late rows out); only late rows that its own search did not return
+    are offered here."""
     if late is None or late.key != key or late.search is None or not late.ticket.done.is_set():
         return ""
     if gate.mode != "anchored" or not late.search.found:
         return ""
-    rows = [
-        replace(row, evidence=None, exact_lookup=None, cosine=None) for row in late.search.found
+    own: tuple[SearchRow, ...] = ()
+    if current is not None and current.search is not None and current.ticket.done.is_set():
+        own = current.search.found
+    known = {row_key(row) for row in own}
+    rows = [*own] + [
+        replace(row, evidence=None, exact_lookup=None, cosine=None)
+        for row in late.search.found
+        if row_key(row) not in known
     ]
-    chosen = select_rows(
-        rows, message, gate=gate, limit=MAX_LIMIT, skip={page.strip("[]") for page in skip}
-    )
-    return format_block(pointer_lines(chosen, screen=screen), MAX_LIMIT)
+    skipped = {page.strip("[]") for page in skip}
+    chosen = gate_rows(rows, message, gate=gate, limit=MAX_LIMIT, skip=skipped, max_tier=2)
+    offered = [row for row in chosen if row_key(row) not in known]
+    return format_block(pointer_lines(offered, screen=screen), MAX_LIMIT)
 
 
 def merge_blocks(first: str, second: str) -> str:
