@@ -1,24 +1,38 @@
-"""The optional vector arm: hybrid search shaped like a GBrain with an embedding provider.
+"""The optional vector arm: hybrid search ranked as GBrain 0.46.28's ``hybridSearch`` ranks it.
 
 Recordings 111-115 come from a GBrain 0.46.28 whose pages were embedded by a local
-384-dimension model. What this module imitates, and where it is read:
+384-dimension model, in the ``conservative`` search mode a keyless ``gbrain init`` picks
+(``init-mode-picker.ts``; INDEX.md): no reranker, no graph signals, no relational arm.
+``rank_hybrid`` follows ``search/hybrid.ts`` ``hybridSearch`` step by step, each step citing
+the function it follows:
 
-* **The vector arm has no floor** (recordings 112-114): every search returns up to 20
-  rows, the tail found by the vector arm alone; a page may come back twice, once per
-  chunk (*Maya Okafor* in 112, compiled truth and timeline). Default limit 20.
-* **Fusion** (``hybrid/rank.ts`` ``fuseArms``): reciprocal rank fusion, k = 60, of the
-  lexical lists (chunk and title arms, as in :mod:`.search`) and the vector list; lexical
-  membership is stamped before fusion and survives it (``keyword_hit``, OR-propagated).
-  In 0.46.28 OR-relaxed lexical rows still vote with a healthy vector arm: recording 113
-  carries ``keyword_hit`` on 15 rows of a seven-word paraphrase.
-* **Cosine re-score** (``hybrid.ts`` ``cosineReScore``): ``base_score = 0.7 * rrf / max(rrf)
-  + 0.3 * cosine`` (recording 114: *Harbor Vale Capital*, base 0.719 = 0.7 + 0.3 x 0.063),
-  then the title-phrase boost and the backlink boost on top (112: 0.886 x 1.25 x 1.0896).
-* **Evidence** (``evidence.ts``): ``high_vector_match`` needs a cosine of at least 0.8;
-  ``keyword_exact`` needs ``keyword_hit`` and a base score of at least 0.6; every other
-  row is ``weak_semantic`` (:attr:`.search.Hit.evidence`).
+1. **Intent** (:mod:`.intent`): detail, the lists' RRF weights, recency, exact-match boost.
+2. **Three lists of 50** (``innerLimit``): the keyword arm (chunks by Postgres ``ts_rank``,
+   best chunk per page, :mod:`.tsearch`), the title arm (pages by title and timeline, each
+   on its representative chunk) and the vector arm (chunks by cosine, best per page). Every
+   score is times the slug-prefix factor (``buildSourceFactorCase``); ties go to the lower
+   page id. The lexical arms relax to OR only when strict AND finds nothing.
+3. **Fusion** (``rrfFusionWeighted``): ``1 / (k + rank)`` per chunk, divided by the best,
+   then x2 for compiled-truth chunks when ``detail = low``; ``keyword_hit`` marks rows a
+   lexical arm found.
+4. **Cosine re-score** (``cosineReScore``): ``base_score = 0.7 * fused / max(fused) + 0.3 *
+   cosine`` (recording 114: *Harbor Vale Capital*, base 0.719 = 0.7 + 0.3 x 0.063).
+5. **Boosts** (``runPostFusionStages``): backlinks, recency on temporal queries, the title
+   phrase (112: 0.886 x 1.25 x 1.0896), then the intent's exact-match boost.
+6. **Dedup** (``dedup.ts``) and the **exact-title tier** (``exact-lookup.ts``).
+7. **Evidence** (``evidence.ts``): ``high_vector_match`` needs a cosine of at least 0.8;
+   ``keyword_exact`` needs ``keyword_hit`` and a base score of at least 0.6; every other
+   row is ``weak_semantic`` (:attr:`.search.Hit.evidence`).
 
-The embedding is ours, small and deterministic: hashed word stems, their character
+The vector arm has no floor (recordings 112-114): every search returns up to 20 rows, the
+tail found by the vector arm alone. With the recorded brain's model plugged in
+(``bench/minilm.py``), ``bench/hybrid_fidelity.py`` compares this ranking with rows a real
+hybrid GBrain returned for the same pages and messages. Not imitated: the semantic query
+cache (a query close enough to an earlier one gets that one's rows back), salience (no
+page of ours has an emotional weight or takes) and CJK substring matching (a query in an
+unspaced script takes :mod:`.search`'s arms).
+
+The default embedding is ours, small and deterministic: hashed word stems, their character
 trigrams (so "syncing" and "sync" meet) and character pairs of unspaced scripts, in
 384 buckets. It knows no synonyms, so it finds paraphrases only through shared word
 forms; its cosines fall in the same low range as the recorded model's (0-0.6). Any other
@@ -391,7 +405,7 @@ def rank_hybrid(
         hit.cosine = cosine(wanted, _chunk_vector(index, hit.chunk, embedder)) if wanted else 0.0
         base = RRF_BLEND * (hit.raw / top if top > 0 else 0.0) + COSINE_BLEND * hit.cosine
         apply_boosts(hit, query, backlink_counts, base=base)  # backlinks and the title phrase
-    fused.sort(key=lambda h: -h.base_score)
+    fused.sort(key=lambda h: -h.base_score)  # cosineReScore's order; later sorts are stable
     moment = now or datetime.now(UTC)
     for hit in fused:
         if intent.recency != "off":
@@ -403,11 +417,13 @@ def rank_hybrid(
     fused.sort(key=lambda h: -h.score)
     ranked = dedup(fused)
     # exact-lookup.ts applyExactLookupTier: a query that is a page's title (up to six
-    # words, isLookupShapedQuery) puts that page first, just above the best score.
+    # words, isLookupShapedQuery) or its whole slug (isSlugShapedQuery) puts that page
+    # first, just above the best score.
     if len(query.split()) <= EXACT_LOOKUP_WORDS:
         best = max((h.score for h in ranked), default=0.0)
         for hit in ranked:
-            if hit.exact_lookup == "title":
+            slug_query = "/" in hit.page.slug and query.strip() == hit.page.slug
+            if hit.exact_lookup == "title" or slug_query:
                 best += 1e-6
                 hit.score = best
         ranked.sort(key=lambda h: -h.score)
