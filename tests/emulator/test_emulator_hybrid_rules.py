@@ -91,7 +91,7 @@ def test_the_slug_prefix_factor_is_the_longest_prefix_and_off_for_detail_high() 
     assert intent.source_factor("people/maya", "high") == 1.0
 
 
-# tsearch: values computed by Postgres 17 (PGLite) for the same inputs ------------------------
+# tsearch: the expected values are what Postgres (PGLite, as in GBrain) returns for the same inputs
 def test_ts_rank_matches_postgres() -> None:
     text = "Standup notes 2026-W14: Week 14 small updates; end-to-end tests, e.g. the 3.5 release"
     vector = tsearch.to_tsvector(text, "B")
@@ -103,6 +103,19 @@ def test_ts_rank_matches_postgres() -> None:
     relaxed = tsearch.or_fallback("maya leads plan")
     assert relaxed is not None and relaxed.any_of
     assert tsearch.rank(plans, relaxed) * 4 == pytest.approx(0.29270563, abs=1e-6)  # D vs B
+
+
+def test_ts_rank_cd_of_a_title_and_timeline_matches_postgres() -> None:
+    def titled(title: str, timeline: str = "") -> tsearch.TsVector:
+        return tsearch.concat(tsearch.to_tsvector(title, "A"), tsearch.to_tsvector(timeline, "C"))
+
+    timeline = "- 2026-04-02: ledger backfill finished at the lake house; lake ledger again"
+    vector = titled("Ledger Lake", timeline)
+    assert tsearch.rank_cd(vector, tsearch.websearch("ledger lake")) == pytest.approx(1.3233334)
+    either = tsearch.Query(("ledger", "lake"), any_of=True)
+    assert tsearch.rank_cd(vector, either) == pytest.approx(2.8)
+    spread = titled("Ledger Lake kickoff meeting notes")
+    assert tsearch.rank_cd(spread, tsearch.websearch("ledger notes")) == pytest.approx(0.25)
 
 
 def test_a_wikilink_is_one_token_not_words_of_the_text() -> None:

@@ -231,15 +231,14 @@ def _keyword_list(
 def _title_list(
     pages: Sequence[Page], query: tsearch.Query, index: SearchIndex, factor: Factor
 ) -> list[tuple[Page, Chunk]]:
-    """pglite-engine.ts ``searchTitles``: pages whose title or timeline match, by rank
-    times the slug-prefix factor then page id, each on its representative chunk. GBrain
-    ranks with ``ts_rank_cd``; ``ts_rank`` stands in for it (the same order for a title
-    that holds every term once)."""
+    """pglite-engine.ts ``searchTitles``: pages whose title or timeline match, by
+    ``ts_rank_cd`` times the slug-prefix factor then page id, each on its representative
+    chunk."""
     scored = []
     for page in pages:
         vector = _page_tsvector(index, page)
         if query.matches(vector):
-            scored.append((tsearch.rank(vector, query) * factor(page), page.id, page))
+            scored.append((tsearch.rank_cd(vector, query) * factor(page), page.id, page))
     scored.sort(key=lambda s: (-s[0], s[1]))
     return [(page, representative_chunk(page)) for _, _, page in scored[:POOL]]
 

@@ -12,9 +12,10 @@ reproduced here:
   whole word then its parts; every token, stopword or not, takes a position.
 * **Lexemes**: Postgres' English stopwords dropped, the rest stemmed by the Snowball
   English stemmer (``english_stem``), which ``snowballstemmer`` implements.
-* **Rank** (``tsrank.c``): an AND of two or more lexemes scores the proximity of their
-  positions (``calc_rank_and``); one lexeme or an OR scores their occurrences
-  (``calc_rank_or``). Weights D 0.1, C 0.2, B 0.4, A 1.0.
+* **Rank** (``tsrank.c``): ``ts_rank`` scores an AND of two or more lexemes by the
+  proximity of their positions (``calc_rank_and``), one lexeme or an OR by their
+  occurrences (``calc_rank_or``); ``ts_rank_cd`` (the title arm) by cover density
+  (``calc_rank_cd``). Weights D 0.1, C 0.2, B 0.4, A 1.0.
 * **OR fallback** (``sql-ranking.ts`` ``buildOrFallbackWebsearchQuery``): when the strict
   query finds nothing, the query's letter-digit tokens joined by OR (none for one token,
   or a query with a quote or a leading minus).
@@ -33,7 +34,7 @@ import snowballstemmer  # type: ignore[import-untyped]
 
 from hermes_gbrain.emulator.search import STOPWORDS
 
-__all__ = ["Query", "TsVector", "or_fallback", "rank", "to_tsvector", "websearch"]
+__all__ = ["Query", "TsVector", "or_fallback", "rank", "rank_cd", "to_tsvector", "websearch"]
 
 WEIGHTS = {"D": 0.1, "C": 0.2, "B": 0.4, "A": 1.0}  # tsrank.c default weights
 MAX_DISTANCE = 100  # tsrank.c word_distance: farther pairs count 1e-30
@@ -181,3 +182,41 @@ def rank(vector: TsVector, query: Query) -> float:
     else:
         score = _rank_and(vector, query.lexemes)
     return score if score >= 0 else 1e-20
+
+
+def rank_cd(vector: TsVector, query: Query) -> float:
+    """``ts_rank_cd(vector, query)`` (tsrank.c ``calc_rank_cd``, no normalisation): over
+    each cover, the smallest run of the query's occurrences that satisfies it (``Cover``,
+    found left to right), its occurrence count over the sum of their inverse weights,
+    divided by one plus the other words inside it."""
+    wanted = set(query.lexemes)
+    entries = sorted(
+        (position, weight, lex) for lex in wanted for position, weight in vector.get(lex, [])
+    )
+
+    def first_satisfying(indices: range) -> int | None:
+        seen: set[str] = set()
+        for i in indices:
+            seen.add(entries[i][2])
+            done = bool(seen) if query.any_of else seen >= wanted
+            if done:
+                return i
+        return None
+
+    total = 0.0
+    start = 0
+    while start < len(entries):
+        end = first_satisfying(range(start, len(entries)))
+        if end is None:
+            break
+        begin = first_satisfying(range(end, start - 1, -1))  # found: the run read forwards
+        if begin is None:
+            break
+        cover = entries[begin : end + 1]
+        density = len(cover) / sum(1 / weight for _, weight, _ in cover)
+        noise = (entries[end][0] - entries[begin][0]) - (end - begin)
+        if noise < 0:
+            noise = (end - begin) // 2
+        total += density / (1 + noise)
+        start = begin + 1
+    return total
