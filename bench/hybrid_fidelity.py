@@ -37,16 +37,7 @@ from targets import Targets, add_check_flag
 DATA = Path(__file__).with_name("data")
 MESSAGES = DATA / "relevance.json"
 REAL = DATA / "hybrid_real.json"
-KEPT_FIELDS = (
-    "slug",
-    "chunk_source",
-    "chunk_index",
-    "score",
-    "base_score",
-    "cosine",
-    "keyword_hit",
-    "evidence",
-)
+KEPT_FIELDS = ("slug", "chunk_source", "score", "base_score", "cosine", "keyword_hit")
 TOP1_TARGET = 0.95
 TOP3_TARGET = 0.80
 
@@ -132,13 +123,27 @@ def read_env(path: Path) -> dict[str, str]:
     return env
 
 
+def write_rows(rows: dict[str, list[dict[str, Any]]], out: Path) -> None:
+    """One search a line, scores to six decimals (the comparison reads three)."""
+
+    def compact(row: dict[str, Any]) -> dict[str, Any]:
+        return {k: round(v, 6) if isinstance(v, float) else v for k, v in row.items()}
+
+    lines = [
+        f"{json.dumps(query, ensure_ascii=False)}: "
+        f"{json.dumps([compact(r) for r in found], ensure_ascii=False, separators=(',', ':'))}"
+        for query, found in rows.items()
+    ]
+    out.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+
+
 def record(env_file: Path, out: Path) -> int:
     client = Client(read_env(env_file))
     try:
         rows = {message: client.search(message) for message in messages()}
     finally:
         client.close()
-    out.write_text(json.dumps(rows, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    write_rows(rows, out)
     print(f"recorded {len(rows)} searches into {out}")
     return 0
 
