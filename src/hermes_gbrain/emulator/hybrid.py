@@ -1,24 +1,38 @@
-"""The optional vector arm: hybrid search shaped like a GBrain with an embedding provider.
+"""The optional vector arm: hybrid search ranked as GBrain 0.46.28's ``hybridSearch`` ranks it.
 
 Recordings 111-115 come from a GBrain 0.46.28 whose pages were embedded by a local
-384-dimension model. What this module imitates, and where it is read:
+384-dimension model, in the ``conservative`` search mode a keyless ``gbrain init`` picks
+(``init-mode-picker.ts``; INDEX.md): no reranker, no graph signals, no relational arm.
+``rank_hybrid`` follows ``search/hybrid.ts`` ``hybridSearch`` step by step, each step citing
+the function it follows:
 
-* **The vector arm has no floor** (recordings 112-114): every search returns up to 20
-  rows, the tail found by the vector arm alone; a page may come back twice, once per
-  chunk (*Maya Okafor* in 112, compiled truth and timeline). Default limit 20.
-* **Fusion** (``hybrid/rank.ts`` ``fuseArms``): reciprocal rank fusion, k = 60, of the
-  lexical lists (chunk and title arms, as in :mod:`.search`) and the vector list; lexical
-  membership is stamped before fusion and survives it (``keyword_hit``, OR-propagated).
-  In 0.46.28 OR-relaxed lexical rows still vote with a healthy vector arm: recording 113
-  carries ``keyword_hit`` on 15 rows of a seven-word paraphrase.
-* **Cosine re-score** (``hybrid.ts`` ``cosineReScore``): ``base_score = 0.7 * rrf / max(rrf)
-  + 0.3 * cosine`` (recording 114: *Harbor Vale Capital*, base 0.719 = 0.7 + 0.3 x 0.063),
-  then the title-phrase boost and the backlink boost on top (112: 0.886 x 1.25 x 1.0896).
-* **Evidence** (``evidence.ts``): ``high_vector_match`` needs a cosine of at least 0.8;
-  ``keyword_exact`` needs ``keyword_hit`` and a base score of at least 0.6; every other
-  row is ``weak_semantic`` (:attr:`.search.Hit.evidence`).
+1. **Intent** (:mod:`.intent`): detail, the lists' RRF weights, recency, exact-match boost.
+2. **Three lists of 50** (``innerLimit``): the keyword arm (chunks by Postgres ``ts_rank``,
+   best chunk per page, :mod:`.tsearch`), the title arm (pages by title and timeline, each
+   on its representative chunk) and the vector arm (chunks by cosine, best per page). Every
+   score is times the slug-prefix factor (``buildSourceFactorCase``); ties go to the lower
+   page id. The lexical arms relax to OR only when strict AND finds nothing.
+3. **Fusion** (``rrfFusionWeighted``): ``1 / (k + rank)`` per chunk, divided by the best,
+   then x2 for compiled-truth chunks when ``detail = low``; ``keyword_hit`` marks rows a
+   lexical arm found.
+4. **Cosine re-score** (``cosineReScore``): ``base_score = 0.7 * fused / max(fused) + 0.3 *
+   cosine`` (recording 114: *Harbor Vale Capital*, base 0.719 = 0.7 + 0.3 x 0.063).
+5. **Boosts** (``runPostFusionStages``): backlinks, recency on temporal queries, the title
+   phrase (112: 0.886 x 1.25 x 1.0896), then the intent's exact-match boost.
+6. **Dedup** (``dedup.ts``) and the **exact-title tier** (``exact-lookup.ts``).
+7. **Evidence** (``evidence.ts``): ``high_vector_match`` needs a cosine of at least 0.8;
+   ``keyword_exact`` needs ``keyword_hit`` and a base score of at least 0.6; every other
+   row is ``weak_semantic`` (:attr:`.search.Hit.evidence`).
 
-The embedding is ours, small and deterministic: hashed word stems, their character
+The vector arm has no floor (recordings 112-114): every search returns up to 20 rows, the
+tail found by the vector arm alone. With the recorded brain's model plugged in
+(``bench/minilm.py``), ``bench/hybrid_fidelity.py`` compares this ranking with rows a real
+hybrid GBrain returned for the same pages and messages. Not imitated: the semantic query
+cache (a query close enough to an earlier one gets that one's rows back), salience (no
+page of ours has an emotional weight or takes) and CJK substring matching (a query in an
+unspaced script takes :mod:`.search`'s arms).
+
+The default embedding is ours, small and deterministic: hashed word stems, their character
 trigrams (so "syncing" and "sync" meet) and character pairs of unspaced scripts, in
 384 buckets. It knows no synonyms, so it finds paraphrases only through shared word
 forms; its cosines fall in the same low range as the recorded model's (0-0.6). Any other
@@ -29,33 +43,60 @@ runs the recorded brain's own model, so that the gate is measured on real semant
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 
+from hermes_gbrain.emulator import tsearch
+from hermes_gbrain.emulator.intent import classify, effective_k, source_factor
 from hermes_gbrain.emulator.pages import Chunk, Page
 from hermes_gbrain.emulator.search import (
-    RRF_K,
     STOPWORDS,
     Hit,
     SearchIndex,
     apply_boosts,
-    lexical_hits,
+    lexical_lists,
+    representative_chunk,
     stem,
     words,
 )
 
-__all__ = ["DEFAULT_LIMIT", "DIMENSIONS", "Embedder", "cosine", "embed", "rank_hybrid"]
+__all__ = ["DEFAULT_LIMIT", "DIMENSIONS", "Embedder", "cosine", "dedup", "embed", "rank_hybrid"]
 
 DIMENSIONS = 384  # the recorded brain's model (INDEX.md, "a hybrid brain")
-DEFAULT_LIMIT = 20  # recordings 112-115: sent without ``limit``, 20 rows back
-VECTOR_POOL = 40
-"""Chunks the vector arm hands to fusion (it has no floor: always this many, or all)."""
-MAX_PER_PAGE = 2  # recording 112: a page twice at most, by two chunks
+DEFAULT_LIMIT = 20  # ops/search.ts: limit 20 unless the caller sends one
+POOL = 50
+"""Rows each arm hands to fusion: hybrid.ts ``innerLimit`` = max(limit x 2,
+``PRE_FUSION_POOL_FLOOR`` 50) for the default limit of 20."""
+COMPILED_TRUTH_BOOST = 2.0  # hybrid.ts COMPILED_TRUTH_BOOST (detail = low only)
 RRF_BLEND = 0.7  # hybrid.ts cosineReScore: 0.7 * normalised RRF + 0.3 * cosine
 COSINE_BLEND = 0.3
+MAX_PER_PAGE = 2  # dedup.ts MAX_PER_PAGE
+MAX_TYPE_RATIO = 0.6  # dedup.ts MAX_TYPE_RATIO
+JACCARD_LIMIT = 0.85  # dedup.ts COSINE_DEDUP_THRESHOLD (a Jaccard on word sets)
+EXACT_LOOKUP_WORDS = 6  # query-intent.ts isLookupShapedQuery
+# recency-decay.ts DEFAULT_RECENCY_DECAY: prefix -> (half-life in days, coefficient)
+RECENCY_DECAY = {
+    "concepts/": (0, 0.0),
+    "originals/": (180, 0.5),
+    "writing/": (365, 0.4),
+    "daily/": (14, 1.5),
+    "meetings/": (60, 1.0),
+    "chat/": (7, 1.0),
+    "media/x/": (7, 1.5),
+    "media/articles/": (90, 0.5),
+    "people/": (365, 0.3),
+    "companies/": (365, 0.3),
+    "deals/": (180, 0.5),
+}
+DECAY_FALLBACK = (90, 0.3)  # recency-decay.ts DEFAULT_FALLBACK
+_DECAY_BY_LENGTH = sorted(RECENCY_DECAY.items(), key=lambda kv: -len(kv[0]))
 TRIGRAM_WEIGHT = 0.25
 
 Vector = dict[int, float]
+TsVector = tsearch.TsVector
+Factor = Callable[[Page], float]
 Embedder = Callable[[str], Vector]
 """Text to a unit vector (dimension -> value); :func:`embed` unless one is plugged in."""
 
@@ -111,43 +152,278 @@ def _page_chunks(page: Page) -> list[Chunk]:
     return page.chunks or [Chunk(0, page.id, 0, "compiled_truth", page.compiled_truth)]
 
 
+def _vector_list(
+    pages: Sequence[Page],
+    wanted: Vector,
+    index: SearchIndex,
+    embedder: Embedder,
+    *,
+    factor: Callable[[Page], float],
+    compiled_only: bool,
+) -> list[tuple[Page, Chunk]]:
+    """pglite-engine.ts ``searchVector``: every chunk's cosine times its page's slug-prefix
+    factor, the best chunk per page (``buildBestPerPagePoolCte``), ordered by that score
+    then page id, the first :data:`POOL` pages."""
+    if not wanted:
+        return []
+    best: list[tuple[float, int, Page, Chunk]] = []
+    for page in pages:
+        scale = factor(page)
+        top: tuple[float, Chunk] | None = None
+        for chunk in _page_chunks(page):
+            if compiled_only and chunk.chunk_source != "compiled_truth":
+                continue
+            score = cosine(wanted, _chunk_vector(index, chunk, embedder)) * scale
+            if top is None or score > top[0]:
+                top = (score, chunk)
+        if top is not None:
+            best.append((top[0], page.id, page, top[1]))
+    best.sort(key=lambda b: (-b[0], b[1]))
+    return [(page, chunk) for _, _, page, chunk in best[:POOL]]
+
+
+def _chunk_tsvector(index: SearchIndex, chunk: Chunk) -> TsVector:
+    """migrate.ts: a chunk's ``search_vector`` is its text at weight B."""
+    vector = index.tsvectors.get(("chunk", chunk.id))
+    if vector is None:
+        vector = index.tsvectors[("chunk", chunk.id)] = tsearch.to_tsvector(chunk.text, "B")
+    return vector
+
+
+def _page_tsvector(index: SearchIndex, page: Page) -> TsVector:
+    vector = index.tsvectors.get(("page", page.id))
+    if vector is None:
+        vector = index.tsvectors[("page", page.id)] = _title_vector(page)
+    return vector
+
+
+def _title_vector(page: Page) -> TsVector:
+    """schema ``update_page_search_vector``: the title at weight A, the timeline at C."""
+    return tsearch.concat(
+        tsearch.to_tsvector(page.title, "A"), tsearch.to_tsvector(page.timeline, "C")
+    )
+
+
+def _keyword_list(
+    pages: Sequence[Page], query: tsearch.Query, index: SearchIndex, factor: Factor, low: bool
+) -> list[tuple[Page, Chunk]]:
+    """pglite-engine.ts ``searchKeyword``: chunks matching the query ranked by ``ts_rank``
+    times the slug-prefix factor, the first ``3 x limit`` chunks, the best per page
+    (``buildBestPerPagePoolCte``), by score then page and chunk id, the first :data:`POOL`."""
+    scored: list[tuple[float, Page, Chunk]] = []
+    for page in pages:
+        scale = factor(page)
+        for chunk in _page_chunks(page):
+            if low and chunk.chunk_source != "compiled_truth":
+                continue
+            vector = _chunk_tsvector(index, chunk)
+            if query.matches(vector):
+                scored.append((tsearch.rank(vector, query) * scale, page, chunk))
+    scored.sort(key=lambda s: -s[0])
+    best: dict[int, tuple[float, Page, Chunk]] = {}
+    for score, page, chunk in scored[: POOL * 3]:
+        if page.id not in best or score > best[page.id][0]:
+            best[page.id] = (score, page, chunk)
+    ordered = sorted(best.values(), key=lambda b: (-b[0], b[1].id, b[2].id))
+    return [(page, chunk) for _, page, chunk in ordered[:POOL]]
+
+
+def _title_list(
+    pages: Sequence[Page], query: tsearch.Query, index: SearchIndex, factor: Factor
+) -> list[tuple[Page, Chunk]]:
+    """pglite-engine.ts ``searchTitles``: pages whose title or timeline match, by
+    ``ts_rank_cd`` times the slug-prefix factor then page id, each on its representative
+    chunk."""
+    scored = []
+    for page in pages:
+        vector = _page_tsvector(index, page)
+        if query.matches(vector):
+            scored.append((tsearch.rank_cd(vector, query) * factor(page), page.id, page))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    return [(page, representative_chunk(page)) for _, _, page in scored[:POOL]]
+
+
+def _lexical(
+    pages: Sequence[Page], query: str, index: SearchIndex, factor: Factor, low: bool
+) -> tuple[list[tuple[Page, Chunk]], list[tuple[Page, Chunk]]]:
+    """The keyword and title lists, each strict first and OR-relaxed when it finds
+    nothing (``orFallback``). A query in an unspaced script takes :mod:`.search`'s arms
+    (GBrain's CJK branch matches substrings, ``cjk-keyword-sql.ts``)."""
+    if any(_unspaced(ch) for ch in query):
+        return lexical_lists(pages, query, index, factor, compiled_only=low)
+    strict = tsearch.websearch(query)
+    relaxed = tsearch.or_fallback(query)
+    keyword = _keyword_list(pages, strict, index, factor, low) if strict.lexemes else []
+    if not keyword and relaxed is not None:
+        keyword = _keyword_list(pages, relaxed, index, factor, low)
+    titles = _title_list(pages, strict, index, factor) if strict.lexemes else []
+    if not titles and relaxed is not None:
+        titles = _title_list(pages, relaxed, index, factor)
+    return keyword, titles
+
+
+def _fuse(
+    lists: Sequence[tuple[Sequence[tuple[Page, Chunk]], float, bool]], compiled_boost: bool
+) -> list[Hit]:
+    """hybrid.ts ``rrfFusionWeighted``: ``1 / (k + rank)`` summed per chunk (rank from 0),
+    lexical membership OR-ed (``keyword_hit``), divided by the best sum, then the
+    compiled-truth boost for ``detail = low`` (``shouldBoostCompiledTruth``)."""
+    entries: dict[tuple[int, int], Hit] = {}
+    for rows, k, lexical in lists:
+        for rank, (page, chunk) in enumerate(rows):
+            key = (page.id, chunk.chunk_index)
+            hit = entries.get(key)
+            if hit is None:
+                hit = entries[key] = Hit(page, chunk, keyword_hit=False)
+            hit.raw += 1.0 / (k + rank)
+            hit.keyword_hit = hit.keyword_hit or lexical
+    top = max((h.raw for h in entries.values()), default=0.0)
+    for hit in entries.values():
+        boost = (
+            COMPILED_TRUTH_BOOST
+            if compiled_boost and hit.chunk.chunk_source == "compiled_truth"
+            else 1.0
+        )
+        hit.raw = hit.raw / top * boost if top > 0 else 0.0
+    return sorted(entries.values(), key=lambda h: -h.raw)
+
+
+def _recency_factor(page: Page, strength: str, now: datetime) -> float:
+    """hybrid.ts ``applyRecencyBoost`` with recency-decay.ts ``DEFAULT_RECENCY_DECAY``:
+    ``1 + strength * coefficient * halflife / (halflife + days old)``."""
+    try:
+        when = datetime.fromisoformat(page.effective_date.replace("Z", "+00:00"))
+    except ValueError:
+        return 1.0
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    days = max(0.0, (now - when).total_seconds() / 86400)
+    halflife, coefficient = next(
+        (cfg for prefix, cfg in _DECAY_BY_LENGTH if page.slug.startswith(prefix)), DECAY_FALLBACK
+    )
+    if halflife == 0 or coefficient == 0:
+        return 1.0
+    return 1.0 + (1.5 if strength == "strong" else 1.0) * coefficient * halflife / (halflife + days)
+
+
+def _exact_match(hit: Hit, query: str) -> bool:
+    """intent-weights.ts ``applyExactMatchBoost``: the query is the slug, its tail in
+    kebab case, or the title."""
+    q = query.lower().strip()
+    kebab = re.sub(r"\s+", "-", q)
+    slug = hit.page.slug.lower()
+    return bool(q) and (
+        slug in (q, kebab) or slug.endswith(f"/{kebab}") or hit.page.title.lower().strip() == q
+    )
+
+
+def dedup(results: Sequence[Hit]) -> list[Hit]:
+    """dedup.ts ``dedupResults``: the best three chunks per page, no chunk over 0.85
+    Jaccard-similar to a kept one of its page, no page type over 60% of the rows (when
+    there are several types), two chunks per page, and a page left without its
+    compiled-truth chunk gets its best one back in place of its lowest row."""
+    by_page: dict[int, list[Hit]] = {}
+    for hit in results:
+        by_page.setdefault(hit.page.id, []).append(hit)
+    rows = sorted(
+        (h for chunks in by_page.values() for h in sorted(chunks, key=lambda h: -h.score)[:3]),
+        key=lambda h: -h.score,
+    )
+    kept: list[Hit] = []
+    seen_words: dict[int, list[set[str]]] = {}
+    for hit in rows:
+        words_of = set(hit.chunk.text.lower().split())
+        same_page = seen_words.setdefault(hit.page.id, [])
+        if any(len(words_of & w) / max(len(words_of | w), 1) > JACCARD_LIMIT for w in same_page):
+            continue
+        kept.append(hit)
+        same_page.append(words_of)
+    if len({h.page.type for h in kept}) > 1:
+        per_type = max(1, math.ceil(len(kept) * MAX_TYPE_RATIO))
+        counts: dict[str, int] = {}
+        diverse = []
+        for hit in kept:
+            counts[hit.page.type] = counts.get(hit.page.type, 0) + 1
+            if counts[hit.page.type] <= per_type:
+                diverse.append(hit)
+        kept = diverse
+    per_page: dict[int, int] = {}
+    capped = []
+    for hit in kept:
+        per_page[hit.page.id] = per_page.get(hit.page.id, 0) + 1
+        if per_page[hit.page.id] <= MAX_PER_PAGE:
+            capped.append(hit)
+    for page_id in {h.page.id for h in capped}:
+        mine = [i for i, h in enumerate(capped) if h.page.id == page_id]
+        if any(capped[i].chunk.chunk_source == "compiled_truth" for i in mine):
+            continue
+        compiled = [
+            h for h in results if h.page.id == page_id and h.chunk.chunk_source == "compiled_truth"
+        ]
+        if compiled:
+            lowest = min(mine, key=lambda i: capped[i].score)
+            capped[lowest] = max(compiled, key=lambda h: h.score)
+    return capped
+
+
 def rank_hybrid(
     pages: Sequence[Page],
     query: str,
     backlink_counts: Mapping[str, int],
     index: SearchIndex,
     embedder: Embedder = embed,
+    *,
+    now: datetime | None = None,
 ) -> list[Hit]:
-    """Rank ``pages`` with the lexical arms and the vector arm fused; best first. The
-    index caches chunk vectors, so one index serves one ``embedder``."""
+    """Rank ``pages`` as ``hybrid.ts`` ``hybridSearch`` does with a healthy vector arm;
+    best first. The index caches chunk vectors, so one index serves one ``embedder``.
+    ``now`` dates the recency boost (the clock by default)."""
+    intent = classify(query)
+    low = intent.detail == "low"
+
+    def factor(page: Page) -> float:
+        return source_factor(page.slug, intent.detail)
+
     wanted = embedder(query)
-    lexical = lexical_hits(pages, query, index)
-    scored: list[tuple[float, str, int, Page, Chunk]] = []
-    for page in pages:
-        for chunk in _page_chunks(page):
-            similarity = cosine(wanted, _chunk_vector(index, chunk, embedder)) if wanted else 0.0
-            scored.append((similarity, page.slug, chunk.chunk_index, page, chunk))
-    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
-    entries: dict[tuple[int, int], Hit] = {}
-    for hit in lexical.values():
-        entries[(hit.page.id, hit.chunk.chunk_index)] = hit
-    for position, (_, _, _, page, chunk) in enumerate(scored[:VECTOR_POOL]):
-        key = (page.id, chunk.chunk_index)
-        if key not in entries:
-            entries[key] = Hit(page, chunk, keyword_hit=False)
-        entries[key].raw += RRF_K / (RRF_K + position)
-    top = max((e.raw for e in entries.values()), default=0.0)
-    for hit in entries.values():
+    chunk_list, title_list = _lexical(pages, query, index, factor, low)
+    keyword_k = effective_k(intent.keyword_weight)
+    fused = _fuse(
+        [
+            (
+                _vector_list(pages, wanted, index, embedder, factor=factor, compiled_only=low),
+                effective_k(intent.vector_weight),
+                False,
+            ),
+            (chunk_list[:POOL], keyword_k, True),
+            (title_list[:POOL], keyword_k, True),
+        ],
+        compiled_boost=low,
+    )
+    top = max((h.raw for h in fused), default=0.0)
+    for hit in fused:  # hybrid.ts cosineReScore, then runPostFusionStages' base_score
         hit.cosine = cosine(wanted, _chunk_vector(index, hit.chunk, embedder)) if wanted else 0.0
-        normalised = hit.raw / top if top > 0 else 0.0
-        base = RRF_BLEND * normalised + COSINE_BLEND * hit.cosine
-        apply_boosts(hit, query, backlink_counts, base=base)
-    ordered = sorted(entries.values(), key=lambda h: (-h.score, h.page.slug, h.chunk.chunk_index))
-    per_page: dict[int, int] = {}
-    kept: list[Hit] = []
-    for hit in ordered:
-        seen = per_page.get(hit.page.id, 0)
-        if seen < MAX_PER_PAGE:
-            per_page[hit.page.id] = seen + 1
-            kept.append(hit)
-    return kept
+        base = RRF_BLEND * (hit.raw / top if top > 0 else 0.0) + COSINE_BLEND * hit.cosine
+        apply_boosts(hit, query, backlink_counts, base=base)  # backlinks and the title phrase
+    fused.sort(key=lambda h: -h.base_score)  # cosineReScore's order; later sorts are stable
+    moment = now or datetime.now(UTC)
+    for hit in fused:
+        if intent.recency != "off":
+            hit.score *= _recency_factor(hit.page, intent.recency, moment)
+    if intent.exact_match_boost != 1.0:
+        for hit in fused:
+            if _exact_match(hit, query):
+                hit.score *= intent.exact_match_boost
+    fused.sort(key=lambda h: -h.score)
+    ranked = dedup(fused)
+    # exact-lookup.ts applyExactLookupTier: a query that is a page's title (up to six
+    # words, isLookupShapedQuery) or its whole slug (isSlugShapedQuery) puts that page
+    # first, just above the best score.
+    if len(query.split()) <= EXACT_LOOKUP_WORDS:
+        best = max((h.score for h in ranked), default=0.0)
+        for hit in ranked:
+            slug_query = "/" in hit.page.slug and query.strip() == hit.page.slug
+            if hit.exact_lookup == "title" or slug_query:
+                best += 1e-6
+                hit.score = best
+        ranked.sort(key=lambda h: -h.score)
+    return ranked

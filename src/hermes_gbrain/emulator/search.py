@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hermes_gbrain.emulator.pages import Chunk, Page
@@ -186,17 +186,30 @@ Pools = tuple[Sequence[_Doc], Sequence[_Doc]]
 """The docs an arm looks at: for its strict pass, then for its OR-relaxed pass."""
 
 
-def _chunk_arm(pools: Pools, terms: Sequence[str]) -> tuple[list[tuple[_Doc, Chunk]], bool]:
-    """searchKeyword: each page's best chunk, strict AND first, then OR of the terms."""
+Factor = Callable[[Page], float]
+"""A page's multiplier on an arm's rank score (the hybrid path's slug-prefix factor)."""
+
+
+def _chunk_arm(
+    pools: Pools,
+    terms: Sequence[str],
+    factor: Factor | None = None,
+    compiled_only: bool = False,
+) -> tuple[list[tuple[_Doc, Chunk]], bool]:
+    """searchKeyword: each page's best chunk, strict AND first, then OR of the terms.
+    ``compiled_only`` is ``detail = low`` (compiled-truth chunks only)."""
     for relaxed in (False, True):
         found: list[tuple[float, str, _Doc, Chunk]] = []
         for d in pools[relaxed]:
             best: tuple[float, Chunk] | None = None
+            scale = factor(d.page) if factor else 1.0
             for chunk, counts in d.chunks:
+                if compiled_only and chunk.chunk_source != "compiled_truth":
+                    continue
                 hits = sum(1 for t in terms if counts[t])
                 if hits == 0 or (not relaxed and hits < len(terms)):
                     continue
-                score = hits + _ts_rank(counts, terms)
+                score = (hits + _ts_rank(counts, terms)) * scale
                 if best is None or score > best[0]:
                     best = (score, chunk)
             if best is not None:
@@ -207,7 +220,9 @@ def _chunk_arm(pools: Pools, terms: Sequence[str]) -> tuple[list[tuple[_Doc, Chu
     return [], False
 
 
-def _title_arm(pools: Pools, terms: Sequence[str]) -> tuple[list[_Doc], bool]:
+def _title_arm(
+    pools: Pools, terms: Sequence[str], factor: Factor | None = None
+) -> tuple[list[_Doc], bool]:
     """searchTitles: page grain over titles; strict, then OR. Only titles vote here: in
     recordings 106 and 108 every page but the title hit scores from one list alone."""
     for relaxed in (False, True):
@@ -217,6 +232,8 @@ def _title_arm(pools: Pools, terms: Sequence[str]) -> tuple[list[_Doc], bool]:
             if hits == 0 or (not relaxed and hits < len(terms)):
                 continue
             score = hits + _ts_rank(d.title, terms, TITLE_WEIGHT)
+            if factor:
+                score *= factor(d.page)
             found.append((score, d.page.slug, d))
         if found:
             found.sort(key=lambda f: (-f[0], f[1]))
@@ -240,6 +257,9 @@ class SearchIndex:
         """Link target slug -> {id of a page linking to it: how many times}."""
         self.vectors: dict[int, dict[int, float]] = {}
         """Chunk id -> its embedding, filled by the vector arm (``hybrid``) as it goes."""
+        self.tsvectors: dict[tuple[str, int], dict[str, list[tuple[int, float]]]] = {}
+        """(``chunk``, chunk id) or (``page``, page id) -> its Postgres ``tsvector``, filled by
+        the hybrid lexical arms (``tsearch``) as they go."""
 
     def add(self, page: Page) -> None:
         """Index ``page``'s current version (replacing an earlier one)."""
@@ -253,6 +273,8 @@ class SearchIndex:
                 self.linkers.get(target, {}).pop(page.id, None)
             for chunk, _ in old.chunks:
                 self.vectors.pop(chunk.id, None)
+                self.tsvectors.pop(("chunk", chunk.id), None)
+            self.tsvectors.pop(("page", page.id), None)
         doc = _doc(page)
         self.docs[page.id] = doc
         for term in doc.title:
@@ -279,6 +301,37 @@ class SearchIndex:
             [d for d in docs if d.page.id in ids] for ids in wanted
         )
         return (body_all, body_any), (title_all, title_any)
+
+
+def representative_chunk(page: Page) -> Chunk:
+    """pglite-engine.ts ``searchTitles``: a title row carries the page's first
+    compiled-truth chunk (else its first chunk)."""
+    chunks = page.chunks or [Chunk(0, page.id, 0, "compiled_truth", page.compiled_truth)]
+    compiled = [c for c in chunks if c.chunk_source == "compiled_truth"]
+    return min(compiled or chunks, key=lambda c: c.chunk_index)
+
+
+def lexical_lists(
+    pages: Sequence[Page],
+    query: str,
+    index: SearchIndex,
+    factor: Factor,
+    *,
+    compiled_only: bool = False,
+) -> tuple[list[tuple[Page, Chunk]], list[tuple[Page, Chunk]]]:
+    """The chunk arm's and the title arm's ranked rows, each a separate list for
+    fusion (the hybrid path, ``hybrid.ts`` ``hybridSearch``): ranks scaled by ``factor``
+    (``buildSourceFactorCase``), title rows on their representative chunk."""
+    terms = query_terms(query)
+    if not terms:
+        return [], []
+    chunk_pools, title_pools = index.pools(pages, terms)
+    chunk_list, _ = _chunk_arm(chunk_pools, terms, factor, compiled_only)
+    title_list, _ = _title_arm(title_pools, terms, factor)
+    return (
+        [(d.page, chunk) for d, chunk in chunk_list],
+        [(d.page, representative_chunk(d.page)) for d in title_list],
+    )
 
 
 def lexical_hits(
