@@ -317,6 +317,18 @@ def _exact_match(hit: Hit, query: str) -> bool:
     )
 
 
+def _first_of_each(hits: list[Hit], key: Callable[[Hit], object], most: int) -> list[Hit]:
+    """``hits`` in order, at most ``most`` sharing a ``key`` (dedup.ts caps by type and
+    by page this way)."""
+    counts: dict[object, int] = {}
+    kept = []
+    for hit in hits:
+        counts[key(hit)] = counts.get(key(hit), 0) + 1
+        if counts[key(hit)] <= most:
+            kept.append(hit)
+    return kept
+
+
 def dedup(results: Sequence[Hit]) -> list[Hit]:
     """dedup.ts ``dedupResults``: the best three chunks per page, no chunk over 0.85
     Jaccard-similar to a kept one of its page, no page type over 60% of the rows (when
@@ -339,20 +351,10 @@ def dedup(results: Sequence[Hit]) -> list[Hit]:
         kept.append(hit)
         same_page.append(words_of)
     if len({h.page.type for h in kept}) > 1:
-        per_type = max(1, math.ceil(len(kept) * MAX_TYPE_RATIO))
-        counts: dict[str, int] = {}
-        diverse = []
-        for hit in kept:
-            counts[hit.page.type] = counts.get(hit.page.type, 0) + 1
-            if counts[hit.page.type] <= per_type:
-                diverse.append(hit)
-        kept = diverse
-    per_page: dict[int, int] = {}
-    capped = []
-    for hit in kept:
-        per_page[hit.page.id] = per_page.get(hit.page.id, 0) + 1
-        if per_page[hit.page.id] <= MAX_PER_PAGE:
-            capped.append(hit)
+        kept = _first_of_each(
+            kept, lambda h: h.page.type, max(1, math.ceil(len(kept) * MAX_TYPE_RATIO))
+        )
+    capped = _first_of_each(kept, lambda h: h.page.id, MAX_PER_PAGE)
     for page_id in {h.page.id for h in capped}:
         mine = [i for i, h in enumerate(capped) if h.page.id == page_id]
         if any(capped[i].chunk.chunk_source == "compiled_truth" for i in mine):
