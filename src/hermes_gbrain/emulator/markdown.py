@@ -145,19 +145,26 @@ def _iso_timestamp(day: str, clock: str, fraction: str | None, zone: str | None)
 
 
 def split_frontmatter(content: str) -> tuple[dict[str, Any], str]:
-    """Split ``---`` frontmatter from the body (scalars, ``[a, b]`` and ``- item`` lists)."""
-    text = content.replace("\r\n", "\n")
-    if not text.startswith("---\n"):
-        return {}, text
-    end = text.find("\n---", 4)
+    """Split ``---`` frontmatter from the body (scalars, ``[a, b]`` and ``- item`` lists).
+
+    As gray-matter does it (``parseMatter``): the block ends at the first ``\n---``, one ``\r``
+    and one ``\n`` after that fence are dropped, and the body is kept byte for byte, CRLF line
+    ends included (GBrain stores and returns them: ``importFromContent`` never normalizes).
+    """
+    opener = re.match(r"---\r?\n", content)
+    if opener is None:
+        return {}, content
+    end = content.find("\n---", opener.end() - 1)
     if end < 0:
-        return {}, text
-    block = text[4:end]
-    rest = text[end + 4 :]
-    rest = rest[1:] if rest.startswith("\n") else rest
+        return {}, content
+    block = content[opener.end() : end]
+    rest = content[end + 4 :]
+    rest = rest.removeprefix("\r")
+    rest = rest.removeprefix("\n")
     data: dict[str, Any] = {}
     current: str | None = None
-    for line in block.split("\n"):
+    for raw in block.split("\n"):
+        line = raw.removesuffix("\r")  # YAML reads CRLF line ends as line ends
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         stripped = line.strip()
@@ -250,12 +257,17 @@ def content_hash(
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def parse_page(slug: str, content: str, *, remote: bool = True) -> ParsedPage:
-    """Parse markdown with frontmatter into the columns GBrain keeps, and its content hash."""
+def parse_page(
+    slug: str, content: str, *, remote: bool = True, stored_type: str | None = None
+) -> ParsedPage:
+    """Parse markdown with frontmatter into the columns GBrain keeps, and its content hash.
+
+    ``stored_type`` is the type of the page being rewritten: without an explicit ``type:`` it is
+    kept rather than inferred again (``importFromContent``, GBrain #1035)."""
     meta, body = split_frontmatter(content)
     compiled, timeline = split_body(body)
     compiled, timeline = compiled.strip(), timeline.strip()
-    kind = _string(meta.get("type")) or infer_type(slug)
+    kind = _string(meta.get("type")) or stored_type or infer_type(slug)
     title = _string(meta.get("title")).strip() or infer_title(slug)
     tags = _tags(meta.get("tags"))
     for key in ("type", "title", "tags", "slug"):

@@ -20,7 +20,7 @@ from hermes_gbrain.emulator.facts import FactError, facts_for
 from hermes_gbrain.emulator.hybrid import Embedder
 from hermes_gbrain.emulator.hybrid import embed as hash_embed
 from hermes_gbrain.emulator.oauth import Principal
-from hermes_gbrain.emulator.store import Page, PageStore, iso_now, iso_of
+from hermes_gbrain.emulator.store import Page, PageStore, Provenance, iso_now, iso_of
 
 SERVER_VERSION = "0.46.28.0"
 LEAN_SERVER_VERSION = "0.47.0.0"
@@ -374,10 +374,10 @@ def _page_object(page: Page, *, include_content: bool) -> dict[str, Any]:
         "deleted_at": page.deleted_at,
         "effective_date": page.effective_date,
         "effective_date_source": page.effective_date_source,
-        "source_kind": None,
-        "source_uri": None,
-        "ingested_via": None,
-        "ingested_at": None,
+        "source_kind": page.source_kind,
+        "source_uri": page.source_uri,
+        "ingested_via": page.ingested_via,
+        "ingested_at": page.ingested_at,
         "contextual_retrieval_mode": None,
         "source_id": page.source_id,
         "tags": page.tags,
@@ -974,6 +974,11 @@ def _facts_backstop(page: Page) -> str:
     return "extraction_unavailable"
 
 
+# Every caller of this server is remote, so put_page ignores the provenance arguments and stamps
+# its own (src/core/ops/pages.ts, put_page: "Remote callers: SERVER-STAMPED"; recording 101).
+REMOTE_PUT_PAGE = Provenance(source_kind="mcp:put_page", ingested_via="mcp:put_page")
+
+
 def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
     slug, content = args["slug"], args["content"]
     _check_slug(slug)
@@ -981,7 +986,9 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
         raise ToolError(
             "invalid_params", "Refusing to write an empty page", "Pass allow_empty: true to do so"
         )
-    put = ctx.store.put_page(slug, content, source_id=_write_source(ctx, None))
+    put = ctx.store.put_page(
+        slug, content, source_id=_write_source(ctx, None), provenance=REMOTE_PUT_PAGE
+    )
     facts = _facts_backstop(put.page)
     if put.skipped:  # the parsed page hashes as stored: recording 102
         return Outcome(
