@@ -5,11 +5,15 @@ timeline; this module does that split for the emulator without a YAML dependency
 GBrain's ``parseMarkdown`` (``src/core/markdown.ts``) as ``put_page`` calls it
 (``importFromContent`` in ``src/core/import-file.ts`` passes ``slug + ".md"`` as the file path):
 
-* the body is split only at a timeline sentinel (``<!-- timeline -->``, ``--- timeline ---``, or a
+* the body is split at a timeline sentinel (``<!-- timeline -->``, ``--- timeline ---``, or a
   ``---`` line whose next non-empty line is a ``## Timeline``/``## History`` heading); a bare
-  ``---`` is a horizontal rule (``splitBody``, ``findTimelineSplitIndex``);
-* the title is the frontmatter ``title`` or, failing that, the file name with dashes and
-  underscores as spaces and each word capitalised (``inferTitle``), never the first heading;
+  ``---`` is a horizontal rule (``splitBody``, ``findTimelineSplitIndex``). With no sentinel, a
+  ``## Timeline``/``## History`` section of dated bullets after some text moves to the timeline,
+  heading included (``findBareTimelineSection``);
+* the title is the frontmatter ``title``, else the body's first ``# `` heading outside code
+  fences (``inferTitleFromBody``), else the file name with dashes and underscores as spaces and
+  each word capitalised (``inferTitle``);
+* CRLF line ends are kept: GBrain stores, hashes and returns the body as it was sent;
 * ``type``, ``title``, ``tags`` and ``slug`` leave the frontmatter; tags keep their order and
   duplicates (``extractTags``); both body parts are trimmed.
 
@@ -56,6 +60,12 @@ WIKI_LINK_RE = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 _TIMELINE_HEADING_RE = re.compile(r"^##\s+(timeline|history)\b", re.IGNORECASE)
 _DECORATED_RE = re.compile(r"^---\s+timeline\s+---$", re.IGNORECASE)
 _DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
+_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+# JavaScript's "." stops at CR, LF, U+2028 and U+2029; "$" (no m flag) is the end of the line.
+_H1_RE = re.compile(r"^#(?!#)\s+([^\r\n\u2028\u2029]+?)\s*$")
+_H1_CLOSING_RE = re.compile(r"\s+#+\s*$")
+_DATED_BULLET_RE = re.compile(r"^\s*[-*+]\s+\**\d{4}\b", re.ASCII)
+_H2_RE = re.compile(r"^##\s+\S")
 # A YAML timestamp with a time (js-yaml's pattern, fraction and zone optional; no zone is UTC).
 _TIMESTAMP_RE = re.compile(
     r"(\d{4}-\d\d?-\d\d?)(?:[Tt]|[ \t]+)(\d\d?:\d\d:\d\d)(\.\d+)?"
@@ -183,7 +193,8 @@ def split_frontmatter(content: str) -> tuple[dict[str, Any], str]:
 
 
 def split_body(body: str) -> tuple[str, str]:
-    """GBrain's ``splitBody``: compiled truth and timeline, split at the first sentinel line."""
+    """GBrain's ``splitBody``: compiled truth and timeline, split at the first sentinel line,
+    else around a bare timeline section."""
     lines = body.split("\n")
     for index, line in enumerate(lines):
         trimmed = line.strip()
@@ -195,7 +206,59 @@ def split_body(body: str) -> tuple[str, str]:
             sentinel = bool(_TIMELINE_HEADING_RE.match(following))
         if sentinel:
             return "\n".join(lines[:index]), "\n".join(lines[index + 1 :])
+    section = _bare_timeline_section(lines)
+    if section is not None:
+        start, end = section
+        return "\n".join(lines[:start] + lines[end:]), "\n".join(lines[start:end])
     return body, ""
+
+
+def _bare_timeline_section(lines: list[str]) -> tuple[int, int] | None:
+    """``findBareTimelineSection`` (GBrain #2225): the first ``## Timeline``/``## History``
+    heading outside code fences, after some text, whose section (to the next ``## `` heading)
+    is dated bullets only; its ``[start, end)`` line range, heading included."""
+    in_fence = False
+    for index, line in enumerate(lines):
+        if _FENCE_RE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence or not _TIMELINE_HEADING_RE.match(line.strip()):
+            continue
+        if not "\n".join(lines[:index]).strip():
+            continue
+        end, dated, shaped = len(lines), 0, True
+        for at in range(index + 1, len(lines)):
+            trimmed = lines[at].strip()
+            if _H2_RE.match(trimmed):
+                end = at
+                break
+            if not trimmed:
+                continue
+            if _DATED_BULLET_RE.match(lines[at]):
+                dated += 1
+                continue
+            if dated and re.match(r"^\s{2,}\S", lines[at]):
+                continue  # a wrapped bullet
+            shaped = False
+            break
+        if shaped and dated:
+            return index, end
+    return None
+
+
+def title_from_body(body: str) -> str:
+    """GBrain's ``inferTitleFromBody``: the first ``# `` heading outside code fences."""
+    in_fence = False
+    for line in body.split("\n"):
+        if _FENCE_RE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        heading = _H1_RE.match(line)
+        if heading:
+            return _H1_CLOSING_RE.sub("", heading.group(1)).strip()
+    return ""
 
 
 def infer_title(slug: str) -> str:
@@ -268,7 +331,7 @@ def parse_page(
     compiled, timeline = split_body(body)
     compiled, timeline = compiled.strip(), timeline.strip()
     kind = _string(meta.get("type")) or stored_type or infer_type(slug)
-    title = _string(meta.get("title")).strip() or infer_title(slug)
+    title = _string(meta.get("title")).strip() or title_from_body(body) or infer_title(slug)
     tags = _tags(meta.get("tags"))
     for key in ("type", "title", "tags", "slug"):
         meta.pop(key, None)
