@@ -146,3 +146,28 @@ def test_rewrite_of_a_deleted_page_starts_afresh(writer: Mcp) -> None:
     assert page["type"] == "note" and page["deleted_at"] is None
     assert page["tags"] == ["x"]  # the row's tags outlive the delete
     assert writer.data("get_versions", {"slug": slug}) == []
+
+
+def test_frontmatter_comes_back_in_jsonb_key_order(writer: Mcp) -> None:
+    content = (
+        "---\ntitle: Keys\nstatus: active\ndate: 2024-05-01\nflag: true\ncount: 3\n"
+        "aliases: [K, L]\nnum_str: '123'\n---\nBody.\n"
+    )
+    writer.data("put_page", {"slug": "notes/keys-probe", "content": content})
+    page = writer.data("get_page", {"slug": "notes/keys-probe"})
+    # Postgres jsonb orders object keys by byte length, then bytes.
+    assert list(page["frontmatter"]) == ["date", "flag", "count", "status", "aliases", "num_str"]
+    # The hash was taken in the written order: the same page written in another order differs.
+    assert page["content_hash"] == markdown.parse_page("notes/keys-probe", content).content_hash
+
+
+def test_crlf_page_is_its_own_chunk_verbatim(writer: Mcp) -> None:
+    content = (
+        "---\r\ntitle: Zebra Chunk\r\n---\r\n# Zebra Chunk\r\n\r\nZebra para one.\r\n"
+        "Second line.\r\n\r\n\r\nZebra para two.\r\n"
+    )
+    writer.data("put_page", {"slug": "notes/zebra-chunk", "content": content})
+    rows = writer.data("search", {"query": "zebra"})
+    assert [r["chunk_text"] for r in rows if r["slug"] == "notes/zebra-chunk"] == [
+        "# Zebra Chunk\r\n\r\nZebra para one.\r\nSecond line.\r\n\r\n\r\nZebra para two."
+    ]

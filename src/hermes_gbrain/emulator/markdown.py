@@ -390,9 +390,12 @@ def chunk_body(compiled: str, timeline: str) -> list[tuple[str, str]]:
     """Split into ``(chunk_source, text)`` pieces: paragraphs packed up to ``CHUNK_CHARS``."""
     chunks: list[tuple[str, str]] = []
     if compiled.strip():
-        current = ""
-        for para in re.split(r"\n\s*\n", compiled):
-            candidate = f"{current}\n\n{para}" if current else para
+        # Paragraphs keep the line breaks between them as written (CRLF ones too): a page
+        # that fits one chunk is that chunk verbatim, as GBrain's chunk_text shows it.
+        pieces = re.split(r"(\n\s*\n)", compiled)
+        current = pieces[0]
+        for gap, para in zip(pieces[1::2], pieces[2::2], strict=True):
+            candidate = current + gap + para
             if current and len(candidate) > CHUNK_CHARS:
                 chunks.append(("compiled_truth", current))
                 current = para

@@ -130,6 +130,19 @@ def effective_date(slug: str, frontmatter: dict[str, Any], fallback: str) -> tup
     return fallback, "fallback"
 
 
+def jsonb(value: Any) -> Any:
+    """``value`` as Postgres ``jsonb`` keeps it: object keys ordered by byte length, then bytes.
+
+    GBrain stores frontmatter in a ``jsonb`` column, so get_page returns its keys in that
+    order, not as written (the content hash is taken before, in the written order)."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (len(k.encode("utf-8")), k.encode("utf-8")))
+        return {k: jsonb(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [jsonb(v) for v in value]
+    return value
+
+
 def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -298,7 +311,7 @@ class PageStore:
                 parsed.title,
                 parsed.compiled_truth,
                 parsed.timeline,
-                json.dumps(parsed.frontmatter),
+                json.dumps(jsonb(parsed.frontmatter)),
                 json.dumps(tags),
                 json.dumps(parsed.links),
                 parsed.content_hash,
@@ -352,7 +365,7 @@ class PageStore:
                 title=parsed.title,
                 compiled_truth=parsed.compiled_truth,
                 timeline=parsed.timeline,
-                frontmatter=json.loads(json.dumps(parsed.frontmatter)),
+                frontmatter=jsonb(parsed.frontmatter),
                 tags=tags,
                 links=list(parsed.links),
                 content_hash=parsed.content_hash,
