@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from hermes_gbrain.emulator import yamldump
+
 # Slug prefix -> page type, as a schema pack would infer it; unmatched pages default to "concept".
 PREFIX_TYPES: tuple[tuple[str, str], ...] = (
     ("people/", "person"),
@@ -355,16 +357,6 @@ def parse_page(
     return ParsedPage(title, kind, stored_tags, meta, compiled, timeline, links, digest)
 
 
-def _fm_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, list):
-        return "[" + ", ".join(_fm_value(v) for v in value) + "]"
-    return str(value)
-
-
 def serialize(
     *,
     kind: str,
@@ -374,16 +366,18 @@ def serialize(
     compiled: str,
     timeline: str,
 ) -> str:
-    """Canonical markdown (frontmatter, body, timeline), as ``fetch`` returns it."""
-    lines = ["---", f"type: {kind}", f"title: {title}"]
+    """Canonical markdown, as ``get_page`` (``include_content``) and ``fetch`` return it.
+
+    GBrain's ``serializeMarkdown``: ``type``, ``title``, the stored frontmatter, then ``tags``
+    when there are any, dumped as js-yaml does (:mod:`.yamldump`); the body, and the timeline
+    after the ``<!-- timeline -->`` sentinel."""
+    meta: dict[str, Any] = {"type": kind, "title": title, **frontmatter}
     if tags:
-        lines.append(f"tags: {_fm_value(tags)}")
-    lines.extend(f"{k}: {_fm_value(v)}" for k, v in frontmatter.items())
-    lines.append("---")
+        meta["tags"] = list(tags)
     body = compiled
-    if timeline:  # GBrain's serializeMarkdown marks the split with its preferred sentinel
+    if timeline:
         body += "\n\n<!-- timeline -->\n\n" + timeline
-    return "\n".join(lines) + "\n\n" + body + "\n"
+    return "---\n" + yamldump.dump_mapping(meta) + "\n---\n\n" + body + "\n"
 
 
 def chunk_body(compiled: str, timeline: str) -> list[tuple[str, str]]:
