@@ -6,9 +6,11 @@ rewrite that come from the stored page: its type, its tags, its date.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from emu_client import Mcp
 
@@ -171,3 +173,60 @@ def test_crlf_page_is_its_own_chunk_verbatim(writer: Mcp) -> None:
     assert [r["chunk_text"] for r in rows if r["slug"] == "notes/zebra-chunk"] == [
         "# Zebra Chunk\r\n\r\nZebra para one.\r\nSecond line.\r\n\r\n\r\nZebra para two."
     ]
+
+
+def _error(result: dict[str, Any]) -> str:
+    assert result["isError"] is True
+    return str(json.loads(result["content"][0]["text"])["error"])
+
+
+def test_empty_pages_as_gbrain_guards_them(writer: Mcp) -> None:
+    # A new slug may start empty: written, with no chunks and the reason said (#2822).
+    empty = writer.data("put_page", {"slug": "notes/empty-new", "content": ""})
+    assert (empty["status"], empty["chunks"], empty["chunk_skip_reason"]) == (
+        "created_or_updated",
+        0,
+        "empty_body",
+    )
+    assert list(empty)[:4] == ["slug", "status", "chunks", "chunk_skip_reason"]
+    assert writer.data("get_page", {"slug": "notes/empty-new"})["title"] == "Empty New"
+
+    slug = "notes/empty-old"
+    writer.data("put_page", {"slug": slug, "content": "Some body.\n"})
+    # Blank content over a page with a body: refused by the operation...
+    assert _error(writer.call("put_page", {"slug": slug, "content": "  \n"})) == "invalid_params"
+    # ...and frontmatter alone (a blank parsed body) by the engine's guard.
+    only_meta = {"slug": slug, "content": "---\ntitle: X\n---\n"}
+    assert _error(writer.call("put_page", only_meta)) == "internal_error"
+    assert writer.data("get_page", {"slug": slug})["compiled_truth"] == "Some body."
+    assert writer.data("get_versions", {"slug": slug}) == []  # nothing was written
+
+    blank = writer.data("put_page", {"slug": slug, "content": "", "allow_empty": True})
+    assert blank["chunk_skip_reason"] == "empty_body"
+    assert writer.data("get_page", {"slug": slug})["compiled_truth"] == ""
+
+
+def test_oversized_content_is_skipped_with_its_reason(writer: Mcp) -> None:
+    slug = "notes/too-large"
+    content = "x" * 5_000_001  # one byte over GBrain's 5 MB limit
+    reply = writer.data("put_page", {"slug": slug, "content": content})
+    assert (reply["status"], reply["chunks"], reply["chunk_skip_reason"]) == (
+        "skipped",
+        0,
+        "write_skipped",
+    )
+    assert "5000001 bytes" in reply["error"]
+    assert list(reply) == [
+        "slug",
+        "status",
+        "chunks",
+        "error",
+        "chunk_skip_reason",
+        "auto_links",
+        "auto_timeline",
+        "facts_backstop",
+        "chronicle_backstop",
+        "write_through",
+    ]
+    assert reply["facts_backstop"] == {"skipped": "backstop_error"}
+    assert _error(writer.call("get_page", {"slug": slug})) == "page_not_found"

@@ -20,7 +20,14 @@ from hermes_gbrain.emulator.facts import FactError, facts_for
 from hermes_gbrain.emulator.hybrid import Embedder
 from hermes_gbrain.emulator.hybrid import embed as hash_embed
 from hermes_gbrain.emulator.oauth import Principal
-from hermes_gbrain.emulator.store import Page, PageStore, Provenance, iso_now, iso_of
+from hermes_gbrain.emulator.store import (
+    EmptyOverwrite,
+    Page,
+    PageStore,
+    Provenance,
+    iso_now,
+    iso_of,
+)
 
 SERVER_VERSION = "0.46.28.0"
 LEAN_SERVER_VERSION = "0.47.0.0"
@@ -977,18 +984,57 @@ def _facts_backstop(page: Page) -> str:
 # Every caller of this server is remote, so put_page ignores the provenance arguments and stamps
 # its own (src/core/ops/pages.ts, put_page: "Remote callers: SERVER-STAMPED"; recording 101).
 REMOTE_PUT_PAGE = Provenance(source_kind="mcp:put_page", ingested_via="mcp:put_page")
+# importFromContent's MAX_FILE_SIZE (src/core/import-file.ts), in UTF-8 bytes.
+MAX_CONTENT_BYTES = 5_000_000
+# Reply parts every remote put_page carries (recordings 100, 102, 103): auto-link and timeline
+# extraction are skipped for remote callers, and no repository is configured for write-through.
+_REMOTE_HOOKS = {"auto_links": {"skipped": "remote"}, "auto_timeline": {"skipped": "remote"}}
+_NO_WRITE_THROUGH = {"write_through": {"written": False, "skipped": "no_repo_configured"}}
 
 
 def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
+    """GBrain's ``put_page`` (``src/core/ops/pages.ts``) over ``importFromContent``."""
     slug, content = args["slug"], args["content"]
     _check_slug(slug)
-    if not content.strip() and not args.get("allow_empty"):
-        raise ToolError(
-            "invalid_params", "Refusing to write an empty page", "Pass allow_empty: true to do so"
+    source = _write_source(ctx, None)
+    allow_empty = args.get("allow_empty") is True
+    if not content.strip() and not allow_empty:
+        # Only an existing page with a body is protected; a new slug may start empty.
+        existing = ctx.store.get(slug, [source])
+        if existing is not None and f"{existing.compiled_truth}\n{existing.timeline}".strip():
+            raise ToolError(
+                "invalid_params",
+                f"Refusing to replace the non-empty page {slug} with empty content",
+                "Pass allow_empty: true to blank it on purpose",
+            )
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > MAX_CONTENT_BYTES:
+        # importFromContent's size guard: nothing parsed or written, the reason in ``error``
+        # (the facts backstop fails on the missing parsed page).
+        return Outcome(
+            {
+                "slug": slug,
+                "status": "skipped",
+                "chunks": 0,
+                "error": f"Content too large ({size} bytes, max {MAX_CONTENT_BYTES}):"
+                " split the page",
+                "chunk_skip_reason": "write_skipped",
+                **_REMOTE_HOOKS,
+                "facts_backstop": {"skipped": "backstop_error"},
+                "chronicle_backstop": {"skipped": "not_imported"},
+                **_NO_WRITE_THROUGH,
+            }
         )
-    put = ctx.store.put_page(
-        slug, content, source_id=_write_source(ctx, None), provenance=REMOTE_PUT_PAGE
-    )
+    try:
+        put = ctx.store.put_page(
+            slug, content, source_id=source, provenance=REMOTE_PUT_PAGE, allow_empty=allow_empty
+        )
+    except EmptyOverwrite:
+        # The engine's guard throws; the op layer answers an unclassified failure.
+        raise ToolError(
+            "internal_error",
+            f"put_page would replace the body of {slug} with an empty one; nothing was written",
+        ) from None
     facts = _facts_backstop(put.page)
     if put.skipped:  # the parsed page hashes as stored: recording 102
         return Outcome(
@@ -997,25 +1043,24 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
                 "status": "skipped",
                 "chunks": 0,
                 "chunk_skip_reason": "write_skipped",
-                "auto_links": {"skipped": "remote"},
-                "auto_timeline": {"skipped": "remote"},
+                **_REMOTE_HOOKS,
                 "facts_backstop": {"skipped": facts},
                 "chronicle_backstop": {"skipped": "not_imported"},
-                "write_through": {"written": False, "skipped": "no_repo_configured"},
+                **_NO_WRITE_THROUGH,
             }
         )
-    return Outcome(
-        {
-            "slug": put.page.slug,
-            "status": "created_or_updated",
-            "chunks": len(put.page.chunks),
-            "auto_links": {"skipped": "remote"},
-            "auto_timeline": {"skipped": "remote"},
-            "facts_backstop": {"skipped": facts},
-            "chronicle_backstop": {"skipped": "remote"},
-            "write_through": {"written": False, "skipped": "no_repo_configured"},
-        }
-    )
+    reply: dict[str, Any] = {
+        "slug": put.page.slug,
+        "status": "created_or_updated",
+        "chunks": len(put.page.chunks),
+    }
+    if not put.page.chunks:  # #2822: a write with no chunks says why (here: a blank body)
+        reply["chunk_skip_reason"] = "empty_body"
+    reply.update(_REMOTE_HOOKS)
+    reply["facts_backstop"] = {"skipped": facts}
+    reply["chronicle_backstop"] = {"skipped": "remote"}
+    reply.update(_NO_WRITE_THROUGH)
+    return Outcome(reply)
 
 
 def op_get_versions(ctx: Context, args: dict[str, Any]) -> Outcome:

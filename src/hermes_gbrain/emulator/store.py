@@ -25,6 +25,7 @@ from hermes_gbrain.emulator.search import SearchIndex
 __all__ = [
     "Chunk",
     "Database",
+    "EmptyOverwrite",
     "Page",
     "PageStore",
     "Provenance",
@@ -187,6 +188,10 @@ class Provenance:
     ingested_via: str | None = None
 
 
+class EmptyOverwrite(Exception):
+    """A write would blank the body of a live page (GBrain's putPage refuses it)."""
+
+
 @dataclass
 class PutResult:
     page: Page
@@ -262,12 +267,15 @@ class PageStore:
         now: str | None = None,
         created_at: str | None = None,
         provenance: Provenance | None = None,
+        allow_empty: bool = False,
     ) -> PutResult:
         """Create or replace a page (reviving it if soft-deleted) and rebuild its chunks.
 
         As GBrain's ``importFromContent`` (``src/core/import-file.ts``) and the engine's
         ``putPage`` (``src/core/pglite-engine.ts``) write it; ``provenance`` is what the caller
-        may stamp (``None``: an import, which leaves the columns as they are)."""
+        may stamp (``None``: an import, which leaves the columns as they are). Raises
+        :class:`EmptyOverwrite` when the new compiled truth is blank and the live page's is not,
+        unless ``allow_empty``."""
         stamp = now or iso_now()
         self.add_source(source_id)
         with self.db.lock:
@@ -286,6 +294,14 @@ class PageStore:
                 same = self.get(slug, [source_id])
                 if same is not None:
                     return PutResult(same, created=False, skipped=True)
+            if (
+                not allow_empty
+                and live is not None
+                and not parsed.compiled_truth.strip()
+                and live.compiled_truth.strip()
+            ):
+                # putPage's guard against a read-modify-write that read nothing (isBlankBody).
+                raise EmptyOverwrite(slug)
             # computeEffectiveDate falls back to the stored page's updated_at, else the write
             # time (recording 104: the rewrite's effective_date is the first write's time).
             fallback = live.updated_at if live else stamp
