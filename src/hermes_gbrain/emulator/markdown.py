@@ -1,7 +1,8 @@
-"""Page markdown: YAML-ish frontmatter, timeline split, wiki links, chunks, content hash.
+"""Page markdown: frontmatter, timeline split, wiki links, chunks, content hash.
 
 GBrain stores a page as columns (title, type, tags) plus the body split into "compiled truth" and a
-timeline; this module does that split for the emulator without a YAML dependency, following
+timeline; this module does that split for the emulator (the frontmatter read by :mod:`.yamlload`,
+written back by :mod:`.yamldump`), following
 GBrain's ``parseMarkdown`` (``src/core/markdown.ts``) as ``put_page`` calls it
 (``importFromContent`` in ``src/core/import-file.ts`` passes ``slug + ".md"`` as the file path):
 
@@ -28,10 +29,9 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hermes_gbrain.emulator import yamldump
+from hermes_gbrain.emulator import yamldump, yamlload
 
 # Slug prefix -> page type, as a schema pack would infer it; unmatched pages default to "concept".
 PREFIX_TYPES: tuple[tuple[str, str], ...] = (
@@ -61,18 +61,14 @@ SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)*$")
 WIKI_LINK_RE = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 _TIMELINE_HEADING_RE = re.compile(r"^##\s+(timeline|history)\b", re.IGNORECASE)
 _DECORATED_RE = re.compile(r"^---\s+timeline\s+---$", re.IGNORECASE)
-_DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 # JavaScript's "." stops at CR, LF, U+2028 and U+2029; "$" (no m flag) is the end of the line.
 _H1_RE = re.compile(r"^#(?!#)\s+([^\r\n\u2028\u2029]+?)\s*$")
 _H1_CLOSING_RE = re.compile(r"\s+#+\s*$")
 _DATED_BULLET_RE = re.compile(r"^\s*[-*+]\s+\**\d{4}\b", re.ASCII)
 _H2_RE = re.compile(r"^##\s+\S")
-# A YAML timestamp with a time (js-yaml's pattern, fraction and zone optional; no zone is UTC).
-_TIMESTAMP_RE = re.compile(
-    r"(\d{4}-\d\d?-\d\d?)(?:[Tt]|[ \t]+)(\d\d?:\d\d:\d\d)(\.\d+)?"
-    r"(?:[ \t]*(Z|[-+]\d\d?(?::\d\d)?))?"
-)
+# hasFrontmatterFieldSyntax: a line that starts like a "key:" entry.
+_FIELD_RE = re.compile(r"""^(?:['"][^'"]+['"]|[A-Za-z_][\w.-]*)\s*:""")
 CHUNK_CHARS = 1200
 
 # GBrain's HASH_EPHEMERAL_FRONTMATTER_KEYS (src/core/utils.ts): stamped per write or re-derived by
@@ -111,57 +107,15 @@ def infer_type(slug: str) -> str:
     return "concept"
 
 
-def _scalar(raw: str) -> Any:
-    text = raw.strip()
-    if len(text) >= 2 and text[0] == text[-1] == "'":
-        return text[1:-1].replace("''", "'")  # YAML's one escape in single quotes
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        try:  # JSON's escapes are YAML's double-quoted ones, bar a few rare forms
-            decoded = json.loads(text)
-        except ValueError:
-            return text[1:-1]
-        return decoded if isinstance(decoded, str) else text[1:-1]
-    if text.startswith("[") and text.endswith("]"):
-        inner = text[1:-1].strip()
-        return [_scalar(p) for p in inner.split(",")] if inner else []
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered in ("null", "~", ""):
-        return None
-    if re.fullmatch(r"-?\d+", text):
-        return int(text)
-    if _DATE_RE.fullmatch(text):  # js-yaml reads a bare date as a Date; stored as its ISO form
-        return text + "T00:00:00.000Z"
-    stamp = _TIMESTAMP_RE.fullmatch(text)
-    if stamp:
-        return _iso_timestamp(*stamp.groups()) or text
-    return text
-
-
-def _iso_timestamp(day: str, clock: str, fraction: str | None, zone: str | None) -> str | None:
-    """A YAML timestamp as JavaScript's ``toISOString`` prints the Date js-yaml makes of it."""
-    y, m, d = (int(p) for p in day.split("-"))
-    hh, mm, ss = (int(p) for p in clock.split(":"))
-    offset = timedelta(0)
-    if zone and zone != "Z":
-        sign = -1 if zone[0] == "-" else 1
-        hours, _, minutes = zone[1:].partition(":")
-        offset = sign * timedelta(hours=int(hours), minutes=int(minutes or 0))
-    try:
-        moment = datetime(y, m, d, hh, mm, ss, tzinfo=UTC) - offset
-    except ValueError:
-        return None
-    millis = int((fraction or ".0")[1:4].ljust(3, "0"))
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis:03d}Z"
-
-
 def split_frontmatter(content: str) -> tuple[dict[str, Any], str]:
-    """Split ``---`` frontmatter from the body (scalars, ``[a, b]`` and ``- item`` lists).
+    """Split ``---`` frontmatter from the body, the block read as js-yaml reads it.
 
     As gray-matter does it (``parseMatter``): the block ends at the first ``\n---``, one ``\r``
     and one ``\n`` after that fence are dropped, and the body is kept byte for byte, CRLF line
     ends included (GBrain stores and returns them: ``importFromContent`` never normalizes).
+    Raises :class:`~.yamlload.YamlError` for a block that looks like frontmatter but is not
+    YAML (GBrain's put_page then answers ``status: "error"``); a block that does not look like
+    frontmatter at all leaves the whole text as the body.
     """
     opener = re.match(r"---\r?\n", content)
     if opener is None:
@@ -173,25 +127,13 @@ def split_frontmatter(content: str) -> tuple[dict[str, Any], str]:
     rest = content[end + 4 :]
     rest = rest.removeprefix("\r")
     rest = rest.removeprefix("\n")
-    data: dict[str, Any] = {}
-    current: str | None = None
-    for raw in block.split("\n"):
-        line = raw.removesuffix("\r")  # YAML reads CRLF line ends as line ends
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        stripped = line.strip()
-        if stripped.startswith("- ") and current is not None:
-            existing = data.get(current)
-            items = existing if isinstance(existing, list) else []
-            items.append(_scalar(stripped[2:]))
-            data[current] = items
-            continue
-        key, sep, value = line.partition(":")
-        if not sep:
-            continue
-        current = key.strip()
-        data[current] = _scalar(value) if value.strip() else []
-    return data, rest
+    try:
+        return _js(yamlload.load(block)), rest
+    except yamlload.YamlError:
+        # collectValidationErrors reports YAML_PARSE only for a block with a "key:" line.
+        if any(_FIELD_RE.match(line.strip()) for line in block.split("\n")):
+            raise
+        return {}, content
 
 
 def split_body(body: str) -> tuple[str, str]:

@@ -28,6 +28,7 @@ from hermes_gbrain.emulator.store import (
     iso_now,
     iso_of,
 )
+from hermes_gbrain.emulator.yamlload import YamlError
 
 SERVER_VERSION = "0.46.28.0"
 LEAN_SERVER_VERSION = "0.47.0.0"
@@ -1028,6 +1029,21 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
     try:
         put = ctx.store.put_page(
             slug, content, source_id=source, provenance=REMOTE_PUT_PAGE, allow_empty=allow_empty
+        )
+    except YamlError as exc:
+        # importFromContent's invalidYamlFrontmatterError: a reply, not an error result, and
+        # nothing parsed, so the facts backstop fails and no write-through is tried.
+        return Outcome(
+            {
+                "slug": slug,
+                "status": "error",
+                "chunks": 0,
+                "error": f"Invalid YAML frontmatter: {exc}. Quote values that hold ': ' or fix"
+                " the frontmatter block.",
+                **_REMOTE_HOOKS,
+                "facts_backstop": {"skipped": "backstop_error"},
+                "chronicle_backstop": {"skipped": "not_imported"},
+            }
         )
     except EmptyOverwrite:
         # The engine's guard throws; the op layer answers an unclassified failure.

@@ -16,6 +16,8 @@ import math
 import re
 from typing import Any
 
+from hermes_gbrain.emulator import yamlload
+
 __all__ = ["dump_mapping"]
 
 INDENT = 2
@@ -61,18 +63,6 @@ _DEPRECATED_BOOLEANS = frozenset(
 )
 _NOT_FIRST = frozenset("-?:,[]{}#&*!|=>'\"%@`")
 _FLOW = frozenset(",[]{}")
-_FLOAT_RE = re.compile(
-    r"^(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"
-    r"|\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*"
-    r"|[-+]?\.(?:inf|Inf|INF)"
-    r"|\.(?:nan|NaN|NAN))$"
-)
-_DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-_TIMESTAMP_RE = re.compile(
-    r"^[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9]{2}:[0-9]{2}"
-    r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9]{2})?))?$"
-)
 _INDEX_KEY_RE = re.compile(r"^(?:0|[1-9][0-9]*)$")
 
 
@@ -120,48 +110,6 @@ def _plain_safe_first(c: int) -> bool:
     return _printable(c) and c != 0xFEFF and not _white(c) and chr(c) not in _NOT_FIRST
 
 
-def _int_like(data: str) -> bool:
-    """js-yaml's ``resolveYamlInteger``: binary, hex, octal, decimal or base-60 integers."""
-    index, end = 0, len(data)
-    if not end:
-        return False
-    if data[0] in "-+":
-        index = 1
-    if index < end and data[index] == "0":
-        if index + 1 == end:
-            return True
-        index += 1
-        base = data[index]
-        if base in "bx":
-            digits = "01" if base == "b" else "0123456789abcdefABCDEF"
-            rest = data[index + 1 :]
-        else:
-            digits, rest = "01234567", data[index:]
-        body = rest.replace("_", "")
-        return bool(body) and all(c in digits for c in body) and not rest.endswith("_")
-    if index >= end or data[index] == "_":
-        return False
-    head, colon, tail = data[index:].partition(":")
-    body = head.replace("_", "")
-    if not body or not body.isascii() or not body.isdigit():
-        return False
-    if not colon:
-        return not head.endswith("_")
-    return re.fullmatch(r"(:[0-5]?[0-9])+", ":" + tail) is not None
-
-
-def _ambiguous(text: str) -> bool:
-    """Whether ``text`` unquoted would read back as null, a boolean, a number or a date."""
-    return (
-        text in ("~", "null", "Null", "NULL", "<<")
-        or text in ("true", "True", "TRUE", "false", "False", "FALSE")
-        or _int_like(text)
-        or (_FLOAT_RE.match(text) is not None and not text.endswith("_"))
-        or _DATE_RE.match(text) is not None
-        or _TIMESTAMP_RE.match(text) is not None
-    )
-
-
 _PLAIN, _SINGLE, _LITERAL, _FOLDED, _DOUBLE = range(1, 6)
 
 
@@ -188,7 +136,7 @@ def _style(text: str, single_line: bool, width: int) -> int:
     if not single_line:
         foldable = foldable or _foldable(text, previous_break, len(codes), width)
     if not line_break and not foldable:
-        return _PLAIN if plain and not _ambiguous(text) else _SINGLE
+        return _PLAIN if plain and not yamlload.implicit(text) else _SINGLE
     return _FOLDED if foldable else _LITERAL
 
 
