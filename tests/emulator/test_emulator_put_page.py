@@ -230,3 +230,18 @@ def test_oversized_content_is_skipped_with_its_reason(writer: Mcp) -> None:
     ]
     assert reply["facts_backstop"] == {"skipped": "backstop_error"}
     assert _error(writer.call("get_page", {"slug": slug})) == "page_not_found"
+
+
+def test_get_versions_as_gbrain_joins_them(writer: Mcp) -> None:
+    assert writer.data("get_versions", {"slug": "notes/never-written"}) == []  # not an error
+    slug = "notes/versions-deleted"
+    writer.data("put_page", {"slug": slug, "content": "One.\n"})
+    writer.data("put_page", {"slug": slug, "content": "Two.\n"})
+    writer.data("delete_page", {"slug": slug})
+    kept = writer.data("get_versions", {"slug": slug})  # a soft-deleted page keeps its history
+    assert [v["compiled_truth"] for v in kept] == ["One."]
+    private = "notes/versions-private"
+    for text in ("One.", "Two."):
+        content = f"---\nvisibility: private\n---\n{text}\n"
+        writer.data("put_page", {"slug": private, "content": content})
+    assert writer.data("get_versions", {"slug": private}) == []  # reads like a missing page

@@ -1080,8 +1080,14 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
 
 
 def op_get_versions(ctx: Context, args: dict[str, Any]) -> Outcome:
-    """Earlier versions of a page, newest first (recording 105)."""
-    page = _find(ctx, args["slug"], args.get("source_id"), deleted=False)
+    """Earlier versions of a page, newest first (recording 105).
+
+    GBrain's ``get_versions`` (``src/core/ops/admin.ts``) joins the versions to the page row
+    without looking at ``deleted_at``: a soft-deleted page keeps its history, a missing page
+    has none (``[]``, not an error), and a private page's reads like a missing one's."""
+    page = ctx.store.get(args["slug"], ctx.readable_sources(), include_deleted=True)
+    if page is None or page.frontmatter.get("visibility") == "private":
+        return Outcome([])
     return Outcome(ctx.store.versions(page.id))
 
 

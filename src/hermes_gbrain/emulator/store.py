@@ -396,12 +396,13 @@ class PageStore:
             self._keep(page)
         return PutResult(page, created=row is None)
 
-    def versions(self, page_id: int, limit: int = 50) -> list[dict[str, Any]]:
-        """Earlier versions of a page, newest first, shaped like ``get_versions`` rows."""
+    def versions(self, page_id: int) -> list[dict[str, Any]]:
+        """Every earlier version of a page, newest first, shaped like ``get_versions`` rows
+        (GBrain's getVersions has no limit)."""
         rows = self.db.execute(
             "SELECT id, page_id, compiled_truth, frontmatter, snapshot_at FROM page_versions"
-            " WHERE page_id = ? ORDER BY id DESC LIMIT ?",
-            (page_id, limit),
+            " WHERE page_id = ? ORDER BY id DESC",
+            (page_id,),
         )
         return [
             {
