@@ -81,6 +81,11 @@ HASHES = [
         "---\ntitle: L\nitems:\n- a\n- 2\n- 'c'\nx: [1, two, {k: v}]\n---\nBody.\n",
         "1b944e1bdd3020fb5463e6e4b5e4dde1acfef7068e98ee6025738420868133d1",
     ),
+    (  # a date title and type are their YYYY-MM-DD; tags are String() of each item
+        "notes/date-title",
+        "---\ntitle: 2024-05-01\ntags: [1, true, x, 2.50]\ntype: 2024-06-01 10:00:00\n---\nBody.\n",
+        "b5560b2b69e446e0dccd4b669bef50540c621b193b6cfdec1a46af809efdb9d0",
+    ),
     (  # not a mapping: parseMarkdown spreads the string into "0", "1", ... keys
         "notes/epigraph",
         "---\nJust a quote here\n---\nBody text.\n",
@@ -99,6 +104,16 @@ def test_values_typed_as_js_yaml_types_them() -> None:
 @pytest.mark.parametrize(("slug", "content", "digest"), HASHES)
 def test_content_hash_as_gbrain_stored_it(slug: str, content: str, digest: str) -> None:
     assert markdown.parse_page(slug, content).content_hash == digest
+
+
+def test_dates_and_numbers_in_title_type_and_tags() -> None:
+    _, content, _ = HASHES[2]
+    page = markdown.parse_page("notes/date-title", content)
+    assert (page.title, page.type, page.tags) == (
+        "2024-05-01",
+        "2024-06-01",
+        ["1", "2.5", "true", "x"],
+    )
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,14 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-__all__ = ["YamlError", "implicit", "load"]
+__all__ = ["JsDate", "YamlError", "implicit", "load"]
+
+
+class JsDate(str):
+    """A YAML date or timestamp: the ISO text ``JSON.stringify`` gives the ``Date`` js-yaml
+    makes, still known as a date (GBrain coerces a date title to its ``YYYY-MM-DD``)."""
+
+    __slots__ = ()
 
 
 class YamlError(ValueError):
@@ -517,7 +524,7 @@ def _float(text: str) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _timestamp(match: re.Match[str]) -> str | None:
+def _timestamp(match: re.Match[str]) -> JsDate | None:
     y, mo, d, h, mi, s = (int(match.group(n)) for n in range(1, 7))
     fraction = (match.group(7) or "")[:3].ljust(3, "0")
     offset = timedelta(0)
@@ -531,6 +538,6 @@ def _timestamp(match: re.Match[str]) -> str | None:
     return _iso(moment)
 
 
-def _iso(moment: datetime) -> str:
+def _iso(moment: datetime) -> JsDate:
     """JavaScript's ``toISOString``: milliseconds and ``Z``."""
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return JsDate(moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z")
