@@ -539,14 +539,22 @@ class GBrain:
         """Create or replace a page from markdown (frontmatter included).
 
         GBrain refuses some pages without ``isError``: ``status: "error"`` for frontmatter it
-        cannot parse, ``status: "skipped"`` with an ``error`` for content over its 5 MB limit
-        (``importFromContent``, ``src/core/import-file.ts``). Nothing was written, so both
-        raise :class:`ToolError` (``invalid_params``: sending the same text again cannot help).
+        cannot parse, ``status: "skipped"`` with an ``error`` for content over its 5 MB limit,
+        and ``status: "skipped"`` under another slug when another page already carries the
+        content's frontmatter ``id`` (``importFromContent``, ``src/core/import-file.ts``).
+        Nothing was written at ``slug``, so these raise :class:`ToolError` (``invalid_params``:
+        sending the same text again cannot help).
         """
         data = self._object("put_page", {"slug": slug, "content": content})
-        status, error = data.get("status"), data.get("error")
+        status, error, answered = data.get("status"), data.get("error"), data.get("slug")
         if status == "error" or (status == "skipped" and error):
             raise ToolError("put_page", "invalid_params", detail=str(error or ""))
+        if status == "skipped" and isinstance(answered, str) and answered != slug.lower():
+            raise ToolError(
+                "put_page",
+                "invalid_params",
+                detail="not written: another page already carries this frontmatter id",
+            )
         return data
 
     def delete_page(self, slug: str, *, source_id: str | None = None) -> dict[str, Any]:

@@ -12,10 +12,16 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from emu_client import Mcp
 
-from hermes_gbrain.emulator import markdown
+from hermes_gbrain.api import GBrain
+from hermes_gbrain.auth import StaticToken
+from hermes_gbrain.emulator import Emulator, markdown
 from hermes_gbrain.emulator.store import Database, PageStore, Provenance
+from hermes_gbrain.errors import ToolError
+from hermes_gbrain.mcp import MCPClient
+from hermes_gbrain.transport import Transport
 
 ISO_MS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 PROVENANCE = ("source_kind", "source_uri", "ingested_via", "ingested_at")
@@ -245,3 +251,34 @@ def test_get_versions_as_gbrain_joins_them(writer: Mcp) -> None:
         content = f"---\nvisibility: private\n---\n{text}\n"
         writer.data("put_page", {"slug": private, "content": content})
     assert writer.data("get_versions", {"slug": private}) == []  # reads like a missing page
+
+
+def test_same_frontmatter_id_on_another_slug_is_skipped(writer: Mcp) -> None:
+    writer.data("put_page", {"slug": "notes/ext-a", "content": "---\nid: ext-1\n---\nFirst.\n"})
+    other = {"slug": "notes/ext-b", "content": "---\nid: ext-1\n---\nOther text.\n"}
+    reply = writer.data("put_page", other)
+    # The page that already has the id answers; nothing is written under the new slug.
+    assert (reply["slug"], reply["status"], reply["chunk_skip_reason"]) == (
+        "notes/ext-a",
+        "skipped",
+        "write_skipped",
+    )
+    assert writer.call("get_page", {"slug": "notes/ext-b"})["isError"] is True
+    # The same text without an id is another page (GBrain only warns about the shared hash).
+    same_text = writer.data("put_page", {"slug": "notes/ext-d", "content": "First.\n"})
+    assert (same_text["slug"], same_text["status"]) == ("notes/ext-d", "created_or_updated")
+
+
+def test_client_reads_a_skip_under_another_slug_as_not_written(emu: Emulator) -> None:
+    client_id, secret = emu.register_client("twin-writer", "read write")
+    token = StaticToken(emu.mint_token(client_id, secret))
+    brain = GBrain(MCPClient(url=emu.mcp_url, credential=token, transport=Transport()))
+    assert brain.put_page("notes/ext-x", "---\nid: ext-9\n---\nOne.\n")["status"] == (
+        "created_or_updated"
+    )
+    with pytest.raises(ToolError) as caught:
+        brain.put_page("notes/ext-y", "---\nid: ext-9\n---\nTwo.\n")
+    assert caught.value.code == "invalid_params"
+    with pytest.raises(ToolError):  # frontmatter GBrain cannot parse: status "error"
+        brain.put_page("notes/ext-z", "---\na: 1\na: 2\n---\nThree.\n")
+    assert brain.put_page("notes/ext-x", "---\nid: ext-9\n---\nOne.\n")["status"] == "skipped"

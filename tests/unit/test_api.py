@@ -532,6 +532,15 @@ def test_put_page_refused_without_is_error_raises(reply: dict[str, Any]) -> None
     assert caught.value.code == "invalid_params" and caught.value.detail == reply["error"]
 
 
+def test_put_page_skipped_under_another_slug_raises() -> None:
+    # Another page carries the content's frontmatter id: GBrain answers with that page's slug.
+    twin = {"slug": "notes/other", "status": "skipped", "chunks": 0}
+    gbrain, _ = brain(*WRITES, put_page=lambda a: tool_result(twin))
+    with pytest.raises(ToolError) as caught:
+        gbrain.put_page("notes/mine", "---\nid: x\n---\nText.\n")
+    assert caught.value.code == "invalid_params"
+
+
 def test_put_page_identical_skip_is_not_an_error() -> None:
     skipped = {"slug": "a", "status": "skipped", "chunks": 0, "chunk_skip_reason": "write_skipped"}
     gbrain, _ = brain(*WRITES, put_page=lambda a: tool_result(skipped))

@@ -969,15 +969,16 @@ FACTS_PREFIXES = ("meetings/", "personal/", "daily/")
 FACTS_MIN_CHARS = 80
 
 
-def _facts_backstop(page: Page) -> str:
-    """Why a remote write's facts backstop was skipped."""
-    if page.slug.startswith("wiki/agents/"):
+def _facts_backstop(slug: str, page: markdown.ParsedPage) -> str:
+    """Why a remote write's facts backstop was skipped (it reads the requested slug and the
+    parsed page, ``runFactsBackstop`` in put_page)."""
+    if slug.startswith("wiki/agents/"):
         return "subagent_namespace"
     if page.frontmatter.get("dream_generated") is True:
         return "dream_generated"
     if len(page.compiled_truth.strip().encode("utf-16-le", "surrogatepass")) // 2 < FACTS_MIN_CHARS:
         return "too_short"
-    if page.type not in FACTS_TYPES and not page.slug.startswith(FACTS_PREFIXES):
+    if page.type not in FACTS_TYPES and not slug.startswith(FACTS_PREFIXES):
         return f"kind:{page.type}"
     return "extraction_unavailable"
 
@@ -1051,7 +1052,7 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
             "internal_error",
             f"put_page would replace the body of {slug} with an empty one; nothing was written",
         ) from None
-    facts = _facts_backstop(put.page)
+    facts = _facts_backstop(slug, put.parsed)
     if put.skipped:  # the parsed page hashes as stored: recording 102
         return Outcome(
             {

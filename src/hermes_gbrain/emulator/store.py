@@ -195,9 +195,13 @@ class EmptyOverwrite(Exception):
 @dataclass
 class PutResult:
     page: Page
+    """The page as stored after the call (for a skip, the page that made it one)."""
     created: bool
+    parsed: markdown.ParsedPage
+    """What the content parsed to (put_page's post-write hooks read it)."""
     skipped: bool = False
-    """The parsed page hashed the same as the stored one: nothing was written (recording 102)."""
+    """Nothing was written: the parsed page hashed as stored (recording 102), or another page
+    carries the same frontmatter ``id``."""
 
 
 def _row_to_page(row: sqlite3.Row) -> Page:
@@ -293,7 +297,12 @@ class PageStore:
                 # identical page: no write, no new updated_at (recordings 102 and 104).
                 same = self.get(slug, [source_id])
                 if same is not None:
-                    return PutResult(same, created=False, skipped=True)
+                    return PutResult(same, created=False, parsed=parsed, skipped=True)
+            twin = self._same_external_id(source_id, slug, parsed)
+            if twin is not None:
+                # importFromContent's dedup pre-check (#1309): another live page of the source
+                # with this frontmatter id (found first by hash or id) takes the write: skipped.
+                return PutResult(twin, created=False, parsed=parsed, skipped=True)
             if (
                 not allow_empty
                 and live is not None
@@ -394,7 +403,23 @@ class PageStore:
                 **marks,
             )
             self._keep(page)
-        return PutResult(page, created=row is None)
+        return PutResult(page, created=row is None, parsed=parsed)
+
+    def _same_external_id(
+        self, source_id: str, slug: str, parsed: markdown.ParsedPage
+    ) -> Page | None:
+        """``findDuplicatePage``'s first live page (by id) with the parsed page's hash or its
+        frontmatter ``id``, when that is another page carrying the same ``id``."""
+        wanted = parsed.frontmatter.get("id")
+        if not isinstance(wanted, str) or not wanted:
+            return None  # without an id GBrain only warns about a shared hash, and writes
+        for page in self._loaded().values():
+            if page.source_id != source_id or page.deleted_at is not None:
+                continue
+            if page.content_hash == parsed.content_hash or page.frontmatter.get("id") == wanted:
+                same = page.slug != slug and page.frontmatter.get("id") == wanted
+                return page if same else None
+        return None
 
     def versions(self, page_id: int) -> list[dict[str, Any]]:
         """Every earlier version of a page, newest first, shaped like ``get_versions`` rows
