@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import GBrainError, ProtocolError
+from .errors import GBrainError, ProtocolError, ToolError
 from .mcp import MCPClient, ToolCatalog, ToolResult
 from .text import safe_slug
 from .transport import call_deadline
@@ -536,8 +536,26 @@ class GBrain:
     # -- writes -----------------------------------------------------------------------
 
     def put_page(self, slug: str, content: str) -> dict[str, Any]:
-        """Create or replace a page from markdown (frontmatter included)."""
-        return self._object("put_page", {"slug": slug, "content": content})
+        """Create or replace a page from markdown (frontmatter included).
+
+        GBrain refuses some pages without ``isError``: ``status: "error"`` for frontmatter it
+        cannot parse, ``status: "skipped"`` with an ``error`` for content over its 5 MB limit,
+        and ``status: "skipped"`` under another slug when another page already carries the
+        content's frontmatter ``id`` (``importFromContent``, ``src/core/import-file.ts``).
+        Nothing was written at ``slug``, so these raise :class:`ToolError` (``invalid_params``:
+        sending the same text again cannot help).
+        """
+        data = self._object("put_page", {"slug": slug, "content": content})
+        status, error, answered = data.get("status"), data.get("error"), data.get("slug")
+        if status == "error" or (status == "skipped" and error):
+            raise ToolError("put_page", "invalid_params", detail=str(error or ""))
+        if status == "skipped" and isinstance(answered, str) and answered != slug.lower():
+            raise ToolError(
+                "put_page",
+                "invalid_params",
+                detail="not written: another page already carries this frontmatter id",
+            )
+        return data
 
     def delete_page(self, slug: str, *, source_id: str | None = None) -> dict[str, Any]:
         """Soft-delete a page (GBrain keeps it recoverable for a while)."""

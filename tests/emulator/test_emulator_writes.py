@@ -45,8 +45,9 @@ def test_timeline_sentinels_and_title_inference() -> None:
         assert page.compiled_truth == "Intro."
         assert page.timeline.endswith("- 2026-01-01: x")
     page = markdown.parse_page("notes/a-b_c", "# Heading\n\n## Timeline\n- x")
-    assert page.title == "A B C"  # the file name, never the first heading
-    assert page.timeline == ""
+    assert page.title == "Heading"  # no frontmatter title: the first "# " heading (GBrain #2446)
+    assert page.timeline == ""  # a bare "## Timeline" moves only over dated bullets (#2225)
+    assert markdown.parse_page("notes/a-b_c", "Text.\n\n## History\nprose").title == "A B C"
 
 
 def test_put_get_skip_versions(writer: Mcp) -> None:

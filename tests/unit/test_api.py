@@ -517,6 +517,36 @@ def test_put_and_delete_page() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"slug": "a", "status": "error", "chunks": 0, "error": "Invalid YAML frontmatter: x."},
+        {"slug": "a", "status": "skipped", "chunks": 0, "error": "Content too large (1 bytes)"},
+    ],
+)
+def test_put_page_refused_without_is_error_raises(reply: dict[str, Any]) -> None:
+    # GBrain writes nothing for these, though the call itself succeeds (import-file.ts).
+    gbrain, _ = brain(*WRITES, put_page=lambda a: tool_result(reply))
+    with pytest.raises(ToolError) as caught:
+        gbrain.put_page("a", "b")
+    assert caught.value.code == "invalid_params" and caught.value.detail == reply["error"]
+
+
+def test_put_page_skipped_under_another_slug_raises() -> None:
+    # Another page carries the content's frontmatter id: GBrain answers with that page's slug.
+    twin = {"slug": "notes/other", "status": "skipped", "chunks": 0}
+    gbrain, _ = brain(*WRITES, put_page=lambda a: tool_result(twin))
+    with pytest.raises(ToolError) as caught:
+        gbrain.put_page("notes/mine", "---\nid: x\n---\nText.\n")
+    assert caught.value.code == "invalid_params"
+
+
+def test_put_page_identical_skip_is_not_an_error() -> None:
+    skipped = {"slug": "a", "status": "skipped", "chunks": 0, "chunk_skip_reason": "write_skipped"}
+    gbrain, _ = brain(*WRITES, put_page=lambda a: tool_result(skipped))
+    assert gbrain.put_page("a", "b")["status"] == "skipped"  # recording 102: already stored
+
+
 def test_writes_unsupported_for_read_credential() -> None:
     gbrain, fake = brain(OLD_SEARCH, *PLAIN)
     with pytest.raises(UnsupportedError):

@@ -422,6 +422,15 @@ class _Server:
         self.write(entry.content)
 
 
+def test_observed_recognises_crlf_text_stored_as_sent() -> None:
+    # GBrain keeps CRLF line ends in compiled_truth and timeline, as put_page sent them.
+    content = "---\r\ntitle: T\r\n---\r\nOne.\r\nTwo.\r\n\r\n<!-- timeline -->\r\n- 2026: x\r\n"
+    stored = Observed(PageState(True, "t1", "h"), "One.\r\nTwo.", "- 2026: x")
+    assert stored.holds(content)
+    assert stored.holds(content.replace("\r\n", "\n"))  # and a server that made them LF
+    assert not Observed(PageState(True, "t1", "h"), "One.\r\nThree.").holds(content)
+
+
 def _replayed(path: Path, server: _Server, clock: list[float]) -> Outbox:
     clock[0] += 61.0  # the first owner's lease runs out: a restart re-queues its row
     box = Outbox(path, clock=lambda: clock[0], lease_s=60.0)

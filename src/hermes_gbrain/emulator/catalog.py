@@ -182,9 +182,10 @@ CATALOG: tuple[ToolSpec, ...] = (
        _SLUG,
        _s("content", "Full page markdown, frontmatter included.", required=True),
        _b("allow_empty", "Permit writing a page with no body."),
-       _s("source_kind", "Where the content came from (free text)."),
-       _s("source_uri", "Link to the original content."),
-       _s("ingested_via", "Name of the tool that wrote the page.")),
+       _s("source_kind", "Where the content came from; over MCP the server stamps its own."),
+       _s("source_uri", "Link to the original content; over MCP the server stores null."),
+       _s("ingested_via", "Name of the tool that wrote the page; over MCP the server stamps"
+          " its own.")),
     _t("delete_page", WRITE, "Soft-delete a page; it can be restored for 72 hours.",
        _SLUG, _WRITE_SOURCE),
     _t("list_pages", READ,

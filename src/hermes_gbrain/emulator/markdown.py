@@ -1,15 +1,20 @@
-"""Page markdown: YAML-ish frontmatter, timeline split, wiki links, chunks, content hash.
+"""Page markdown: frontmatter, timeline split, wiki links, chunks, content hash.
 
 GBrain stores a page as columns (title, type, tags) plus the body split into "compiled truth" and a
-timeline; this module does that split for the emulator without a YAML dependency, following
+timeline; this module does that split for the emulator (the frontmatter read by :mod:`.yamlload`,
+written back by :mod:`.yamldump`), following
 GBrain's ``parseMarkdown`` (``src/core/markdown.ts``) as ``put_page`` calls it
 (``importFromContent`` in ``src/core/import-file.ts`` passes ``slug + ".md"`` as the file path):
 
-* the body is split only at a timeline sentinel (``<!-- timeline -->``, ``--- timeline ---``, or a
+* the body is split at a timeline sentinel (``<!-- timeline -->``, ``--- timeline ---``, or a
   ``---`` line whose next non-empty line is a ``## Timeline``/``## History`` heading); a bare
-  ``---`` is a horizontal rule (``splitBody``, ``findTimelineSplitIndex``);
-* the title is the frontmatter ``title`` or, failing that, the file name with dashes and
-  underscores as spaces and each word capitalised (``inferTitle``), never the first heading;
+  ``---`` is a horizontal rule (``splitBody``, ``findTimelineSplitIndex``). With no sentinel, a
+  ``## Timeline``/``## History`` section of dated bullets after some text moves to the timeline,
+  heading included (``findBareTimelineSection``);
+* the title is the frontmatter ``title``, else the body's first ``# `` heading outside code
+  fences (``inferTitleFromBody``), else the file name with dashes and underscores as spaces and
+  each word capitalised (``inferTitle``);
+* CRLF line ends are kept: GBrain stores, hashes and returns the body as it was sent;
 * ``type``, ``title``, ``tags`` and ``slug`` leave the frontmatter; tags keep their order and
   duplicates (``extractTags``); both body parts are trimmed.
 
@@ -24,8 +29,9 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from hermes_gbrain.emulator import yamldump, yamlload
 
 # Slug prefix -> page type, as a schema pack would infer it; unmatched pages default to "concept".
 PREFIX_TYPES: tuple[tuple[str, str], ...] = (
@@ -55,12 +61,14 @@ SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)*$")
 WIKI_LINK_RE = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 _TIMELINE_HEADING_RE = re.compile(r"^##\s+(timeline|history)\b", re.IGNORECASE)
 _DECORATED_RE = re.compile(r"^---\s+timeline\s+---$", re.IGNORECASE)
-_DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
-# A YAML timestamp with a time (js-yaml's pattern, fraction and zone optional; no zone is UTC).
-_TIMESTAMP_RE = re.compile(
-    r"(\d{4}-\d\d?-\d\d?)(?:[Tt]|[ \t]+)(\d\d?:\d\d:\d\d)(\.\d+)?"
-    r"(?:[ \t]*(Z|[-+]\d\d?(?::\d\d)?))?"
-)
+_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+# JavaScript's "." stops at CR, LF, U+2028 and U+2029; "$" (no m flag) is the end of the line.
+_H1_RE = re.compile(r"^#(?!#)\s+([^\r\n\u2028\u2029]+?)\s*$")
+_H1_CLOSING_RE = re.compile(r"\s+#+\s*$")
+_DATED_BULLET_RE = re.compile(r"^\s*[-*+]\s+\**\d{4}\b", re.ASCII)
+_H2_RE = re.compile(r"^##\s+\S")
+# hasFrontmatterFieldSyntax: a line that starts like a "key:" entry.
+_FIELD_RE = re.compile(r"""^(?:['"][^'"]+['"]|[A-Za-z_][\w.-]*)\s*:""")
 CHUNK_CHARS = 1200
 
 # GBrain's HASH_EPHEMERAL_FRONTMATTER_KEYS (src/core/utils.ts): stamped per write or re-derived by
@@ -99,84 +107,38 @@ def infer_type(slug: str) -> str:
     return "concept"
 
 
-def _scalar(raw: str) -> Any:
-    text = raw.strip()
-    if len(text) >= 2 and text[0] == text[-1] == "'":
-        return text[1:-1].replace("''", "'")  # YAML's one escape in single quotes
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        try:  # JSON's escapes are YAML's double-quoted ones, bar a few rare forms
-            decoded = json.loads(text)
-        except ValueError:
-            return text[1:-1]
-        return decoded if isinstance(decoded, str) else text[1:-1]
-    if text.startswith("[") and text.endswith("]"):
-        inner = text[1:-1].strip()
-        return [_scalar(p) for p in inner.split(",")] if inner else []
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered in ("null", "~", ""):
-        return None
-    if re.fullmatch(r"-?\d+", text):
-        return int(text)
-    if _DATE_RE.fullmatch(text):  # js-yaml reads a bare date as a Date; stored as its ISO form
-        return text + "T00:00:00.000Z"
-    stamp = _TIMESTAMP_RE.fullmatch(text)
-    if stamp:
-        return _iso_timestamp(*stamp.groups()) or text
-    return text
-
-
-def _iso_timestamp(day: str, clock: str, fraction: str | None, zone: str | None) -> str | None:
-    """A YAML timestamp as JavaScript's ``toISOString`` prints the Date js-yaml makes of it."""
-    y, m, d = (int(p) for p in day.split("-"))
-    hh, mm, ss = (int(p) for p in clock.split(":"))
-    offset = timedelta(0)
-    if zone and zone != "Z":
-        sign = -1 if zone[0] == "-" else 1
-        hours, _, minutes = zone[1:].partition(":")
-        offset = sign * timedelta(hours=int(hours), minutes=int(minutes or 0))
-    try:
-        moment = datetime(y, m, d, hh, mm, ss, tzinfo=UTC) - offset
-    except ValueError:
-        return None
-    millis = int((fraction or ".0")[1:4].ljust(3, "0"))
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis:03d}Z"
-
-
 def split_frontmatter(content: str) -> tuple[dict[str, Any], str]:
-    """Split ``---`` frontmatter from the body (scalars, ``[a, b]`` and ``- item`` lists)."""
-    text = content.replace("\r\n", "\n")
-    if not text.startswith("---\n"):
-        return {}, text
-    end = text.find("\n---", 4)
+    """Split ``---`` frontmatter from the body, the block read as js-yaml reads it.
+
+    As gray-matter does it (``parseMatter``): the block ends at the first ``\n---``, one ``\r``
+    and one ``\n`` after that fence are dropped, and the body is kept byte for byte, CRLF line
+    ends included (GBrain stores and returns them: ``importFromContent`` never normalizes).
+    Raises :class:`~.yamlload.YamlError` for a block that looks like frontmatter but is not
+    YAML (GBrain's put_page then answers ``status: "error"``); a block that does not look like
+    frontmatter at all leaves the whole text as the body.
+    """
+    opener = re.match(r"---\r?\n", content)
+    if opener is None:
+        return {}, content
+    end = content.find("\n---", opener.end() - 1)
     if end < 0:
-        return {}, text
-    block = text[4:end]
-    rest = text[end + 4 :]
-    rest = rest[1:] if rest.startswith("\n") else rest
-    data: dict[str, Any] = {}
-    current: str | None = None
-    for line in block.split("\n"):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        stripped = line.strip()
-        if stripped.startswith("- ") and current is not None:
-            existing = data.get(current)
-            items = existing if isinstance(existing, list) else []
-            items.append(_scalar(stripped[2:]))
-            data[current] = items
-            continue
-        key, sep, value = line.partition(":")
-        if not sep:
-            continue
-        current = key.strip()
-        data[current] = _scalar(value) if value.strip() else []
-    return data, rest
+        return {}, content
+    block = content[opener.end() : end]
+    rest = content[end + 4 :]
+    rest = rest.removeprefix("\r")
+    rest = rest.removeprefix("\n")
+    try:
+        return _js(yamlload.load(block)), rest
+    except yamlload.YamlError:
+        # collectValidationErrors reports YAML_PARSE only for a block with a "key:" line.
+        if any(_FIELD_RE.match(line.strip()) for line in block.split("\n")):
+            raise
+        return {}, content
 
 
 def split_body(body: str) -> tuple[str, str]:
-    """GBrain's ``splitBody``: compiled truth and timeline, split at the first sentinel line."""
+    """GBrain's ``splitBody``: compiled truth and timeline, split at the first sentinel line,
+    else around a bare timeline section."""
     lines = body.split("\n")
     for index, line in enumerate(lines):
         trimmed = line.strip()
@@ -188,7 +150,59 @@ def split_body(body: str) -> tuple[str, str]:
             sentinel = bool(_TIMELINE_HEADING_RE.match(following))
         if sentinel:
             return "\n".join(lines[:index]), "\n".join(lines[index + 1 :])
+    section = _bare_timeline_section(lines)
+    if section is not None:
+        start, end = section
+        return "\n".join(lines[:start] + lines[end:]), "\n".join(lines[start:end])
     return body, ""
+
+
+def _bare_timeline_section(lines: list[str]) -> tuple[int, int] | None:
+    """``findBareTimelineSection`` (GBrain #2225): the first ``## Timeline``/``## History``
+    heading outside code fences, after some text, whose section (to the next ``## `` heading)
+    is dated bullets only; its ``[start, end)`` line range, heading included."""
+    in_fence = False
+    for index, line in enumerate(lines):
+        if _FENCE_RE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence or not _TIMELINE_HEADING_RE.match(line.strip()):
+            continue
+        if not "\n".join(lines[:index]).strip():
+            continue
+        end, dated, shaped = len(lines), 0, True
+        for at in range(index + 1, len(lines)):
+            trimmed = lines[at].strip()
+            if _H2_RE.match(trimmed):
+                end = at
+                break
+            if not trimmed:
+                continue
+            if _DATED_BULLET_RE.match(lines[at]):
+                dated += 1
+                continue
+            if dated and re.match(r"^\s{2,}\S", lines[at]):
+                continue  # a wrapped bullet
+            shaped = False
+            break
+        if shaped and dated:
+            return index, end
+    return None
+
+
+def title_from_body(body: str) -> str:
+    """GBrain's ``inferTitleFromBody``: the first ``# `` heading outside code fences."""
+    in_fence = False
+    for line in body.split("\n"):
+        if _FENCE_RE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        heading = _H1_RE.match(line)
+        if heading:
+            return _H1_CLOSING_RE.sub("", heading.group(1)).strip()
+    return ""
 
 
 def infer_title(slug: str) -> str:
@@ -199,18 +213,34 @@ def infer_title(slug: str) -> str:
 
 
 def _string(value: Any) -> str:
-    """``coerceFrontmatterString``: ``None`` is empty, everything else its text."""
+    """``coerceFrontmatterString``: ``None`` is empty, a date its ``YYYY-MM-DD``, else
+    ``String(value)``."""
     if value is None:
         return ""
+    if isinstance(value, yamlload.JsDate):
+        return value[:10]
+    return _js_text(value)
+
+
+def _js_text(value: Any) -> str:
+    """JavaScript's ``String(value)`` for a value js-yaml produced."""
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, list):  # Array.prototype.toString: null items are empty
+        return ",".join("" if v is None else _js_text(v) for v in value)
     return str(value)
 
 
 def _tags(raw: Any) -> list[str]:
     """GBrain's ``extractTags``: a list as strings, or a comma-separated string."""
     if isinstance(raw, list):
-        return [_string(t) if t is not None else "null" for t in raw]
+        return [_js_text(t) for t in raw]
     if isinstance(raw, str) and raw:
         return [t.strip() for t in raw.split(",") if t.strip()]
     return []
@@ -250,13 +280,18 @@ def content_hash(
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def parse_page(slug: str, content: str, *, remote: bool = True) -> ParsedPage:
-    """Parse markdown with frontmatter into the columns GBrain keeps, and its content hash."""
+def parse_page(
+    slug: str, content: str, *, remote: bool = True, stored_type: str | None = None
+) -> ParsedPage:
+    """Parse markdown with frontmatter into the columns GBrain keeps, and its content hash.
+
+    ``stored_type`` is the type of the page being rewritten: without an explicit ``type:`` it is
+    kept rather than inferred again (``importFromContent``, GBrain #1035)."""
     meta, body = split_frontmatter(content)
     compiled, timeline = split_body(body)
     compiled, timeline = compiled.strip(), timeline.strip()
-    kind = _string(meta.get("type")) or infer_type(slug)
-    title = _string(meta.get("title")).strip() or infer_title(slug)
+    kind = _string(meta.get("type")) or stored_type or infer_type(slug)
+    title = _string(meta.get("title")).strip() or title_from_body(body) or infer_title(slug)
     tags = _tags(meta.get("tags"))
     for key in ("type", "title", "tags", "slug"):
         meta.pop(key, None)
@@ -280,16 +315,6 @@ def parse_page(slug: str, content: str, *, remote: bool = True) -> ParsedPage:
     return ParsedPage(title, kind, stored_tags, meta, compiled, timeline, links, digest)
 
 
-def _fm_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, list):
-        return "[" + ", ".join(_fm_value(v) for v in value) + "]"
-    return str(value)
-
-
 def serialize(
     *,
     kind: str,
@@ -299,25 +324,30 @@ def serialize(
     compiled: str,
     timeline: str,
 ) -> str:
-    """Canonical markdown (frontmatter, body, timeline), as ``fetch`` returns it."""
-    lines = ["---", f"type: {kind}", f"title: {title}"]
+    """Canonical markdown, as ``get_page`` (``include_content``) and ``fetch`` return it.
+
+    GBrain's ``serializeMarkdown``: ``type``, ``title``, the stored frontmatter, then ``tags``
+    when there are any, dumped as js-yaml does (:mod:`.yamldump`); the body, and the timeline
+    after the ``<!-- timeline -->`` sentinel."""
+    meta: dict[str, Any] = {"type": kind, "title": title, **frontmatter}
     if tags:
-        lines.append(f"tags: {_fm_value(tags)}")
-    lines.extend(f"{k}: {_fm_value(v)}" for k, v in frontmatter.items())
-    lines.append("---")
+        meta["tags"] = list(tags)
     body = compiled
-    if timeline:  # GBrain's serializeMarkdown marks the split with its preferred sentinel
+    if timeline:
         body += "\n\n<!-- timeline -->\n\n" + timeline
-    return "\n".join(lines) + "\n\n" + body + "\n"
+    return "---\n" + yamldump.dump_mapping(meta) + "\n---\n\n" + body + "\n"
 
 
 def chunk_body(compiled: str, timeline: str) -> list[tuple[str, str]]:
     """Split into ``(chunk_source, text)`` pieces: paragraphs packed up to ``CHUNK_CHARS``."""
     chunks: list[tuple[str, str]] = []
     if compiled.strip():
-        current = ""
-        for para in re.split(r"\n\s*\n", compiled):
-            candidate = f"{current}\n\n{para}" if current else para
+        # Paragraphs keep the line breaks between them as written (CRLF ones too): a page
+        # that fits one chunk is that chunk verbatim, as GBrain's chunk_text shows it.
+        pieces = re.split(r"(\n\s*\n)", compiled)
+        current = pieces[0]
+        for gap, para in zip(pieces[1::2], pieces[2::2], strict=True):
+            candidate = current + gap + para
             if current and len(candidate) > CHUNK_CHARS:
                 chunks.append(("compiled_truth", current))
                 current = para

@@ -20,7 +20,15 @@ from hermes_gbrain.emulator.facts import FactError, facts_for
 from hermes_gbrain.emulator.hybrid import Embedder
 from hermes_gbrain.emulator.hybrid import embed as hash_embed
 from hermes_gbrain.emulator.oauth import Principal
-from hermes_gbrain.emulator.store import Page, PageStore, iso_now, iso_of
+from hermes_gbrain.emulator.store import (
+    EmptyOverwrite,
+    Page,
+    PageStore,
+    Provenance,
+    iso_now,
+    iso_of,
+)
+from hermes_gbrain.emulator.yamlload import YamlError
 
 SERVER_VERSION = "0.46.28.0"
 LEAN_SERVER_VERSION = "0.47.0.0"
@@ -374,10 +382,10 @@ def _page_object(page: Page, *, include_content: bool) -> dict[str, Any]:
         "deleted_at": page.deleted_at,
         "effective_date": page.effective_date,
         "effective_date_source": page.effective_date_source,
-        "source_kind": None,
-        "source_uri": None,
-        "ingested_via": None,
-        "ingested_at": None,
+        "source_kind": page.source_kind,
+        "source_uri": page.source_uri,
+        "ingested_via": page.ingested_via,
+        "ingested_at": page.ingested_at,
         "contextual_retrieval_mode": None,
         "source_id": page.source_id,
         "tags": page.tags,
@@ -961,28 +969,90 @@ FACTS_PREFIXES = ("meetings/", "personal/", "daily/")
 FACTS_MIN_CHARS = 80
 
 
-def _facts_backstop(page: Page) -> str:
-    """Why a remote write's facts backstop was skipped."""
-    if page.slug.startswith("wiki/agents/"):
+def _facts_backstop(slug: str, page: markdown.ParsedPage) -> str:
+    """Why a remote write's facts backstop was skipped (it reads the requested slug and the
+    parsed page, ``runFactsBackstop`` in put_page)."""
+    if slug.startswith("wiki/agents/"):
         return "subagent_namespace"
     if page.frontmatter.get("dream_generated") is True:
         return "dream_generated"
     if len(page.compiled_truth.strip().encode("utf-16-le", "surrogatepass")) // 2 < FACTS_MIN_CHARS:
         return "too_short"
-    if page.type not in FACTS_TYPES and not page.slug.startswith(FACTS_PREFIXES):
+    if page.type not in FACTS_TYPES and not slug.startswith(FACTS_PREFIXES):
         return f"kind:{page.type}"
     return "extraction_unavailable"
 
 
+# Every caller of this server is remote, so put_page ignores the provenance arguments and stamps
+# its own (src/core/ops/pages.ts, put_page: "Remote callers: SERVER-STAMPED"; recording 101).
+REMOTE_PUT_PAGE = Provenance(source_kind="mcp:put_page", ingested_via="mcp:put_page")
+# importFromContent's MAX_FILE_SIZE (src/core/import-file.ts), in UTF-8 bytes.
+MAX_CONTENT_BYTES = 5_000_000
+# Reply parts every remote put_page carries (recordings 100, 102, 103): auto-link and timeline
+# extraction are skipped for remote callers, and no repository is configured for write-through.
+_REMOTE_HOOKS = {"auto_links": {"skipped": "remote"}, "auto_timeline": {"skipped": "remote"}}
+_NO_WRITE_THROUGH = {"write_through": {"written": False, "skipped": "no_repo_configured"}}
+
+
 def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
+    """GBrain's ``put_page`` (``src/core/ops/pages.ts``) over ``importFromContent``."""
     slug, content = args["slug"], args["content"]
     _check_slug(slug)
-    if not content.strip() and not args.get("allow_empty"):
-        raise ToolError(
-            "invalid_params", "Refusing to write an empty page", "Pass allow_empty: true to do so"
+    source = _write_source(ctx, None)
+    allow_empty = args.get("allow_empty") is True
+    if not content.strip() and not allow_empty:
+        # Only an existing page with a body is protected; a new slug may start empty.
+        existing = ctx.store.get(slug, [source])
+        if existing is not None and f"{existing.compiled_truth}\n{existing.timeline}".strip():
+            raise ToolError(
+                "invalid_params",
+                f"Refusing to replace the non-empty page {slug} with empty content",
+                "Pass allow_empty: true to blank it on purpose",
+            )
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > MAX_CONTENT_BYTES:
+        # importFromContent's size guard: nothing parsed or written, the reason in ``error``
+        # (the facts backstop fails on the missing parsed page).
+        return Outcome(
+            {
+                "slug": slug,
+                "status": "skipped",
+                "chunks": 0,
+                "error": f"Content too large ({size} bytes, max {MAX_CONTENT_BYTES}):"
+                " split the page",
+                "chunk_skip_reason": "write_skipped",
+                **_REMOTE_HOOKS,
+                "facts_backstop": {"skipped": "backstop_error"},
+                "chronicle_backstop": {"skipped": "not_imported"},
+                **_NO_WRITE_THROUGH,
+            }
         )
-    put = ctx.store.put_page(slug, content, source_id=_write_source(ctx, None))
-    facts = _facts_backstop(put.page)
+    try:
+        put = ctx.store.put_page(
+            slug, content, source_id=source, provenance=REMOTE_PUT_PAGE, allow_empty=allow_empty
+        )
+    except YamlError as exc:
+        # importFromContent's invalidYamlFrontmatterError: a reply, not an error result, and
+        # nothing parsed, so the facts backstop fails and no write-through is tried.
+        return Outcome(
+            {
+                "slug": slug,
+                "status": "error",
+                "chunks": 0,
+                "error": f"Invalid YAML frontmatter: {exc}. Quote values that hold ': ' or fix"
+                " the frontmatter block.",
+                **_REMOTE_HOOKS,
+                "facts_backstop": {"skipped": "backstop_error"},
+                "chronicle_backstop": {"skipped": "not_imported"},
+            }
+        )
+    except EmptyOverwrite:
+        # The engine's guard throws; the op layer answers an unclassified failure.
+        raise ToolError(
+            "internal_error",
+            f"put_page would replace the body of {slug} with an empty one; nothing was written",
+        ) from None
+    facts = _facts_backstop(slug, put.parsed)
     if put.skipped:  # the parsed page hashes as stored: recording 102
         return Outcome(
             {
@@ -990,30 +1060,35 @@ def op_put_page(ctx: Context, args: dict[str, Any]) -> Outcome:
                 "status": "skipped",
                 "chunks": 0,
                 "chunk_skip_reason": "write_skipped",
-                "auto_links": {"skipped": "remote"},
-                "auto_timeline": {"skipped": "remote"},
+                **_REMOTE_HOOKS,
                 "facts_backstop": {"skipped": facts},
                 "chronicle_backstop": {"skipped": "not_imported"},
-                "write_through": {"written": False, "skipped": "no_repo_configured"},
+                **_NO_WRITE_THROUGH,
             }
         )
-    return Outcome(
-        {
-            "slug": put.page.slug,
-            "status": "created_or_updated",
-            "chunks": len(put.page.chunks),
-            "auto_links": {"skipped": "remote"},
-            "auto_timeline": {"skipped": "remote"},
-            "facts_backstop": {"skipped": facts},
-            "chronicle_backstop": {"skipped": "remote"},
-            "write_through": {"written": False, "skipped": "no_repo_configured"},
-        }
-    )
+    reply: dict[str, Any] = {
+        "slug": put.page.slug,
+        "status": "created_or_updated",
+        "chunks": len(put.page.chunks),
+    }
+    if not put.page.chunks:  # #2822: a write with no chunks says why (here: a blank body)
+        reply["chunk_skip_reason"] = "empty_body"
+    reply.update(_REMOTE_HOOKS)
+    reply["facts_backstop"] = {"skipped": facts}
+    reply["chronicle_backstop"] = {"skipped": "remote"}
+    reply.update(_NO_WRITE_THROUGH)
+    return Outcome(reply)
 
 
 def op_get_versions(ctx: Context, args: dict[str, Any]) -> Outcome:
-    """Earlier versions of a page, newest first (recording 105)."""
-    page = _find(ctx, args["slug"], args.get("source_id"), deleted=False)
+    """Earlier versions of a page, newest first (recording 105).
+
+    GBrain's ``get_versions`` (``src/core/ops/admin.ts``) joins the versions to the page row
+    without looking at ``deleted_at``: a soft-deleted page keeps its history, a missing page
+    has none (``[]``, not an error), and a private page's reads like a missing one's."""
+    page = ctx.store.get(args["slug"], ctx.readable_sources(), include_deleted=True)
+    if page is None or page.frontmatter.get("visibility") == "private":
+        return Outcome([])
     return Outcome(ctx.store.versions(page.id))
 
 

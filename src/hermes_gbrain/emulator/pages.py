@@ -40,6 +40,12 @@ class Page:
     effective_date: str
     effective_date_source: str
     chunks: list[Chunk] = field(default_factory=list)
+    # Provenance columns (GBrain's pages.source_kind/source_uri/ingested_via/ingested_at): null
+    # on imported pages (recording 40), stamped by a put_page over MCP (recording 101).
+    source_kind: str | None = None
+    source_uri: str | None = None
+    ingested_via: str | None = None
+    ingested_at: str | None = None
 
     @property
     def content(self) -> str:

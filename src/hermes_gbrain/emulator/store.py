@@ -22,9 +22,21 @@ from hermes_gbrain.emulator import markdown
 from hermes_gbrain.emulator.pages import Chunk, Page
 from hermes_gbrain.emulator.search import SearchIndex
 
-__all__ = ["Chunk", "Database", "Page", "PageStore", "PutResult", "iso_now", "iso_of"]
+__all__ = [
+    "Chunk",
+    "Database",
+    "EmptyOverwrite",
+    "Page",
+    "PageStore",
+    "Provenance",
+    "PutResult",
+    "iso_now",
+    "iso_of",
+]
 
 DB_FILENAME = "brain.sqlite3"
+# Columns added after the first release, for data directories written before them.
+_ADDED_PAGE_COLUMNS = ("source_kind", "source_uri", "ingested_via", "ingested_at")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sources (
@@ -37,6 +49,7 @@ CREATE TABLE IF NOT EXISTS pages (
   tags TEXT NOT NULL, links TEXT NOT NULL, content_hash TEXT NOT NULL,
   created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted_at TEXT,
   effective_date TEXT NOT NULL, effective_date_source TEXT NOT NULL,
+  source_kind TEXT, source_uri TEXT, ingested_via TEXT, ingested_at TEXT,
   UNIQUE (source_id, slug)
 );
 CREATE TABLE IF NOT EXISTS page_versions (
@@ -118,6 +131,19 @@ def effective_date(slug: str, frontmatter: dict[str, Any], fallback: str) -> tup
     return fallback, "fallback"
 
 
+def jsonb(value: Any) -> Any:
+    """``value`` as Postgres ``jsonb`` keeps it: object keys ordered by byte length, then bytes.
+
+    GBrain stores frontmatter in a ``jsonb`` column, so get_page returns its keys in that
+    order, not as written (the content hash is taken before, in the written order)."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (len(k.encode("utf-8")), k.encode("utf-8")))
+        return {k: jsonb(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [jsonb(v) for v in value]
+    return value
+
+
 def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -139,6 +165,10 @@ class Database:
         self.conn.row_factory = sqlite3.Row
         with self.lock:
             self.conn.executescript(_SCHEMA)
+            known = {r["name"] for r in self.conn.execute("PRAGMA table_info(pages)")}
+            for column in _ADDED_PAGE_COLUMNS:
+                if column not in known:
+                    self.conn.execute(f"ALTER TABLE pages ADD COLUMN {column} TEXT")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self.lock:
@@ -149,12 +179,29 @@ class Database:
             self.conn.close()
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """Who wrote a page: GBrain's ``source_kind``, ``source_uri`` and ``ingested_via``."""
+
+    source_kind: str | None = None
+    source_uri: str | None = None
+    ingested_via: str | None = None
+
+
+class EmptyOverwrite(Exception):
+    """A write would blank the body of a live page (GBrain's putPage refuses it)."""
+
+
 @dataclass
 class PutResult:
     page: Page
+    """The page as stored after the call (for a skip, the page that made it one)."""
     created: bool
+    parsed: markdown.ParsedPage
+    """What the content parsed to (put_page's post-write hooks read it)."""
     skipped: bool = False
-    """The parsed page hashed the same as the stored one: nothing was written (recording 102)."""
+    """Nothing was written: the parsed page hashed as stored (recording 102), or another page
+    carries the same frontmatter ``id``."""
 
 
 def _row_to_page(row: sqlite3.Row) -> Page:
@@ -175,6 +222,10 @@ def _row_to_page(row: sqlite3.Row) -> Page:
         deleted_at=row["deleted_at"],
         effective_date=row["effective_date"],
         effective_date_source=row["effective_date_source"],
+        source_kind=row["source_kind"],
+        source_uri=row["source_uri"],
+        ingested_via=row["ingested_via"],
+        ingested_at=row["ingested_at"],
     )
 
 
@@ -219,54 +270,96 @@ class PageStore:
         source_id: str = "default",
         now: str | None = None,
         created_at: str | None = None,
+        provenance: Provenance | None = None,
+        allow_empty: bool = False,
     ) -> PutResult:
-        """Create or replace a page (reviving it if soft-deleted) and rebuild its chunks."""
-        parsed = markdown.parse_page(slug, content)
+        """Create or replace a page (reviving it if soft-deleted) and rebuild its chunks.
+
+        As GBrain's ``importFromContent`` (``src/core/import-file.ts``) and the engine's
+        ``putPage`` (``src/core/pglite-engine.ts``) write it; ``provenance`` is what the caller
+        may stamp (``None``: an import, which leaves the columns as they are). Raises
+        :class:`EmptyOverwrite` when the new compiled truth is blank and the live page's is not,
+        unless ``allow_empty``."""
         stamp = now or iso_now()
-        effective, effective_source = effective_date(slug, parsed.frontmatter, stamp)
         self.add_source(source_id)
         with self.db.lock:
-            existing = self.db.execute(
-                "SELECT id, created_at, content_hash, deleted_at, compiled_truth, frontmatter"
-                " FROM pages WHERE source_id = ? AND slug = ?",
-                (source_id, slug),
+            rows = self.db.execute(
+                "SELECT * FROM pages WHERE source_id = ? AND slug = ?", (source_id, slug)
             )
-            if (
-                existing
-                and existing[0]["content_hash"] == parsed.content_hash
-                and existing[0]["deleted_at"] is None
-            ):
+            row = rows[0] if rows else None
+            # importFromContent reads the page with getPage, which hides a soft-deleted one: such
+            # a page keeps no type, version or date, though its row (and tags) is reused.
+            live = _row_to_page(row) if row is not None and row["deleted_at"] is None else None
+            # #1035: without an explicit ``type:`` a rewrite keeps the stored type (in the hash).
+            parsed = markdown.parse_page(slug, content, stored_type=live.type if live else None)
+            if live is not None and live.content_hash == parsed.content_hash:
                 # GBrain's importer compares the new hash with the stored one and skips an
                 # identical page: no write, no new updated_at (recordings 102 and 104).
                 same = self.get(slug, [source_id])
                 if same is not None:
-                    return PutResult(same, created=False, skipped=True)
+                    return PutResult(same, created=False, parsed=parsed, skipped=True)
+            twin = self._same_external_id(source_id, slug, parsed)
+            if twin is not None:
+                # importFromContent's dedup pre-check (#1309): another live page of the source
+                # with this frontmatter id (found first by hash or id) takes the write: skipped.
+                return PutResult(twin, created=False, parsed=parsed, skipped=True)
+            if (
+                not allow_empty
+                and live is not None
+                and not parsed.compiled_truth.strip()
+                and live.compiled_truth.strip()
+            ):
+                # putPage's guard against a read-modify-write that read nothing (isBlankBody).
+                raise EmptyOverwrite(slug)
+            # computeEffectiveDate falls back to the stored page's updated_at, else the write
+            # time (recording 104: the rewrite's effective_date is the first write's time).
+            fallback = live.updated_at if live else stamp
+            effective, effective_source = effective_date(slug, parsed.frontmatter, fallback)
+            # Tags are reconciled add-only (import-file.ts, #1621): a tag dropped from the
+            # frontmatter stays on the page; the hash still uses the frontmatter's tags.
+            old_tags = json.loads(row["tags"]) if row is not None else []
+            tags = sorted(set(old_tags) | set(parsed.tags))
+            # putPage stamps ingested_at when any provenance field is written, and keeps each
+            # stored column the write leaves null (COALESCE(EXCLUDED.x, pages.x)).
+            given = provenance or Provenance()
+            stamped = any((given.source_kind, given.source_uri, given.ingested_via))
+            kept = {k: row[k] if row is not None else None for k in _ADDED_PAGE_COLUMNS}
+            fresh = {
+                "source_kind": given.source_kind,
+                "source_uri": given.source_uri,
+                "ingested_via": given.ingested_via,
+                "ingested_at": stamp if stamped else None,
+            }
+            marks = {k: kept[k] if v is None else v for k, v in fresh.items()}
             values = (
                 parsed.type,
                 parsed.title,
                 parsed.compiled_truth,
                 parsed.timeline,
-                json.dumps(parsed.frontmatter),
-                json.dumps(parsed.tags),
+                json.dumps(jsonb(parsed.frontmatter)),
+                json.dumps(tags),
                 json.dumps(parsed.links),
                 parsed.content_hash,
                 stamp,
                 effective,
                 effective_source,
+                *marks.values(),
             )
-            if existing:
-                page_id = int(existing[0]["id"])
-                # The version before this write is kept (recording 105: get_versions lists the
-                # earlier compiled truth, its snapshot stamped with the new write's time).
-                self.db.execute(
-                    "INSERT INTO page_versions (page_id, compiled_truth, frontmatter, snapshot_at)"
-                    " VALUES (?,?,?,?)",
-                    (page_id, existing[0]["compiled_truth"], existing[0]["frontmatter"], stamp),
-                )
+            if row is not None:
+                page_id = int(row["id"])
+                if live is not None:
+                    # createVersion snapshots the live page before the write (recording 105:
+                    # the earlier compiled truth, stamped with the new write's time).
+                    self.db.execute(
+                        "INSERT INTO page_versions"
+                        " (page_id, compiled_truth, frontmatter, snapshot_at) VALUES (?,?,?,?)",
+                        (page_id, row["compiled_truth"], row["frontmatter"], stamp),
+                    )
                 self.db.execute(
                     "UPDATE pages SET type=?, title=?, compiled_truth=?, timeline=?, frontmatter=?,"
                     " tags=?, links=?, content_hash=?, updated_at=?, effective_date=?,"
-                    " effective_date_source=?, deleted_at=NULL WHERE id=?",
+                    " effective_date_source=?, source_kind=?, source_uri=?, ingested_via=?,"
+                    " ingested_at=?, deleted_at=NULL WHERE id=?",
                     (*values, page_id),
                 )
                 self.db.execute("DELETE FROM chunks WHERE page_id = ?", (page_id,))
@@ -274,8 +367,8 @@ class PageStore:
                 cur = self.db.conn.execute(
                     "INSERT INTO pages (type, title, compiled_truth, timeline, frontmatter,"
                     " tags, links, content_hash, updated_at, effective_date,"
-                    " effective_date_source, source_id, slug, created_at)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " effective_date_source, source_kind, source_uri, ingested_via, ingested_at,"
+                    " source_id, slug, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (*values, source_id, slug, created_at or stamp),
                 )
                 page_id = int(cur.lastrowid or 0)
@@ -297,26 +390,44 @@ class PageStore:
                 title=parsed.title,
                 compiled_truth=parsed.compiled_truth,
                 timeline=parsed.timeline,
-                frontmatter=json.loads(values[4]),
-                tags=json.loads(values[5]),
-                links=json.loads(values[6]),
+                frontmatter=jsonb(parsed.frontmatter),
+                tags=tags,
+                links=list(parsed.links),
                 content_hash=parsed.content_hash,
-                created_at=existing[0]["created_at"] if existing else created_at or stamp,
+                created_at=row["created_at"] if row is not None else created_at or stamp,
                 updated_at=stamp,
                 deleted_at=None,
                 effective_date=effective,
                 effective_date_source=effective_source,
                 chunks=chunks,
+                **marks,
             )
             self._keep(page)
-        return PutResult(page, created=not existing)
+        return PutResult(page, created=row is None, parsed=parsed)
 
-    def versions(self, page_id: int, limit: int = 50) -> list[dict[str, Any]]:
-        """Earlier versions of a page, newest first, shaped like ``get_versions`` rows."""
+    def _same_external_id(
+        self, source_id: str, slug: str, parsed: markdown.ParsedPage
+    ) -> Page | None:
+        """``findDuplicatePage``'s first live page (by id) with the parsed page's hash or its
+        frontmatter ``id``, when that is another page carrying the same ``id``."""
+        wanted = parsed.frontmatter.get("id")
+        if not isinstance(wanted, str) or not wanted:
+            return None  # without an id GBrain only warns about a shared hash, and writes
+        for page in self._loaded().values():
+            if page.source_id != source_id or page.deleted_at is not None:
+                continue
+            if page.content_hash == parsed.content_hash or page.frontmatter.get("id") == wanted:
+                same = page.slug != slug and page.frontmatter.get("id") == wanted
+                return page if same else None
+        return None
+
+    def versions(self, page_id: int) -> list[dict[str, Any]]:
+        """Every earlier version of a page, newest first, shaped like ``get_versions`` rows
+        (GBrain's getVersions has no limit)."""
         rows = self.db.execute(
             "SELECT id, page_id, compiled_truth, frontmatter, snapshot_at FROM page_versions"
-            " WHERE page_id = ? ORDER BY id DESC LIMIT ?",
-            (page_id, limit),
+            " WHERE page_id = ? ORDER BY id DESC",
+            (page_id,),
         )
         return [
             {

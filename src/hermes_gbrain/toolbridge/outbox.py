@@ -175,6 +175,10 @@ ABSENT = PageState(False)
 """No such page (or only a soft-deleted one)."""
 
 
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n")
+
+
 @dataclass(frozen=True, slots=True)
 class Observed:
     """A page read back by the worker: its state, and its text to recognise our own write."""
@@ -187,11 +191,12 @@ class Observed:
         """Whether the page's text is ours: both stored parts appear verbatim in ``content``.
 
         Not a reproduction of GBrain's parser: it only labels a row that will not be
-        sent again as delivered rather than superseded.
+        sent again as delivered rather than superseded. GBrain stores CRLF line ends as
+        sent, so both sides are compared with LF line ends.
         """
-        text = content.replace("\r\n", "\n")
-        body = self.compiled_truth.strip()
-        timeline = self.timeline.strip()
+        text = _lf(content)
+        body = _lf(self.compiled_truth).strip()
+        timeline = _lf(self.timeline).strip()
         return self.state.exists and bool(body) and body in text and timeline in text
 
 
