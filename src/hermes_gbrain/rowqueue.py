@@ -205,7 +205,7 @@ class RowQueue:
 
     def recover(self) -> int:
         """Rows left ``inflight`` by a holder that is gone (a dead process, a retired queue of
-        this one) or past their lease go back, maybe sent.
+        this process) or past their lease go back, maybe sent.
 
         Their settle mark stays: a send the gone holder began may still land.
         """
@@ -462,14 +462,15 @@ class QueueWorker:
                     self._loop()
                     return
                 except Exception as exc:  # the worker never prints a traceback into Hermes
-                    log.warning(
+                    now = time.monotonic()
+                    streak = streak + 1 if now - failed_at < 2 * self._max_wait else 1
+                    failed_at = now
+                    log.log(
+                        logging.WARNING if streak == 1 else logging.DEBUG,  # once a streak
                         "gbrain %s: a pass failed (%s); its row goes back to the queue",
                         self.thread_name,
                         type(exc).__name__,
                     )
-                    now = time.monotonic()
-                    streak = streak + 1 if now - failed_at < 2 * self._max_wait else 1
-                    failed_at = now
                     self._give_back()
                     if self._stop.is_set():
                         return
