@@ -33,7 +33,7 @@ def main() -> int:
     print(
         f"write soak: {config.writes} writes, {config.writers} writers, {config.workers}"
         f" workers, {config.pages} pages, seed {config.seed}; deadline {config.deadline_s} s,"
-        f" settle margin {config.margin_s} s"
+        f" settle margin {config.margin_s} s, backoff cap {config.max_backoff_s} s"
     )
     r = run_write_soak(config)
     print(f"ran in {r.seconds:.1f} s; faults {dict(sorted(r.faults.items()))}, crashes {r.crashes}")
@@ -43,10 +43,15 @@ def main() -> int:
         f"edits that landed between a write's last page check and its arrival (the one window"
         f" a server without conditional writes leaves): {r.raced}"
     )
+    if r.refused:
+        print(f"enqueues refused (queue file busy past SQLite's timeout), tried again: {r.refused}")
     if r.lost_states:
         print(f"lost writes, by outbox state: {r.lost_states[:20]}")
+    for line in r.stuck[:20]:
+        print(f"stuck: {line}")
     t = Targets()
     t.record("writes queued", str(r.writes), f"= {config.writes}", r.writes == config.writes)
+    t.record("rows stuck after the last start", str(len(r.stuck)), "0", not r.stuck)
     t.record("writes lost", str(r.lost), "0", not r.lost)
     t.record("writes applied twice", str(r.applied_twice), "0", not r.applied_twice)
     t.record("writes over a newer edit they had seen", str(r.clobbered), "0", not r.clobbered)

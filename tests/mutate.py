@@ -503,6 +503,27 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_toolbridge.py",),
     ),
     Mutation(
+        "a failed pass gives its row back",
+        f"{PKG}/rowqueue.py",
+        "return sum(self.release(op_id) for op_id in held)",
+        "return 0",
+        ("tests/unit/test_toolbridge.py", "tests/unit/test_writeback.py"),
+    ),
+    Mutation(
+        "a failed pass does not end the worker",
+        f"{PKG}/rowqueue.py",
+        "                    if self._stop.is_set():\n                        return\n",
+        "                    return\n",
+        ("tests/unit/test_toolbridge.py",),
+    ),
+    Mutation(
+        "a holder gone in this process frees its rows",
+        f"{PKG}/rowqueue.py",
+        "return owner not in _live_owners",
+        "return False",
+        ("tests/unit/test_toolbridge.py",),
+    ),
+    Mutation(
         "our newer write is not someone else's edit",
         f"{PKG}/toolbridge/outbox.py",
         "elif any(now.holds(text) for text in self.outbox.others(entry)):",

@@ -7,7 +7,13 @@ A queued row moves ``pending`` → ``inflight`` (claimed by one process, with it
 * **One sender per row.** A claim is one SQLite ``UPDATE`` guarded by the row's state,
   so two threads or two Hermes processes sharing a profile never both hold a row.
   A row a dead process left ``inflight`` (or one held past its lease) goes back to
-  ``pending``, marked *maybe sent*.
+  ``pending``, marked *maybe sent*. So does one whose holder in *this* process is gone
+  for good (its worker thread ended, its store was closed or collected): a gateway's
+  other sessions, or the next start in the same process, take it back without waiting
+  out the lease, which is only for a live holder that never finishes.
+* **A store error never strands a row.** A worker whose bookkeeping fails (SQLite busy
+  past its timeout, a full disk) gives back the row it holds and keeps running; the
+  row keeps its *maybe sent* flag and settle mark, so nothing is sent twice.
 * **Order per group.** A row is never claimed while an older row of its group (the
   same page for the outbox, the same endpoint for the ledger) is still pending or in
   flight, nor while any other row of its group *may still land* (below).
@@ -33,6 +39,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -64,6 +71,8 @@ LEASE_S = 120.0
 """How long a claim holds against a live process that never finishes the row."""
 RECOVER_EVERY_S = 30.0
 """How often a running worker takes back rows a process that died since left in flight."""
+FAILED_PASS_PAUSE_S = 0.5
+"""The first pause after a worker's pass failed; it doubles while passes keep failing."""
 LAND_MARGIN_S = 30.0
 """After a send's deadline, how much longer it may still be applied by the server."""
 _OLD_DEADLINE_S = 12.0
@@ -97,6 +106,36 @@ def _owner_pid(owner: str | None) -> int | None:
         return None
 
 
+_live_owners: set[str] = set()
+"""Claim tokens of this process whose holder may still finish a row it claimed."""
+_live_lock = threading.Lock()
+
+
+def _mark_live(owner: str) -> None:
+    with _live_lock:
+        _live_owners.add(owner)
+
+
+def _retire_owner(owner: str) -> None:
+    with _live_lock:
+        _live_owners.discard(owner)
+
+
+def holder_gone(owner: str | None) -> bool:
+    """Whether nothing will ever finish a row claimed under ``owner``.
+
+    Another process: it has exited. This process: the token was retired (its worker
+    thread ended, its store closed) — a live pid says nothing about a thread.
+    """
+    pid = _owner_pid(owner)
+    if pid is None:
+        return False
+    if pid == os.getpid():
+        with _live_lock:
+            return owner not in _live_owners
+    return not process_alive(pid)
+
+
 class RowQueue:
     """Claims, leases, settle marks and retries on one table of queued rows.
 
@@ -126,6 +165,9 @@ class RowQueue:
         self.lease_s = lease_s
         self.land_margin_s = land_margin_s
         self.owner = f"{os.getpid()}:{secrets.token_hex(8)}"
+        self._held: set[str] = set()  # rows this queue claimed and has not let go of
+        _mark_live(self.owner)
+        weakref.finalize(self, _retire_owner, self.owner)
         same = " AND ".join(f"b.{c}={table}.{c}" for c in group)
         self._same = same
         # Any row of the group that must finish (older, not done) or settle first.
@@ -156,10 +198,16 @@ class RowQueue:
         sql = f"COALESCE({self.table}.settle_until,0)<=? AND NOT {self._blocker}"
         return sql, args
 
-    def recover(self) -> int:
-        """Rows left ``inflight`` by a dead process or past their lease go back, maybe sent.
+    def retire(self) -> None:
+        """Nothing of this queue will finish a row any more (its worker ended, or its store
+        closed): rows it still holds are free for this process's other queues to take back."""
+        _retire_owner(self.owner)
 
-        Their settle mark stays: a send the dead process began may still land.
+    def recover(self) -> int:
+        """Rows left ``inflight`` by a holder that is gone (a dead process, a retired queue of
+        this process) or past their lease go back, maybe sent.
+
+        Their settle mark stays: a send the gone holder began may still land.
         """
         now = self.clock()
         count = 0
@@ -170,10 +218,8 @@ class RowQueue:
             for op_id, owner, claimed_at in rows:
                 if owner == self.owner:
                     continue
-                pid = _owner_pid(owner)
                 expired = claimed_at is None or claimed_at + self.lease_s <= now
-                dead = pid is not None and pid != os.getpid() and not process_alive(pid)
-                if expired or dead:
+                if expired or holder_gone(owner):
                     cur = self._db.execute(
                         f"UPDATE {self.table} SET state='pending', maybe_sent=1, owner=NULL,"  # noqa: S608 - fixed table and column names
                         " next_at=?, updated_at=? WHERE op_id=? AND state='inflight'"
@@ -187,13 +233,36 @@ class RowQueue:
         """``pending`` → ``inflight`` for this process, unless its group is not ready."""
         ready, args = self.ready_sql()
         now = self.clock()
+        _mark_live(self.owner)  # a queue used again after its worker ended holds rows again
         with self._lock:
             cur = self._db.execute(
                 f"UPDATE {self.table} SET state='inflight', owner=?, claimed_at=?,"  # noqa: S608 - fixed table and column names
                 f" attempts=attempts+1, updated_at=? WHERE op_id=? AND state='pending' AND {ready}",
                 (self.owner, now, now, op_id, *args()),
             )
+            if cur.rowcount == 1:
+                self._held.add(op_id)
         return cur.rowcount == 1
+
+    def release(self, op_id: str) -> bool:
+        """``inflight`` → ``pending`` now, for a row this queue holds but cannot finish (its
+        bookkeeping failed). *Maybe sent* and the settle mark stay as the send left them."""
+        now = self.clock()
+        with self._lock:
+            cur = self._db.execute(
+                f"UPDATE {self.table} SET state='pending', owner=NULL, next_at=?,"  # noqa: S608 - fixed table and column names
+                " updated_at=? WHERE op_id=? AND state='inflight' AND owner=?",
+                (now, now, op_id, self.owner),
+            )
+            self._held.discard(op_id)
+        return cur.rowcount == 1
+
+    def release_held(self) -> int:
+        """Give back every row this queue claimed and never finished; raises if the store
+        still fails (the rows stay held, to be given back on the next try)."""
+        with self._lock:
+            held = sorted(self._held)
+        return sum(self.release(op_id) for op_id in held)
 
     def sending(self, op_id: str, deadline_s: float) -> bool:
         """Commit that a send is about to start: maybe sent, and settling until its end."""
@@ -204,6 +273,8 @@ class RowQueue:
                 " WHERE op_id=? AND state='inflight' AND owner=?",
                 (now + deadline_s + self.land_margin_s, now, op_id, self.owner),
             )
+            if cur.rowcount != 1:
+                self._held.discard(op_id)  # taken back by another process: not ours
         return cur.rowcount == 1
 
     def finish(
@@ -225,6 +296,7 @@ class RowQueue:
                 " WHERE op_id=? AND state='inflight' AND owner=?",
                 (state, error, now if next_at is None else next_at, now, op_id, self.owner),
             )
+            self._held.discard(op_id)
         return cur.rowcount == 1
 
     def settle_of(self, op_id: str) -> float:
@@ -291,8 +363,14 @@ class QueueWorker:
     """The one background thread of a durable queue: started once, woken on new rows, a
     drain bounded in time at shutdown, and the store closed once the thread is out of it.
 
+    A pass that fails (the store busy past its timeout, a full disk) never ends the
+    thread: the row it held goes back to ``pending`` and the loop starts again after a
+    pause. When the thread does end, its claim token is retired, so a row it still held
+    does not wait for the lease.
+
     Subclasses give ``_loop`` (call ``_maybe_recover`` each pass; return when
-    ``_draining`` is set and nothing is left to try), ``_recover`` and ``_close_store``.
+    ``_draining`` is set and nothing is left to try), ``_rows``, ``_recover`` and
+    ``_close_store``.
     """
 
     thread_name = "gbrain-queue"
@@ -375,11 +453,32 @@ class QueueWorker:
         self._wake.clear()
 
     def _run(self) -> None:
+        streak, failed_at = 0, 0.0
         try:
-            self._loop()
-        except Exception as exc:  # the worker never prints a traceback into Hermes
-            log.warning("gbrain %s stopped (%s)", self.thread_name, type(exc).__name__)
+            while True:
+                if streak:
+                    self._give_back()  # again, if the store refused it after the failure
+                try:
+                    self._loop()
+                    return
+                except Exception as exc:  # the worker never prints a traceback into Hermes
+                    now = time.monotonic()
+                    streak = streak + 1 if now - failed_at < 2 * self._max_wait else 1
+                    failed_at = now
+                    log.log(
+                        logging.WARNING if streak == 1 else logging.DEBUG,  # once a streak
+                        "gbrain %s: a pass failed (%s); its row goes back to the queue",
+                        self.thread_name,
+                        type(exc).__name__,
+                    )
+                    self._give_back()
+                    if self._stop.is_set():
+                        return
+                    self._sleep(min(self._max_wait, FAILED_PASS_PAUSE_S * 2 ** (streak - 1)))
         finally:
+            # However the thread ends (a kill-like BaseException included, which leaves
+            # the rows as they are), nothing of it finishes a row any more.
+            self._rows().retire()
             self._idle.set()
             self._drained.set()  # however the loop ended, a drain has nothing to wait for
             with self._lock:
@@ -387,7 +486,20 @@ class QueueWorker:
             if close:
                 self._close_store()
 
+    def _give_back(self) -> None:
+        """Rows a failed pass left claimed go back now (a store that still fails keeps them
+        held until the next try; the thread's end frees them all the same)."""
+        try:
+            self._rows().release_held()
+        except Exception as exc:
+            log.warning(
+                "gbrain %s: could not give a row back (%s)", self.thread_name, type(exc).__name__
+            )
+
     def _loop(self) -> None:
+        raise NotImplementedError
+
+    def _rows(self) -> RowQueue:
         raise NotImplementedError
 
     def _recover(self) -> None:

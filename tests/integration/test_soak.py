@@ -59,6 +59,7 @@ def test_short_write_soak_never_loses_repeats_clobbers_or_reorders() -> None:
     result = run_write_soak(
         WriteSoakConfig(writes=200, pages=12, seed=3, fault_every_s=0.4, crash_rate=0.1)
     )
+    assert result.stuck == [], "\n".join(result.stuck)  # each open row, explained
     assert result.writes == 200 and result.applied > 80
     assert result.crashes >= 1 and result.faults["slow-apply"] + result.faults["latency"] >= 1
     assert (result.lost, result.applied_twice) == (0, 0), result.lost_states

@@ -20,11 +20,17 @@ of every page check and send:
   lands between the last check and the send's arrival is the one window a server without
   conditional writes leaves, counted apart as ``raced``;
 * **out of order** — two writes of ours to one page applied in another order than queued.
+
+After the writers, a last start (two fresh workers) runs until nothing is pending or in
+flight, within ``finish_s``. A row still open then is *stuck*: the result says, for each,
+its state, holder (running, crashed, thread ended; whether ``rowqueue`` counts it gone),
+lease, settle mark, backoff and the older or unsettled row of its page it waits on.
 """
 
 from __future__ import annotations
 
 import random
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -37,11 +43,13 @@ from typing import Any
 
 from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.rowqueue import holder_gone
 from hermes_gbrain.settings import load_settings
 from hermes_gbrain.toolbridge.outbox import Entry, Observed, Outbox, OutboxWorker
 from hermes_gbrain.toolbridge.session import observe_page
 
 FAULTS = ("slow-apply", "slow-answer", "latency", "5xx", "crash")
+ENQUEUE_TRIES = 5
 
 
 @dataclass
@@ -60,6 +68,13 @@ class WriteSoakConfig:
     fault_s: float = 0.5
     crash_rate: float = 0.02
     """Of sends, the share whose worker dies at a random step of it."""
+    max_backoff_s: float = 4.0
+    """The retry backoff's cap (300 s in production). The soak shrinks time (its deadline
+    and margin are 1/30 and 1/20 of production's), so a write that failed a few times
+    waits seconds, not minutes: the base stays 1 s, the doubling stops at this."""
+    finish_s: float = 20.0
+    """How long the last start may take to empty the queue (every legitimate wait, a
+    backoff and a settle mark, is a few seconds): past it, the open rows are *stuck*."""
 
 
 @dataclass
@@ -77,6 +92,10 @@ class WriteSoakResult:
     crashes: int = 0
     faults: Counter[str] = field(default_factory=Counter)
     lost_states: list[str] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+    """Rows still pending or in flight when the last start gave up, each explained."""
+    refused: int = 0
+    """Enqueues the outbox refused (SQLite busy past its timeout); the writer tried again."""
 
 
 class _Crash(BaseException):
@@ -121,12 +140,18 @@ class _Workers:
         self.dead = f"{_dead_pid()}:crashed"
         self.crashes = 0
         self.lock = threading.Lock()
+        self.stopping = False
+        self.every: dict[str, tuple[int, Outbox, OutboxWorker]] = {}  # owner -> every start
+        self.crashed: set[str] = set()
+        self.problems: list[str] = []  # the harness's own faults, reported as stuck rows are
         self.live: list[tuple[Outbox, OutboxWorker]] = []
         for _ in range(config.workers):
             self.live.append(self._start())
 
     def _start(self) -> tuple[Outbox, OutboxWorker]:
-        box = Outbox(self.db, land_margin_s=self.config.margin_s)
+        box = Outbox(
+            self.db, land_margin_s=self.config.margin_s, max_backoff_s=self.config.max_backoff_s
+        )
         last_check: dict[str, float] = {}
 
         def observe(entry: Entry) -> Observed:
@@ -164,27 +189,73 @@ class _Workers:
             poll_s=0.05,
             recover_every_s=0.2,
         )
+        self.every[box.owner] = (len(self.every) + 1, box, worker)
         worker.start()
         return box, worker
 
     def _crash(self, box: Outbox) -> None:
-        """This worker's process dies: its rows in flight now belong to a dead process."""
+        """This worker's process dies: its rows in flight now belong to a dead process.
+
+        The row is moved under the connection's lock, as every other use of it is (a
+        connection used from two threads at once is not safe); a crash that moves no row
+        would leave it with a live-looking owner, so that is reported with the result.
+        """
         with self.lock:
+            with box._lock:
+                moved = box._db.execute(
+                    "UPDATE outbox SET owner=? WHERE owner=? AND state='inflight'",
+                    (self.dead, box.owner),
+                ).rowcount
+            if moved != 1:  # the worker would swallow an error: reported with the result
+                self.problems.append(f"a crash moved {moved} rows in flight, not the one sent")
             self.crashes += 1
-            box._db.execute("UPDATE outbox SET owner=? WHERE owner=?", (self.dead, box.owner))
+            self.crashed.add(box.owner)
             self.live = [(b, w) for b, w in self.live if b is not box]
-            self.live.append(self._start())
+            if not self.stopping:
+                self.live.append(self._start())
         raise _Crash
 
     def pick(self, i: int) -> tuple[Outbox, OutboxWorker]:
         with self.lock:
             return self.live[i % len(self.live)]
 
-    def stop(self) -> None:
+    def restart(self, count: int) -> None:
+        """The last start: the running workers stop after their row, ``count`` fresh ones run."""
         with self.lock:
-            live = list(self.live)
-        for _, worker in live:
+            old, self.live = self.live, [self._start() for _ in range(count)]
+        for _, worker in old:
             worker.stop()
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop every worker ever started (no more replacements), wait for their threads,
+        close every connection."""
+        with self.lock:
+            self.stopping = True
+            every = list(self.every.values())
+        for _, _, worker in every:
+            worker.stop()
+        end = time.monotonic() + timeout
+        for _, _, worker in every:
+            thread = worker._thread
+            if thread is not None:
+                thread.join(max(0.0, end - time.monotonic()))
+        for _, box, worker in every:
+            if not worker.alive:
+                box.close()
+
+    def holder(self, owner: str | None) -> str:
+        """Who holds a row, in words: which start, running or not, crashed or not."""
+        if owner is None:
+            return "nobody"
+        if owner == self.dead:
+            return "a crashed worker (its process is gone)"
+        known = self.every.get(owner)
+        if known is None:
+            return f"an unknown owner {owner}"
+        number, _, worker = known
+        running = "running" if worker.alive else "thread ended"
+        crashed = ", crashed" if owner in self.crashed else ""
+        return f"worker {number} ({running}{crashed})"
 
 
 def _fault(emu: Emulator, kind: str, config: WriteSoakConfig) -> None:
@@ -224,9 +295,11 @@ def run_write_soak(config: WriteSoakConfig) -> WriteSoakResult:
         pages = [f"soak/page-{n:03d}" for n in range(config.pages)]
         stop = threading.Event()
         started = time.monotonic()
-        queued = _write_all(workers, emu, pages=pages, rng=rng, stop=stop, result=result)
-        workers.stop()
-        _finish(workers, config)
+        try:
+            queued = _write_all(workers, emu, pages=pages, rng=rng, stop=stop, result=result)
+            result.stuck = workers.problems + _finish(workers, config)
+        finally:
+            workers.shutdown()
         result.seconds = time.monotonic() - started
         result.crashes = workers.crashes
         rows = Outbox(db)
@@ -268,7 +341,7 @@ def _write_all(
             box, worker = workers.pick(i)
             slug = local.choice(pages)
             content = f"# {slug}\n\nWrite {n} from writer {i}.\n"
-            entry, _ = box.enqueue(workers.endpoint, slug, content)
+            entry = _enqueue(box, workers.endpoint, slug, content, result=result, lock=counter_lock)
             with counter_lock:
                 queued.add(content)
             worker.wake()
@@ -303,6 +376,26 @@ def _write_all(
     return queued
 
 
+def _enqueue(
+    box: Outbox,
+    endpoint: str,
+    slug: str,
+    content: str,
+    *,
+    result: WriteSoakResult,
+    lock: threading.Lock,
+) -> Entry:
+    """Queue one write as the model would: a refusal (the file busy past SQLite's timeout;
+    nothing was queued, and the model is told so) is tried again, a few times."""
+    for _ in range(ENQUEUE_TRIES - 1):
+        try:
+            return box.enqueue(endpoint, slug, content)[0]
+        except sqlite3.OperationalError:
+            with lock:
+                result.refused += 1
+    return box.enqueue(endpoint, slug, content)[0]
+
+
 def _until_not_pending(box: Outbox, op_id: str, timeout: float) -> None:
     """Pace a writer: its next write once this one was taken up (or replaced)."""
     end = time.monotonic() + timeout
@@ -313,17 +406,63 @@ def _until_not_pending(box: Outbox, op_id: str, timeout: float) -> None:
         threading.Event().wait(0.005)
 
 
-def _finish(workers: _Workers, config: WriteSoakConfig) -> None:
-    """A last start after the run: workers until nothing is pending or in flight."""
-    end = time.monotonic() + 60.0 + config.deadline_s + config.margin_s
-    final = [workers._start() for _ in range(2)]
-    while time.monotonic() < end:
-        status = final[0][0].status()
-        if status.pending + status.inflight == 0:
-            break
-        threading.Event().wait(0.05)
-    for _, worker in final:
-        worker.stop()
+def _finish(workers: _Workers, config: WriteSoakConfig) -> list[str]:
+    """A last start after the run: workers until nothing is pending or in flight, within
+    ``finish_s``; then each row still open, explained (empty when the queue emptied)."""
+    workers.restart(2)
+    watch = Outbox(workers.db)
+    try:
+        end = time.monotonic() + config.finish_s
+        while time.monotonic() < end:
+            status = watch.status()
+            if status.pending + status.inflight == 0:
+                return []
+            threading.Event().wait(0.05)
+        return _open_rows(watch, workers)
+    finally:
+        watch.close()
+
+
+def _open_rows(watch: Outbox, workers: _Workers) -> list[str]:
+    """Why each row still pending or in flight is: its holder, lease, settle mark, backoff,
+    and what of its page comes first (an older open row, another row's settle mark)."""
+    now = watch.clock()
+    with watch._lock:
+        rows = watch._db.execute(
+            "SELECT id, slug, state, attempts, maybe_sent, next_at, settle_until, owner,"
+            " claimed_at, last_error FROM outbox ORDER BY id"
+        ).fetchall()
+    lines = []
+    for row_id, slug, state, attempts, maybe_sent, next_at, settle, owner, claimed, error in rows:
+        if state not in ("pending", "inflight"):
+            continue
+        parts = [
+            f"row {row_id} {slug} {state}, {attempts} attempts, maybe sent: {bool(maybe_sent)}"
+        ]
+        if state == "inflight":
+            held = now - claimed if claimed is not None else float("nan")
+            parts.append(
+                f"held by {workers.holder(owner)} for {held:.1f} s (lease"
+                f" {watch.rows.lease_s - held:.1f} s left; holder gone: {holder_gone(owner)})"
+            )
+        else:
+            parts.append(f"next try in {max(0.0, next_at - now):.1f} s")
+        parts.append(f"settles in {max(0.0, (settle or 0.0) - now):.1f} s")
+        before = [
+            f"row {r[0]} ({r[2]})"
+            for r in rows
+            if r[1] == slug and r[0] < row_id and r[2] in ("pending", "inflight")
+        ]
+        settling = [
+            f"row {r[0]}" for r in rows if r[1] == slug and r[0] != row_id and (r[6] or 0) > now
+        ]
+        if before:
+            parts.append("after " + ", ".join(before))
+        if settling:
+            parts.append("page settling for " + ", ".join(settling))
+        parts.append(f"last error: {error or '-'}")
+        lines.append("; ".join(parts))
+    return lines
 
 
 def _account(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -602,6 +603,93 @@ def test_a_running_worker_takes_back_rows_of_a_process_that_died(tmp_path: Path)
     assert sent.wait(5.0)
     worker.stop()
     assert server.puts == 1
+
+
+class _Pages:
+    """Several pages as a fake server holds them (slug -> text, revision)."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, tuple[str, str]] = {}
+        self.puts: list[str] = []
+
+    def observe(self, entry: Entry) -> Observed:
+        if entry.slug not in self.pages:
+            return Observed(ABSENT)
+        text, stamp = self.pages[entry.slug]
+        return Observed(PageState(True, stamp, f"h-{stamp}"), compiled_truth=text.strip())
+
+    def send(self, entry: Entry) -> None:
+        self.puts.append(entry.slug)
+        self.pages[entry.slug] = (entry.content, f"t{len(self.puts)}")
+
+
+def test_a_pass_whose_bookkeeping_fails_gives_its_row_back_and_goes_on(tmp_path: Path) -> None:
+    """Found by the write soak: SQLite busy past its timeout just after a send (marking
+    the row delivered) ended the worker's thread with the row still held under a live
+    token of this process; nothing took it back before its 120 s lease, and every newer
+    write to its page waited behind it. Now the row goes back at once, maybe sent and
+    settling, and the worker carries on with the next row; the row's next try finds our
+    text on the page and sends nothing."""
+    clock = [0.0]
+    box = Outbox(tmp_path / "o.sqlite3", clock=lambda: clock[0], land_margin_s=5.0)
+    pages = _Pages()
+    entry, _ = box.enqueue("u", "a/b", "text")
+    box.enqueue("u", "c/d", "other page")
+    marked = box.delivered
+
+    def busy(op_id: str) -> None:
+        box.delivered = marked  # type: ignore[method-assign]
+        raise sqlite3.OperationalError("database is locked")
+
+    box.delivered = busy  # type: ignore[method-assign]
+    worker = OutboxWorker(box, "u", pages.send, observe=pages.observe, send_deadline_s=2.0)
+    worker._draining.set()  # one pass on this thread, as the drain runs it ...
+    worker.wake()  # ... with no pause after the failed one
+    worker._run()
+    assert pages.puts == ["a/b", "c/d"]  # the failed pass did not end the worker
+    got = box.get(entry.op_id)
+    assert got is not None and got.state == "pending" and got.maybe_sent
+    assert box.rows.settle_of(entry.op_id) == 7.0  # the send may still land until then
+    assert box.claim(entry.op_id) is None  # ... so nothing takes it before
+    clock[0] = 7.0
+    OutboxWorker(box, "u", pages.send, observe=pages.observe)._one(box.due("u")[0])
+    assert pages.puts == ["a/b", "c/d"]  # found on the page, not sent again
+    assert box.get(entry.op_id).state == "delivered"  # type: ignore[union-attr]
+
+
+def test_a_row_whose_holder_in_this_process_is_gone_is_taken_back_at_once(tmp_path: Path) -> None:
+    """A gateway's sessions share the profile's queue in one process. A row whose holder
+    is gone for good (its worker thread ended mid-send, with no bookkeeping after; its
+    store closed) is taken back by the process's other queues at once, not after the
+    120 s lease: a live pid says nothing about a thread. A live holder keeps its row."""
+    clock = [0.0]
+    path = tmp_path / "o.sqlite3"
+    first = Outbox(path, clock=lambda: clock[0])
+    other = Outbox(path, clock=lambda: clock[0])
+    entry, _ = first.enqueue("u", "a/b", "text")
+    during: list[int] = []
+
+    def send_and_die(e: Entry) -> None:
+        during.append(other.recover())  # mid-send, the holder is alive: not taken
+        raise _Killed
+
+    worker = OutboxWorker(first, "u", send_and_die, observe=_Pages().observe)
+    worker._draining.set()
+    with pytest.raises(_Killed):
+        worker._run()  # the thread ends with the row in hand
+    assert during == [0]
+    assert other.get(entry.op_id).state == "inflight"  # type: ignore[union-attr]
+    assert other.recover() == 1  # at once: no lease waited for
+    got = other.get(entry.op_id)
+    assert got is not None and got.state == "pending" and got.maybe_sent
+    assert other.rows.settle_of(entry.op_id) == 12.0 + LAND_MARGIN_S  # its send may land
+    later, _ = other.enqueue("u", "c/d", "more")
+    third = Outbox(path, clock=lambda: clock[0])
+    assert third.claim(later.op_id) is not None
+    assert other.recover() == 0
+    third.close()  # closed with a row in hand
+    assert other.recover() == 1
+    other.close()
 
 
 def test_outbox_file_is_private_and_closes(tmp_path: Path) -> None:

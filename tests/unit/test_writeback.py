@@ -250,3 +250,47 @@ def test_a_remember_that_may_still_land_is_looked_for_not_resent(tmp_path: Path)
     assert later.facts(ENDPOINT)[0][2] == "9"
     again.close()
     mirror.close()
+
+
+class _StoringBrain(_SlowBrain):
+    """Stores the fact and answers in time."""
+
+    def remember(self, fact: str, provenance: str, **kw: object) -> dict[str, object]:
+        self.calls.append(("remember", fact))
+        self.stored.append({"id": "9", "fact": fact, "provenance": provenance})
+        return {"id": "9", "status": "inserted", "protocol_version": 1}
+
+
+def test_a_memory_write_whose_bookkeeping_fails_goes_back_not_stuck(tmp_path: Path) -> None:
+    """The ledger's worker shares the outbox's: SQLite busy while marking a stored fact
+    done gives the row back (settling, not held until the lease) and the worker goes on;
+    the next try adopts the fact it stored instead of sending it twice."""
+    import sqlite3
+    from typing import Any, cast
+
+    from hermes_gbrain.writeback.mirror import Mirror, MirrorPolicy
+
+    clock = [1000.0]
+    brain = _StoringBrain()
+    ledger = Ledger(tmp_path / "l.sqlite3", clock=lambda: clock[0], land_margin_s=30.0)
+    mirror = Mirror(ledger, MirrorPolicy(ENDPOINT, "default"), lambda: cast(Any, brain))
+    (op_id,) = mirror.record("add", "user", "Likes tea", {"session_id": "s1"})
+    marked = ledger.finish
+
+    def busy(*args: Any, **kwargs: Any) -> None:
+        ledger.finish = marked  # type: ignore[method-assign]
+        raise sqlite3.OperationalError("database is locked")
+
+    ledger.finish = busy  # type: ignore[method-assign]
+    mirror._draining.set()  # one pass on this thread, as the drain runs it ...
+    mirror.wake()  # ... with no pause after the failed one
+    mirror._run()
+    assert ledger.op_states([op_id])[op_id][0] == "pending"
+    waiting = ledger.head(ENDPOINT)
+    assert waiting is not None and waiting.settle_at == 1000.0 + 12.0 + 30.0
+    clock[0] = 1042.0
+    again = Mirror(ledger, MirrorPolicy(ENDPOINT, "default"), lambda: cast(Any, brain))
+    again._one(ledger.head(ENDPOINT))  # type: ignore[arg-type]
+    assert brain.calls == [("remember", "Likes tea")]  # adopted, not sent twice
+    assert ledger.op_states([op_id])[op_id][0] == "delivered"
+    ledger.close()

@@ -27,7 +27,9 @@ before our write:
   process's token), so two Hermes processes sharing a profile never send one row
   twice concurrently. Rows left ``inflight`` by a dead process (or past their lease)
   are re-queued on the next start, or by a running worker within
-  ``RECOVER_EVERY_S`` (``rowqueue``).
+  ``RECOVER_EVERY_S`` (``rowqueue``); so are rows whose holder in this process is gone
+  for good (its worker thread ended, its store closed). A worker whose bookkeeping
+  fails (SQLite busy past its timeout) gives its row back and carries on.
 * One page, one writer at a time, in order: a row is never started while an older
   row for the same page is pending or in flight, in this process or another, nor
   while any row for that page was sent without a clear answer and may still land
@@ -293,6 +295,7 @@ class Outbox:
 
     def close(self) -> None:
         """Release the connection (idempotent); the queue stays on disk."""
+        self.rows.retire()
         with self._lock:
             if not self._closed:
                 self._closed = True
@@ -552,6 +555,9 @@ class OutboxWorker(QueueWorker):
         """
         self.drain_within(timeout)
         return self.outbox.status()
+
+    def _rows(self) -> RowQueue:
+        return self.outbox.rows
 
     def _recover(self) -> None:
         self.outbox.recover()

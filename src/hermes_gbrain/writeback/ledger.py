@@ -165,6 +165,7 @@ class Ledger:
         return f"Ledger({self.path.name!r})"
 
     def close(self) -> None:
+        self.rows.retire()  # nothing of this ledger finishes a row any more
         with self._lock:
             if not self._closed:
                 self._closed = True

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..api import GBrain, UnsupportedError
 from ..errors import AuthError, ConfigError, GBrainError, ToolError
-from ..rowqueue import QueueWorker, Spawn, may_still_land
+from ..rowqueue import QueueWorker, RowQueue, Spawn, may_still_land
 from .ledger import Ledger, Op
 
 __all__ = [
@@ -178,6 +178,9 @@ class Mirror(QueueWorker):
     def close(self) -> None:
         """Stop and close the ledger once the worker is out of it."""
         self.close_when_done()
+
+    def _rows(self) -> RowQueue:
+        return self.ledger.rows
 
     def _recover(self) -> None:
         self.ledger.rows.recover()
