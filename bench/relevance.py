@@ -6,8 +6,9 @@ title, a surname or its acronym), ``paraphrase`` (it asks about a page's subject
 it), ``followup`` (a later turn leaning on the conversation: any page injected must be one of
 its relevant pages) or ``none`` (nothing in the brain answers it; ``trap`` when it shares an
 ordinary word such as "plan" or "capital" with a title); ``lang`` marks messages in Chinese,
-Japanese, Russian, German, Spanish or Arabic. Every third item is held out (``set: holdout``,
-fixed in the data); both halves are reported and the gate was not tuned on the held-out third.
+Japanese, Russian, German, Spanish or Arabic. Four sets (``set``), each reported on its own:
+``tune`` and ``holdout`` (every third of the first items, fixed; no rule was tuned on it), then
+``fresh`` and ``sealed``, written later without sight of the gate (see ``SPLITS``).
 
 For the *current* message of each turn it reports, per layer: named P@3 (relevant share of the
 first three pages injected, over named messages that got any), named hit rate (the message's
