@@ -13,7 +13,8 @@ the hook's thread, which is the profile-scoped agent thread. Same fail-open rule
 any fault means the hook adds nothing. It also adds gated pointers about the current
 message, searched here and waited for within the same budget as the provider's
 (``recall.turns``), unless ``GBRAIN_HOOK_POINTERS=0`` (on by default: measured by
-``bench/relevance.py``); trivial turns get nothing. All state
+``bench/relevance.py``); trivial turns get nothing. A search that misses its turn (a far
+or slow brain) offers the session's next turn what the gate passes for that message. All state
 lives in this installed module (shared engine, desk and session record), never in
 the plugin folder, which Hermes may import twice.
 """
