@@ -183,6 +183,7 @@ def test_read_as_js_yaml_reads(block: str, expected: dict[str, object]) -> None:
         "true: x\nTrue: y",  # both keys are String(true)
         "<<: {a: 1}\na: 2\na: 3",
         "o: !!omap\n  - x: 1\n  - x: 2",
+        "s: !!set\n  x: 1",  # a set member with a value
     ],
 )
 def test_more_frontmatter_js_yaml_refuses(block: str) -> None:

@@ -222,7 +222,9 @@ class _Loader(yaml.SafeLoader):
     def _at_document_marker(self) -> bool:
         return self.prefix(3) in ("---", "...") and self.peek(3) in "\0 \t\r\n"
 
-    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[str, Any]:  # type: ignore[override]
+    def construct_mapping(  # type: ignore[override]
+        self, node: MappingNode, deep: bool = False
+    ) -> dict[str, Any]:
         """js-yaml's ``storeMappingPair``: string keys, merges, no repeated key."""
         if not isinstance(node, MappingNode):
             raise ConstructorError(None, None, "expected a mapping", node.start_mark)
@@ -254,14 +256,12 @@ class _Loader(yaml.SafeLoader):
     def construct_sequence(self, node: SequenceNode, deep: bool = False) -> list[Any]:
         return [self.construct_object(child, deep=True) for child in node.value]
 
-    def construct_js_map(self, node: MappingNode) -> dict[str, Any]:
-        return self.construct_mapping(node)
-
-    def construct_js_seq(self, node: SequenceNode) -> list[Any]:
-        return self.construct_sequence(node)
-
     def construct_js_set(self, node: MappingNode) -> dict[str, Any]:
-        return dict.fromkeys(self.construct_mapping(node))
+        """An object whose values are all null, as js-yaml's ``type/set.js`` checks."""
+        items = self.construct_mapping(node)
+        if any(value is not None for value in items.values()):
+            raise ConstructorError(None, None, "not a set", node.start_mark)
+        return items
 
     def construct_js_omap(self, node: SequenceNode) -> list[Any]:
         """An array of one-key objects, as js-yaml's ``type/omap.js`` keeps them."""
@@ -371,8 +371,8 @@ for _name, _pattern, _first in _IMPLICIT:
     _Loader.add_implicit_resolver(_TAG + _name, _pattern, _first)
     if _name in _BUILDERS:
         _Loader.add_constructor(_TAG + _name, _scalar_type(_name, _pattern, _BUILDERS[_name]))
-_Loader.add_constructor(_TAG + "map", _Loader.construct_js_map)
-_Loader.add_constructor(_TAG + "seq", _Loader.construct_js_seq)
+_Loader.add_constructor(_TAG + "map", _Loader.construct_mapping)
+_Loader.add_constructor(_TAG + "seq", _Loader.construct_sequence)
 _Loader.add_constructor(_TAG + "set", _Loader.construct_js_set)
 _Loader.add_constructor(_TAG + "omap", _Loader.construct_js_omap)
 _Loader.add_constructor(_TAG + "pairs", _Loader.construct_js_pairs)
