@@ -1,7 +1,7 @@
 """Frontmatter read as GBrain reads it: js-yaml 3's ``safeLoad`` behind gray-matter.
 
 PyYAML parses; :class:`_Loader` makes it type values as js-yaml's ``DEFAULT_SAFE_SCHEMA`` does
-(``lib/js-yaml/type/*.js`` in js-yaml 3.15, the version GBrain 0.46.28 locks):
+(``lib/js-yaml/type/*.js`` in js-yaml 3.15.1, the version GBrain 0.46.28 locks):
 
 * plain scalars resolve in js-yaml's order and by its rules: null (``~``, ``null``, empty),
   booleans (``true``/``True``/``TRUE`` and the ``false`` spellings only, not YAML 1.1's
@@ -13,10 +13,11 @@ PyYAML parses; :class:`_Loader` makes it type values as js-yaml's ``DEFAULT_SAFE
   except over one a ``<<`` merge brought in; ``!!binary``, ``!!set``, ``!!omap`` and ``!!pairs``
   build what JSON makes of js-yaml's Buffer, object and arrays.
 
-Two shims cover what PyYAML cannot be configured for, both in :class:`_Loader`: js-yaml skips a
-tab wherever it skips a space (``key:<TAB>value``; a tab in a line's indentation ends it) where
-PyYAML refuses, and it breaks lines only at LF and CR where PyYAML also breaks at NEL, LS and PS
-(:func:`load` hides those three from PyYAML and puts them back).
+Two shims cover what PyYAML cannot be configured for: js-yaml skips a tab wherever it skips a
+space (``key:<TAB>value``; in a line's indentation only the spaces before a tab count) where
+PyYAML refuses (:class:`_Loader` overrides three reader and scanner methods), and it breaks
+lines only at LF and CR where PyYAML also breaks at NEL, LS and PS (:func:`load` hides those
+three from PyYAML and puts them back).
 
 Before parsing, GBrain's ``quoteAmbiguousFrontmatterScalars`` (``src/core/markdown.ts``) turns a
 top-level ``key: value`` whose value holds ``": "`` or ends with ``:`` into a double-quoted string
@@ -103,14 +104,14 @@ def load(block: str) -> dict[str, Any]:
     for char, stand_in in stand_ins.items():
         text = text.replace(char, stand_in)
     try:
-        value = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        loaded = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        value = _Copy({v: k for k, v in stand_ins.items()}).value(loaded)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         raise YamlError(f"{_describe(exc)}{where}") from None
     except (yaml.YAMLError, RecursionError):
         raise YamlError("the block does not parse as YAML") from None
-    value = _Copy({v: k for k, v in stand_ins.items()}).value(value)
     if isinstance(value, dict):
         return value
     # parseMarkdown spreads whatever gray-matter returned into an object: a string or a list
