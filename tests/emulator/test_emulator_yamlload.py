@@ -138,6 +138,66 @@ def test_top_level_colon_value_is_prequoted() -> None:
     }
 
 
+# Each expected value is JSON.stringify of what js-yaml 3.15.1's safeLoad (the version GBrain
+# 0.46.28 locks) returned for the block after GBrain's pre-quoting.
+JS_YAML_READS: list[tuple[str, dict[str, object]]] = [
+    ("a:\tb", {"a": "b"}),  # a tab separates as a space does
+    ("a: x\ty", {"a": "x\ty"}),
+    ("a: b\n\tc: d", {"a": "b", "c": "d"}),  # a tab in the indentation is not counted
+    ("a: yes\nb: on\nc: y", {"a": "yes", "b": "on", "c": "y"}),  # no YAML 1.1 booleans
+    ("f: 1e3\no: 0o17\ns: 1:30\nu: 1_", {"f": 1000, "o": "0o17", "s": 90, "u": "1_"}),
+    (
+        "d: 2024-02-30\ne: 0050-01-01",  # Date.UTC rolls days over, reads 50 as 1950
+        {"d": "2024-03-01T00:00:00.000Z", "e": "1950-01-01T00:00:00.000Z"},
+    ),
+    ('t: a\u2028b\nn: "a\x85b"', {"t": "a\u2028b", "n": "a\x85b"}),  # LS, NEL are text
+    ("a: 1\n<<: {a: 9, b: 2}\nc: 3", {"a": 1, "b": 2, "c": 3}),
+    ("<<: {a: 1}\na: 2", {"a": 2}),  # a merged key may be overridden once
+    (
+        "b: !!binary aGVsbG8=\ns: !!set {x, y}\n"
+        "o: !!omap\n  - x: 1\np: !!pairs\n  - x: 1\n  - x: 2",
+        {
+            "b": {"type": "Buffer", "data": [104, 101, 108, 108, 111]},
+            "s": {"x": None, "y": None},
+            "o": [{"x": 1}],
+            "p": [["x", 1], ["x", 2]],
+        },
+    ),
+    ("[a, b]: c\n1: a\nnull: b", {"a,b": "c", "1": "a", "null": "b"}),  # String(key)
+    ("a: &x [1]\nb: *x", {"a": [1], "b": [1]}),
+    ("a: |\n  x", {"a": "x\n"}),  # the block's end is a line break
+    ("2024-05-01", {}),  # a Date spreads into no keys
+]
+
+
+@pytest.mark.parametrize(("block", "expected"), JS_YAML_READS)
+def test_read_as_js_yaml_reads(block: str, expected: dict[str, object]) -> None:
+    assert jsonb(yamlload.load(block)) == expected
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "a: !!int abc",  # an explicit tag its type does not resolve
+        "a: !foo x",  # an unknown tag
+        "true: x\nTrue: y",  # both keys are String(true)
+        "<<: {a: 1}\na: 2\na: 3",
+        "o: !!omap\n  - x: 1\n  - x: 2",
+        "s: !!set\n  x: 1",  # a set member with a value
+    ],
+)
+def test_more_frontmatter_js_yaml_refuses(block: str) -> None:
+    with pytest.raises(yamlload.YamlError):
+        yamlload.load(block)
+
+
+def test_an_alias_bomb_is_refused_not_expanded() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 10)}]" for n in range(1, 8)]
+    with pytest.raises(yamlload.YamlError, match="too many values"):
+        yamlload.load("\n".join(lines))
+
+
 def test_put_page_answers_status_error_and_writes_nothing(writer: Mcp) -> None:
     slug = "notes/dup-key"
     reply = writer.data("put_page", {"slug": slug, "content": "---\na: 1\na: 2\n---\nBody.\n"})

@@ -8,6 +8,22 @@ lines folded at 80 columns, strings quoted only when they would read back as som
 lists and mappings). JavaScript strings are UTF-16, and js-yaml judges them code unit by code
 unit (a character outside the BMP is two unprintable halves, so it is double-quoted); the
 functions below work on such a string (:func:`_units`) and join the halves back at the end.
+
+Why not PyYAML's ``SafeDumper`` (the loader uses PyYAML): even given js-yaml's choice of style
+per string through a representer, its emitter writes other bytes than js-yaml's, and no
+setting changes these:
+
+* non-ASCII text: ``allow_unicode=True`` leaves a no-break space raw inside double quotes
+  where js-yaml writes ``"a\\_b"``; ``allow_unicode=False`` escapes every non-ASCII character
+  (``"Caf\\xE9"`` where js-yaml writes ``Café`` plain);
+* folding (``>``): PyYAML breaks at the first space after its column passes the width, so a
+  line runs over by a word; js-yaml's ``foldLine`` breaks at the last space that keeps the line
+  within it. At width 80 a long description folds as ``... the eighty column`` / ``limit ...``
+  under PyYAML and ``... the eighty`` / ``column limit ...`` under js-yaml, and no one width
+  matches on every line;
+* a key longer than 128 characters becomes a ``? `` complex key in PyYAML; js-yaml keeps
+  ``'long key': value`` up to 1024;
+* a keep-chomped block (``|+``) last in the mapping gets a ``...`` document end line after it.
 """
 
 from __future__ import annotations

@@ -1,24 +1,50 @@
 """Frontmatter read as GBrain reads it: js-yaml 3's ``safeLoad`` behind gray-matter.
 
-Block mappings and sequences by indentation (sequences of mappings too), flow ``[..]`` and
-``{..}``, plain, single- and double-quoted scalars (plain ones folded over continuation lines,
-ended by `` #`` comments), ``|`` and ``>`` block scalars with their chomping, and js-yaml's
-type resolution: null, booleans, integers (``0x``, ``0o``-style ``0755``, ``_`` separators),
-floats, and timestamps, kept as the ISO text ``JSON.stringify`` gives the ``Date``. Before
-parsing, GBrain's ``quoteAmbiguousFrontmatterScalars`` (``src/core/markdown.ts``) turns a
-top-level ``key: value`` whose value holds ``": "`` or ends with ``:`` into a string; other such
-values, unterminated quotes and repeated keys are errors, as in js-yaml, and ``put_page`` then
-answers ``status: "error"``. Anchors, tags and explicit keys are not read (rare in frontmatter).
+PyYAML parses; :class:`_Loader` makes it type values as js-yaml's ``DEFAULT_SAFE_SCHEMA`` does
+(``lib/js-yaml/type/*.js`` in js-yaml 3.15.1, the version GBrain 0.46.28 locks):
+
+* plain scalars resolve in js-yaml's order and by its rules: null (``~``, ``null``, empty),
+  booleans (``true``/``True``/``TRUE`` and the ``false`` spellings only, not YAML 1.1's
+  ``yes``/``on``), integers (``0b``, ``0x``, ``0755`` octal, ``_`` separators, ``1:30``
+  sexagesimal), floats (``1e3`` too, which PyYAML leaves a string), timestamps, the ``<<`` merge;
+* a timestamp is the :class:`JsDate` text ``JSON.stringify`` gives the ``Date`` js-yaml builds,
+  out-of-range fields rolling over as ``Date.UTC`` rolls them (``2024-02-30`` is March 1st);
+* a key is ``String(key)``; a key repeated in one mapping is an error (PyYAML keeps the last),
+  except over one a ``<<`` merge brought in; ``!!binary``, ``!!set``, ``!!omap`` and ``!!pairs``
+  build what JSON makes of js-yaml's Buffer, object and arrays.
+
+Two shims cover what PyYAML cannot be configured for: js-yaml skips a tab wherever it skips a
+space (``key:<TAB>value``; in a line's indentation only the spaces before a tab count) where
+PyYAML refuses (:class:`_Loader` overrides three reader and scanner methods), and it breaks
+lines only at LF and CR where PyYAML also breaks at NEL, LS and PS (:func:`load` hides those
+three from PyYAML and puts them back).
+
+Before parsing, GBrain's ``quoteAmbiguousFrontmatterScalars`` (``src/core/markdown.ts``) turns a
+top-level ``key: value`` whose value holds ``": "`` or ends with ``:`` into a double-quoted string
+(:func:`_prequote`). What js-yaml refuses raises :class:`YamlError`, and ``put_page`` then answers
+``status: "error"``.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import yaml
+from yaml.constructor import ConstructorError
+from yaml.error import Mark
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
 __all__ = ["JsDate", "YamlError", "implicit", "load"]
+
+# An alias may repeat a subtree; past this many values after expansion the block is refused
+# rather than copied (a "billion laughs" block is a few hundred bytes).
+MAX_NODES = 100_000
 
 
 class JsDate(str):
@@ -34,510 +60,371 @@ class YamlError(ValueError):
 
 # quoteAmbiguousFrontmatterScalars: JavaScript's "." stops at CR, so a CRLF line never matches.
 _PREQUOTE_RE = re.compile(r"^([a-zA-Z_][a-zA-Z0-9_]*):[ \t]+([^\r\n\u2028\u2029]+)$")
-_KEY_RE = re.compile(
-    r"""^('(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s#'"\[\]{},:-][^#]*?|-[^\s#]*?)\s*:(?:[ \t]+|$)"""
-)
-_DATE_RE = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
-_TIMESTAMP_RE = re.compile(
-    r"^(\d{4})-(\d\d?)-(\d\d?)(?:[Tt]|[ \t]+)(\d\d?):(\d\d):(\d\d)(?:\.(\d*))?"
-    r"(?:[ \t]*(Z|([-+])(\d\d?)(?::(\d\d))?))?$"
+
+# js-yaml's implicit types (type/null.js, bool.js, int.js, float.js, timestamp.js, merge.js);
+# int.js's hand-written resolver is the regex below (no trailing "_", at least one digit).
+_TAG = "tag:yaml.org,2002:"
+_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT_RE = re.compile(
+    r"^[-+]?(?:0b[01_]*[01]|0x[0-9a-fA-F_]*[0-9a-fA-F]|0[0-7_]*[0-7]|0"
+    r"|[1-9](?:[0-9_]*[0-9])?|[1-9][0-9_]*(?::[0-5]?[0-9])+)$"
 )
 _FLOAT_RE = re.compile(
-    r"^(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"
+    r"^(?!.*_$)(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"
     r"|\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*"
     r"|[-+]?\.(?:inf|Inf|INF)"
     r"|\.(?:nan|NaN|NAN))$"
 )
-_INT_RE = re.compile(
-    r"^[-+]?(?:0b[01_]+|0x[0-9a-fA-F_]+|0[0-7_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+|0|[1-9][0-9_]*)$"
+_TIMESTAMP_RE = re.compile(
+    r"^(\d{4})-(\d\d)-(\d\d)$"
+    r"|^(\d{4})-(\d\d?)-(\d\d?)(?:[Tt]|[ \t]+)(\d\d?):(\d\d):(\d\d)(?:\.(\d*))?"
+    r"(?:[ \t]*(Z|([-+])(\d\d?)(?::(\d\d))?))?$"
 )
-_ESCAPES = {
-    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
-    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
-    "_": "\xa0", "L": "\u2028", "P": "\u2029",
-}  # fmt: skip
-_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+_MERGE_RE = re.compile(r"^<<$")
+_DIGITS = list("0123456789")
+_IMPLICIT: tuple[tuple[str, re.Pattern[str], list[str]], ...] = (
+    ("null", _NULL_RE, ["~", "n", "N", ""]),
+    ("bool", _BOOL_RE, list("tTfF")),
+    ("int", _INT_RE, ["-", "+", *_DIGITS]),
+    ("float", _FLOAT_RE, ["-", "+", ".", *_DIGITS]),
+    ("timestamp", _TIMESTAMP_RE, _DIGITS),
+    ("merge", _MERGE_RE, ["<"]),
+)
+_HIDDEN_BREAKS = "\x85\u2028\u2029"  # line breaks to PyYAML, text to js-yaml
 
 
 def load(block: str) -> dict[str, Any]:
     """The frontmatter block (between the fences) as js-yaml's ``safeLoad`` gives it."""
-    lines = []
-    for raw in block.split("\n"):
-        prequoted = _PREQUOTE_RE.match(raw)
-        if prequoted and not re.match(r"""['"\[{|>]""", prequoted.group(2)):
-            value = prequoted.group(2)
-            if ": " in value or value.endswith(":"):
-                # Taken as a double-quoted string of exactly this text.
-                lines.append(_Line(0, f"{prequoted.group(1)}:", verbatim=value))
-                continue
-        text = raw.removesuffix("\r")
-        body = text.lstrip(" ")
-        lines.append(_Line(len(text) - len(body), body))
-    parser = _Parser(lines)
-    start = parser.skip(0)
-    if start >= len(lines):
-        return {}
-    value, end = parser.node(start, lines[start].indent, -1)
-    if parser.skip(end) < len(lines):
-        raise YamlError("unexpected content after the frontmatter's top level")
+    text = "\n".join(_prequote(line) for line in block.split("\n"))
+    if text and text[-1] not in "\r\n":
+        text += "\n"  # js-yaml ends the input with a line break (a block scalar's last one)
+    stand_ins = _stand_ins(text)
+    for char, stand_in in stand_ins.items():
+        text = text.replace(char, stand_in)
+    try:
+        loaded = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        value = _Copy({v: k for k, v in stand_ins.items()}).value(loaded)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise YamlError(f"{_describe(exc)}{where}") from None
+    except (yaml.YAMLError, RecursionError):
+        raise YamlError("the block does not parse as YAML") from None
     if isinstance(value, dict):
         return value
     # parseMarkdown spreads whatever gray-matter returned into an object: a string or a list
-    # becomes its items keyed "0", "1", ...; anything else nothing.
-    if isinstance(value, (str, list)):
+    # becomes its items keyed "0", "1", ...; anything else (a Date too) nothing.
+    if isinstance(value, list) or (isinstance(value, str) and not isinstance(value, JsDate)):
         return {str(index): item for index, item in enumerate(value)}
     return {}
 
 
-class _Line:
-    __slots__ = ("indent", "text", "verbatim")
-
-    def __init__(self, indent: int, text: str, verbatim: str | None = None) -> None:
-        self.indent = indent
-        self.text = text
-        self.verbatim = verbatim
-
-    @property
-    def blank(self) -> bool:
-        return not self.text.strip() or self.text.lstrip().startswith("#")
-
-
-class _Parser:
-    def __init__(self, lines: list[_Line]) -> None:
-        self.lines = lines
-
-    def skip(self, i: int) -> int:
-        while i < len(self.lines) and self.lines[i].blank:
-            i += 1
-        return i
-
-    def node(self, i: int, indent: int, parent: int) -> tuple[Any, int]:
-        """The block node starting at content line ``i`` (indented ``indent``)."""
-        line = self.lines[i]
-        if line.text == "-" or line.text.startswith("- "):
-            return self.sequence(i, indent)
-        if line.verbatim is not None or _KEY_RE.match(line.text):
-            return self.mapping(i, indent)
-        return self.inline(line.text, i, parent)
-
-    def mapping(self, i: int, indent: int) -> tuple[dict[str, Any], int]:
-        out: dict[str, Any] = {}
-        while (i := self.skip(i)) < len(self.lines):
-            line = self.lines[i]
-            if line.indent != indent:
-                if line.indent > indent:
-                    raise YamlError("bad indentation of a mapping entry")
-                break
-            if line.verbatim is not None:
-                key, rest = line.text[:-1], None
-            else:
-                match = _KEY_RE.match(line.text)
-                if match is None:
-                    raise YamlError("a line in a mapping is not a key: value entry")
-                key = _key(match.group(1))
-                rest = line.text[match.end() :]
-            if key in out:
-                raise YamlError("duplicated mapping key")
-            if rest is None:
-                out[key], i = line.verbatim, self.skip(i + 1)
-            else:
-                out[key], i = self.value(rest, i, indent)
-        return out, i
-
-    def sequence(self, i: int, indent: int) -> tuple[list[Any], int]:
-        out: list[Any] = []
-        while (i := self.skip(i)) < len(self.lines):
-            line = self.lines[i]
-            if line.indent != indent or not (line.text == "-" or line.text.startswith("- ")):
-                if line.indent > indent:
-                    raise YamlError("bad indentation of a sequence entry")
-                break
-            rest = line.text[1:]
-            body = rest.lstrip(" ")
-            if not body or body.startswith("#"):
-                item, i = self.value("", i, indent)
-            else:
-                # The item's text is a node of its own, indented where it starts.
-                column = indent + 1 + len(rest) - len(body)
-                self.lines[i] = _Line(column, body)
-                item, i = self.node(i, column, indent)
-            out.append(item)
-        return out, i
-
-    def value(self, rest: str, i: int, indent: int) -> tuple[Any, int]:
-        """A mapping value (or a bare ``-`` item) whose text after the indicator is ``rest``."""
-        stripped = rest.strip()
-        if stripped[:1] in ("|", ">"):
-            return self.block_scalar(stripped, i, indent)
-        if not stripped or stripped.startswith("#"):
-            nxt = self.skip(i + 1)
-            if nxt < len(self.lines):
-                line = self.lines[nxt]
-                nested = line.indent > indent
-                same_level_list = line.indent == indent and (
-                    line.text == "-" or line.text.startswith("- ")
-                )
-                if nested or same_level_list:
-                    return self.node(nxt, line.indent, indent)
-            return None, nxt
-        return self.inline(stripped, i, indent)
-
-    def inline(self, text: str, i: int, parent: int) -> tuple[Any, int]:
-        """A scalar or flow collection starting on line ``i``, continued on deeper lines."""
-        j = i + 1
-        if text[0] in "[{":
-            while _unbalanced(text) and j < len(self.lines):
-                text += " " + self.lines[j].text.strip()
-                j += 1
-            value, end = _flow(text, 0)
-            if _comment_or_end(text, end) is None:
-                raise YamlError("unexpected text after a flow collection")
-            return value, self.skip(j)
-        if text[0] in "'\"":
-            quote, pieces = text[0], [text]
-            while _closing_quote("\n".join(pieces), quote) is None and j < len(self.lines):
-                pieces.append(self.lines[j].text.strip())
-                j += 1
-            joined = "\n".join(pieces)
-            close = _closing_quote(joined, quote)
-            if close is None:
-                raise YamlError("unterminated quoted scalar")
-            if _comment_or_end(joined, close + 1) is None:
-                raise YamlError("unexpected text after a quoted scalar")
-            raw = _fold_lines(joined[1:close].split("\n"))
-            value = raw.replace("''", "'") if quote == "'" else _unescape(raw)
-            return value, self.skip(j)
-        head, commented = _plain_line(text)
-        parts = [head]
-        while not commented and j < len(self.lines):
-            line = self.lines[j]
-            if not line.text.strip():
-                parts.append("")
-            elif line.indent <= parent or line.text.startswith("#"):
-                break
-            else:
-                piece, commented = _plain_line(line.text)
-                parts.append(piece)
-            j += 1
-        value = _fold_lines(parts)
-        if ": " in value or value.endswith(":"):
-            raise YamlError("a plain value holds ': ' (quote it)")
-        return _resolve(value), self.skip(j)
-
-    def block_scalar(self, header: str, i: int, indent: int) -> tuple[str, int]:
-        """js-yaml's ``readBlockScalar`` for ``|`` (literal) and ``>`` (folded)."""
-        folding = header[0] == ">"
-        chomp, explicit = "clip", 0
-        for ch in header[1:].split("#", maxsplit=1)[0].strip():
-            if ch in "+-":
-                chomp = "keep" if ch == "+" else "strip"
-            elif ch.isdigit() and ch != "0":
-                explicit = int(ch)
-            else:
-                raise YamlError("bad block scalar header")
-        text_indent = indent + explicit if explicit else 0
-        raw: list[str] = []
-        j = i + 1
-        while j < len(self.lines):
-            line = self.lines[j]
-            if line.text.strip():
-                if not text_indent:
-                    text_indent = line.indent
-                    if text_indent <= indent:
-                        break
-                if line.indent < text_indent:
-                    break
-                raw.append(" " * (line.indent - text_indent) + line.text)
-            else:
-                raw.append("")
-            j += 1
-        if not text_indent:
-            text_indent = indent + 1
-        trailing = 0
-        while raw and not raw[-1].strip():
-            raw.pop()
-            trailing += 1
-        j -= trailing
-        out, empty, did_read, more = "", 0, False, False
-        for row in raw:
-            if not row.strip():
-                empty += 1
-                continue
-            if folding:
-                if row[0] in " \t":
-                    more = True
-                    out += "\n" * (1 + empty if did_read else empty)
-                elif more:
-                    more = False
-                    out += "\n" * (empty + 1)
-                elif empty == 0:
-                    out += " " if did_read else ""
-                else:
-                    out += "\n" * empty
-            else:
-                out += "\n" * (1 + empty if did_read else empty)
-            out += row
-            did_read, empty = True, 0
-        empty += trailing
-        if chomp == "keep":
-            out += "\n" * (1 + empty if did_read else empty)
-        elif chomp == "clip" and did_read:
-            out += "\n"
-        return out, self.skip(j)
+def _prequote(line: str) -> str:
+    """``quoteAmbiguousFrontmatterScalars`` for one line of the block."""
+    match = _PREQUOTE_RE.match(line)
+    if match is None or re.match(r"""['"\[{|>]""", match.group(2)):
+        return line
+    value = match.group(2)
+    if ": " not in value and not value.endswith(":"):
+        return line
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{match.group(1)}: "{escaped}"'
 
 
-def _key(raw: str) -> str:
-    if raw[:1] == "'":
-        return raw[1:-1].replace("''", "'")
-    if raw[:1] == '"':
-        return _unescape(raw[1:-1])
-    value = _resolve(raw.strip())
-    return _js_string(value)
-
-
-def _js_string(value: Any) -> str:
-    """``String(value)`` for a resolved key."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _plain_line(text: str) -> tuple[str, bool]:
-    """One line of a plain scalar up to a `` #`` comment, and whether a comment ended it."""
-    cut = re.search(r"[ \t]#", text)
-    return (text[: cut.start()] if cut else text).strip(), cut is not None
-
-
-def _fold_lines(lines: list[str]) -> str:
-    """Line folding of a multi-line flow scalar: a break is a space, a blank line a newline."""
-    lines = [lines[0], *(line.strip() for line in lines[1:])]
-    while len(lines) > 1 and not lines[-1]:
-        lines.pop()
-    out, empties = lines[0], 0
-    for line in lines[1:]:
-        if not line:
-            empties += 1
-            continue
-        out += ("\n" * empties if empties else " ") + line
-        empties = 0
+def _stand_ins(text: str) -> dict[str, str]:
+    """A private-use character absent from ``text`` for each of NEL, LS and PS it holds."""
+    out: dict[str, str] = {}
+    free = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
+    for char in _HIDDEN_BREAKS:
+        if char in text:
+            out[char] = next(free)
     return out
 
 
-def _closing_quote(text: str, quote: str) -> int | None:
-    i = 1
-    while i < len(text):
-        ch = text[i]
-        if quote == "'" and ch == "'":
-            if text[i + 1 : i + 2] == "'":
-                i += 2
-                continue
-            return i
-        if quote == '"':
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == '"':
-                return i
-        i += 1
-    return None
+def _describe(exc: yaml.MarkedYAMLError) -> str:
+    if isinstance(exc, _DuplicateKeyError):
+        return "duplicated mapping key"
+    if isinstance(exc, ConstructorError):
+        return "a value js-yaml cannot build"
+    return "not YAML js-yaml reads"
 
 
-def _comment_or_end(text: str, at: int) -> int | None:
-    rest = text[at:]
-    if not rest.strip():
-        return len(text)
-    stripped = rest.lstrip(" \t")
-    if stripped.startswith("#") and len(stripped) < len(rest):
-        return len(text)
-    return None
+class _DuplicateKeyError(ConstructorError):
+    pass
 
 
-def _unescape(raw: str) -> str:
-    out, i = [], 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch != "\\":
-            out.append(ch)
-            i += 1
-            continue
-        code = raw[i + 1 : i + 2]
-        if code in _ESCAPES:
-            out.append(_ESCAPES[code])
-            i += 2
-        elif code in _HEX_ESCAPES:
-            size = _HEX_ESCAPES[code]
-            digits = raw[i + 2 : i + 2 + size]
-            if len(digits) != size or not all(c in "0123456789abcdefABCDEF" for c in digits):
-                raise YamlError("bad escape in a double-quoted scalar")
-            out.append(chr(int(digits, 16)))
-            i += 2 + size
-        else:
-            raise YamlError("unknown escape in a double-quoted scalar")
-    return "".join(out)
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with js-yaml 3's schema, key rules and tab handling."""
 
+    yaml_implicit_resolvers: dict[Any, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012
+    _in_indent = True  # only spaces and tabs so far on this line
+    _frozen = False  # a tab was met in this line's indentation
 
-def _unbalanced(text: str) -> bool:
-    depth, quote = 0, ""
-    for ch in text:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-    return depth > 0
-
-
-def _flow(text: str, i: int) -> tuple[Any, int]:
-    """A flow node at ``text[i]``; returns it and the index after it."""
-    while i < len(text) and text[i] in " \t":
-        i += 1
-    if i >= len(text):
-        raise YamlError("unexpected end of a flow collection")
-    opener = text[i]
-    if opener in "[{":
-        closer = "]" if opener == "[" else "}"
-        items: list[Any] = []
-        mapping: dict[str, Any] = {}
-        i += 1
+    # Shim: js-yaml skips tabs as separation space; a tab in a line's leading whitespace ends
+    # its indentation (js-yaml counts only the spaces before it), elsewhere it is a column.
+    def scan_to_next_token(self) -> None:
+        if self.index == 0 and self.peek() == "\ufeff":
+            self.forward()
         while True:
-            while i < len(text) and text[i] in " \t":
-                i += 1
-            if i >= len(text):
-                raise YamlError("unterminated flow collection")
-            if text[i] == closer:
-                return (items if opener == "[" else mapping), i + 1
-            key, i = _flow(text, i)
-            while i < len(text) and text[i] in " \t":
-                i += 1
-            if opener == "{" or text[i : i + 1] == ":":
-                value: Any = None
-                if text[i : i + 1] == ":":
-                    value, i = _flow(text, i + 1)
-                name = _js_string(key)
-                if opener == "{":
-                    if name in mapping:
-                        raise YamlError("duplicated mapping key")
-                    mapping[name] = value
-                else:
-                    items.append({name: value})
-            else:
-                items.append(key)
-            while i < len(text) and text[i] in " \t":
-                i += 1
-            if text[i : i + 1] == ",":
-                i += 1
-            elif text[i : i + 1] != closer:
-                raise YamlError("missed comma between flow collection entries")
-    if opener in "'\"":
-        close = _closing_quote(text[i:], opener)
-        if close is None:
-            raise YamlError("unterminated quoted scalar")
-        raw = text[i + 1 : i + close]
-        value = raw.replace("''", "'") if opener == "'" else _unescape(raw)
-        return value, i + close + 1
-    end = i
-    while end < len(text) and text[end] not in ",]}" and text[end : end + 2] != ": ":
-        if text[end] == ":" and end + 1 == len(text):
-            break
-        end += 1
-    return _resolve(text[i:end].strip()), end
+            while self.peek() in " \t":
+                self.forward()
+            if self.peek() == "#":
+                while self.peek() not in "\0\r\n":
+                    self.forward()
+            if not self._line_break():
+                return
+            if not self.flow_level:
+                self.allow_simple_key = True
 
+    def forward(self, length: int = 1) -> None:
+        for _ in range(length):
+            char = self.peek()
+            self._frozen = self._frozen or (self._in_indent and char == "\t")
+            if self._frozen and char in " \t":
+                column = self.column
+                super().forward()
+                self.column = column
+                continue
+            super().forward()
+            if char not in " \t":
+                self._in_indent, self._frozen = self.column == 0, False
 
-def implicit(text: str) -> bool:
-    """Whether js-yaml reads this plain text as something other than a string (or a merge
-    key): what makes its dumper quote a string."""
-    return (
-        text in ("", "~", "null", "Null", "NULL", "<<")
-        or text in ("true", "True", "TRUE", "false", "False", "FALSE")
-        or (_INT_RE.match(text) is not None and not text.endswith("_"))
-        or (_FLOAT_RE.match(text) is not None and not text.endswith("_"))
-        or _DATE_RE.match(text) is not None
-        or _TIMESTAMP_RE.match(text) is not None
-    )
+    def scan_plain_spaces(self, indent: int, start_mark: Mark) -> list[str]:
+        """PyYAML's, with a tab as a blank: js-yaml keeps one between words and drops one at a
+        line's end or start."""
+        length = 0
+        while self.peek(length) in " \t":
+            length += 1
+        blanks = self.prefix(length)
+        self.forward(length)
+        if self.peek() not in "\r\n":
+            return [blanks] if blanks else []
+        self._line_break()
+        self.allow_simple_key = True
+        breaks: list[str] = []
+        while not self._at_document_marker():  # only ever checked at a line's start
+            while self.peek() in " \t":
+                self.forward()
+            if self.peek() not in "\r\n":
+                return breaks or [" "]
+            self._line_break()
+            breaks.append("\n")
+        return []
 
-
-def _resolve(text: str) -> Any:
-    """js-yaml's implicit types for a plain scalar (DEFAULT_SAFE_SCHEMA)."""
-    if text in ("", "~", "null", "Null", "NULL"):
-        return None
-    if text in ("true", "True", "TRUE"):
+    def _line_break(self) -> bool:
+        """Takes a CRLF, CR or LF: the only line breaks left (:func:`load` hides the others)."""
+        if self.peek() not in "\r\n":
+            return False
+        self.forward(2 if self.prefix(2) == "\r\n" else 1)
         return True
-    if text in ("false", "False", "FALSE"):
-        return False
-    if _INT_RE.match(text) and not text.endswith("_"):
-        return _integer(text)
-    if _FLOAT_RE.match(text) and not text.endswith("_"):
-        return _float(text)
-    date = _DATE_RE.match(text)
-    if date:
-        year, month, day = (int(p) for p in date.groups())
+
+    def _at_document_marker(self) -> bool:
+        return self.prefix(3) in ("---", "...") and self.peek(3) in "\0 \t\r\n"
+
+    def construct_mapping(  # type: ignore[override]
+        self, node: MappingNode, deep: bool = False
+    ) -> dict[str, Any]:
+        """js-yaml's ``storeMappingPair``: string keys, merges, no repeated key."""
+        if not isinstance(node, MappingNode):
+            raise ConstructorError(None, None, "expected a mapping", node.start_mark)
+        out: dict[str, Any] = {}
+        overridable: set[str] = set()
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                for source in self._merge_sources(value_node):
+                    for key, value in source.items():
+                        if key not in out:
+                            out[key] = value
+                            overridable.add(key)
+                continue
+            key = _js_string(self.construct_object(key_node, deep=True))
+            if key in out and key not in overridable:
+                raise _DuplicateKeyError(None, None, "duplicated key", key_node.start_mark)
+            out[key] = self.construct_object(value_node, deep=True)
+            overridable.discard(key)
+        return out
+
+    def _merge_sources(self, node: Node) -> Iterator[dict[str, Any]]:
+        items = node.value if isinstance(node, SequenceNode) else [node]
+        for item in items:
+            source = self.construct_object(item, deep=True)
+            if not isinstance(source, dict):
+                raise ConstructorError(None, None, "cannot merge", item.start_mark)
+            yield source
+
+    def construct_sequence(self, node: SequenceNode, deep: bool = False) -> list[Any]:
+        return [self.construct_object(child, deep=True) for child in node.value]
+
+    def construct_js_set(self, node: MappingNode) -> dict[str, Any]:
+        """An object whose values are all null, as js-yaml's ``type/set.js`` checks."""
+        items = self.construct_mapping(node)
+        if any(value is not None for value in items.values()):
+            raise ConstructorError(None, None, "not a set", node.start_mark)
+        return items
+
+    def construct_js_omap(self, node: SequenceNode) -> list[Any]:
+        """An array of one-key objects, as js-yaml's ``type/omap.js`` keeps them."""
+        items = self.construct_sequence(node)
+        keys = [next(iter(item)) for item in items if isinstance(item, dict) and len(item) == 1]
+        if len(keys) != len(items) or len(set(keys)) != len(keys):
+            raise ConstructorError(None, None, "not an ordered map", node.start_mark)
+        return items
+
+    def construct_js_pairs(self, node: SequenceNode) -> list[Any]:
+        """``[key, value]`` arrays, as js-yaml's ``type/pairs.js`` builds them."""
+        items = self.construct_sequence(node)
+        if not all(isinstance(item, dict) and len(item) == 1 for item in items):
+            raise ConstructorError(None, None, "not a list of pairs", node.start_mark)
+        return [list(next(iter(item.items()))) for item in items]
+
+    def construct_js_binary(self, node: ScalarNode) -> dict[str, Any]:
+        """What ``JSON.stringify`` makes of the Node ``Buffer`` js-yaml builds."""
+        text = re.sub(r"[\r\n= \t]", "", self.construct_scalar(node))
         try:
-            return _iso(datetime(year, month, day, tzinfo=UTC))
-        except ValueError:
-            return text
-    stamp = _TIMESTAMP_RE.match(text)
-    if stamp:
-        return _timestamp(stamp) or text
-    return text
+            data = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            raise ConstructorError(None, None, "bad base64", node.start_mark) from None
+        return {"type": "Buffer", "data": list(data)}
+
+
+def _scalar_type(
+    name: str, pattern: re.Pattern[str], build: Callable[[str], Any]
+) -> Callable[[_Loader, ScalarNode], Any]:
+    """A constructor that, as js-yaml does for an explicit tag, refuses text its type would
+    not resolve (``!!int abc``)."""
+
+    def construct(loader: _Loader, node: ScalarNode) -> Any:
+        text = loader.construct_scalar(node)
+        if not pattern.match(text):
+            raise ConstructorError(None, None, f"not a {name}", node.start_mark)
+        return build(text)
+
+    return construct
 
 
 def _integer(text: str) -> int:
+    """``constructYamlInteger``."""
     value = text.replace("_", "")
     sign = -1 if value[0] == "-" else 1
     value = value.lstrip("+-")
-    if value == "0":
-        return 0
     if value.startswith("0b"):
         return sign * int(value[2:], 2)
     if value.startswith("0x"):
         return sign * int(value[2:], 16)
     if value.startswith("0"):
         return sign * int(value, 8)
-    if ":" in value:
-        total = 0
-        for part in value.split(":"):
-            total = total * 60 + int(part)
-        return sign * total
-    return sign * int(value)
+    total = 0
+    for part in value.split(":"):
+        total = total * 60 + int(part)
+    return sign * total
 
 
 def _float(text: str) -> float | None:
-    value = text.replace("_", "").lower()
-    sign = -1.0 if value[0] == "-" else 1.0
-    value = value.lstrip("+-")
+    """``constructYamlFloat``; Infinity and NaN are ``None``, as ``JSON.stringify`` writes them."""
+    value = text.replace("_", "").lower().lstrip("+-")
     if value in (".inf", ".nan"):
-        return None  # JSON.stringify writes Infinity and NaN as null
-    if ":" in value:
-        total = 0.0
-        for part in value.split(":"):
-            total = total * 60 + float(part)
-        return sign * total
-    number = sign * float(value)
+        return None
+    number = 0.0
+    for part in value.split(":"):
+        number = number * 60 + float(part)
+    number = -number if text[0] == "-" else number
     return number if math.isfinite(number) else None
 
 
-def _timestamp(match: re.Match[str]) -> JsDate | None:
-    y, mo, d, h, mi, s = (int(match.group(n)) for n in range(1, 7))
-    fraction = (match.group(7) or "")[:3].ljust(3, "0")
-    offset = timedelta(0)
-    if match.group(9):
-        sign = -1 if match.group(9) == "-" else 1
-        offset = sign * timedelta(hours=int(match.group(10)), minutes=int(match.group(11) or 0))
+def _timestamp(text: str) -> JsDate | str:
+    """``constructYamlTimestamp``: ``Date.UTC`` rolls out-of-range fields over and reads a
+    year below 100 as 19xx; a date past year 9999 stays text."""
+    match = _TIMESTAMP_RE.match(text)
+    assert match is not None
+    date = match.group(1, 2, 3) if match.group(1) else match.group(4, 5, 6)
+    year, month, day = (int(part) for part in date)
+    hour, minute, second = (int(part or 0) for part in match.group(7, 8, 9))
+    millis = int((match.group(10) or "")[:3].ljust(3, "0"))
+    offset = 0
+    if match.group(12):
+        sign = -1 if match.group(12) == "-" else 1
+        offset = sign * (int(match.group(13)) * 60 + int(match.group(14) or 0))
+    year = year + 1900 if year < 100 else year  # Date.UTC's two-digit years
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
     try:
-        moment = datetime(y, mo, d, h, mi, s, int(fraction) * 1000, tzinfo=UTC) - offset
-    except ValueError:
-        return None
-    return _iso(moment)
-
-
-def _iso(moment: datetime) -> JsDate:
-    """JavaScript's ``toISOString``: milliseconds and ``Z``."""
+        moment = datetime(year, month, 1, tzinfo=UTC) + timedelta(
+            days=day - 1,
+            hours=hour,
+            minutes=minute - offset,
+            seconds=second,
+            milliseconds=millis,
+        )
+    except (OverflowError, ValueError):
+        return text
     return JsDate(moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z")
+
+
+_BUILDERS: dict[str, Callable[[str], Any]] = {
+    "null": lambda _: None,
+    "bool": lambda text: text in ("true", "True", "TRUE"),
+    "int": _integer,
+    "float": _float,
+    "timestamp": _timestamp,
+}
+for _name, _pattern, _first in _IMPLICIT:
+    _Loader.add_implicit_resolver(_TAG + _name, _pattern, _first)
+    if _name in _BUILDERS:
+        _Loader.add_constructor(_TAG + _name, _scalar_type(_name, _pattern, _BUILDERS[_name]))
+_Loader.add_constructor(_TAG + "map", _Loader.construct_mapping)
+_Loader.add_constructor(_TAG + "seq", _Loader.construct_sequence)
+_Loader.add_constructor(_TAG + "set", _Loader.construct_js_set)
+_Loader.add_constructor(_TAG + "omap", _Loader.construct_js_omap)
+_Loader.add_constructor(_TAG + "pairs", _Loader.construct_js_pairs)
+_Loader.add_constructor(_TAG + "binary", _Loader.construct_js_binary)
+
+
+def _js_string(value: Any) -> str:
+    """``String(value)`` for a key js-yaml built."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, list):
+        if any(isinstance(item, list) for item in value):
+            raise ConstructorError(None, None, "nested arrays in a key", None)
+        return ",".join("" if item is None else _js_string(item) for item in value)
+    return str(value)
+
+
+class _Copy:
+    """The loaded value with aliased subtrees copied apart, stand-ins put back, and at most
+    :data:`MAX_NODES` values."""
+
+    def __init__(self, restore: dict[str, str]) -> None:
+        self.restore = restore
+        self.count = 0
+
+    def value(self, value: Any) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise YamlError("the block expands to too many values")
+        if isinstance(value, dict):
+            return {self.text(k): self.value(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        if isinstance(value, str):
+            return self.text(value)
+        return value
+
+    def text(self, text: str) -> str:
+        kind, plain = type(text), str(text)
+        for stand_in, char in self.restore.items():
+            plain = plain.replace(stand_in, char)
+        return plain if kind is str else kind(plain)
+
+
+def implicit(text: str) -> bool:
+    """Whether js-yaml reads this plain text as something other than a string (or a merge
+    key): what makes its dumper quote a string."""
+    return any(pattern.match(text) for _, pattern, _ in _IMPLICIT)
