@@ -28,7 +28,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    second distinctive message word appears in the row's title or summary, or the
    message has no other distinctive word ("Maya?");
 3. **content** — no title anchor, but at least two distinctive message words appear
-   in the row's title and summary (a paraphrase).
+   in the row's title and summary (a paraphrase); on a hybrid GBrain, one word is enough
+   for a row among its first three whose ``cosine`` is ``Gate.cosine_margin`` above the
+   median cosine of the rows returned (:func:`cosine_floor`).
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions. When any row is
