@@ -139,7 +139,7 @@ def websearch(query: str) -> Query:
 def or_fallback(query: str) -> Query | None:
     """``buildOrFallbackWebsearchQuery`` then ``websearch_to_tsquery``: the OR of the
     query's tokens, or ``None`` when Postgres gets no fallback."""
-    if '"' in query or re.search(r"(^|\s)-\S", query):
+    if not tsquery.gets_or_fallback(query):
         return None
     tokens = [
         t

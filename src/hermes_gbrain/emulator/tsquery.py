@@ -22,11 +22,25 @@ the text search documentation), checked against PGLite:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["And", "Node", "Not", "Or", "Term", "lexemes", "matches", "parse", "top_is_and"]
+__all__ = [
+    "And",
+    "Node",
+    "Not",
+    "Or",
+    "Term",
+    "gets_or_fallback",
+    "has_phrase",
+    "lexemes",
+    "matches",
+    "parse",
+    "top_is_and",
+]
 
+_MINUS_TERM = re.compile(r"(^|\s)-\S")
 _SKIPPED = frozenset("!&|()<:")  # tsquery.c ISOPERATOR, and ':' (a weight mark) as PGLite shows
 
 
@@ -146,6 +160,21 @@ def _walk(node: Node) -> Iterator[str]:
 def lexemes(node: Node | None) -> tuple[str, ...]:
     """Every distinct lexeme, negated ones too, as tsrank.c ``SortAndUniqItems`` counts them."""
     return () if node is None else tuple(dict.fromkeys(_walk(node)))
+
+
+def has_phrase(node: Node) -> bool:
+    """Whether any operand holds more than one lexeme (matching it needs positions)."""
+    if isinstance(node, Term):
+        return len(node.items) > 1
+    if isinstance(node, Not):
+        return has_phrase(node.arg)
+    return any(has_phrase(arg) for arg in node.args)
+
+
+def gets_or_fallback(text: str) -> bool:
+    """``sql-ranking.ts`` ``buildOrFallbackWebsearchQuery`` returns null for a query with a
+    double quote or a token starting with ``-`` (it would undo the user's operators)."""
+    return '"' not in text and not _MINUS_TERM.search(text)
 
 
 def top_is_and(node: Node | None) -> bool:
