@@ -250,7 +250,7 @@ def _chunk_arm(
                 if compiled_only and chunk.chunk_source != "compiled_truth":
                     continue
                 hits = sum(1 for t in terms if counts[t])
-                if hits == 0 if relaxed else not query.holds(counts, chunk.text):
+                if not (hits if relaxed else query.holds(counts, chunk.text)):
                     continue
                 score = (hits + _ts_rank(counts, terms)) * scale
                 if best is None or score > best[0]:
@@ -273,7 +273,7 @@ def _title_arm(
         found: list[tuple[float, str, _Doc]] = []
         for d in pools[relaxed]:
             hits = sum(1 for t in terms if d.title[t])
-            if hits == 0 if relaxed else not query.holds(d.title, d.page.title):
+            if not (hits if relaxed else query.holds(d.title, d.page.title)):
                 continue
             score = hits + _ts_rank(d.title, terms, TITLE_WEIGHT)
             if factor:

@@ -190,7 +190,8 @@ Positions = Callable[[str], Sequence[int]]
 
 
 def matches(node: Node, positions: Positions) -> bool:
-    """``document @@ query``; a phrase needs its lexemes at its offsets from one start."""
+    """``document @@ query`` (``tsvector_op.c`` ``TS_execute``); a phrase needs its lexemes
+    at its offsets from one start (``TS_phrase_execute``)."""
     if isinstance(node, Term):
         (_, first), rest = node.items[0], node.items[1:]
         if not rest:
