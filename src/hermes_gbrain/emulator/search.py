@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from hermes_gbrain.emulator import tsquery
 from hermes_gbrain.emulator.pages import Chunk, Page
 
 TITLE_BOOST = 1.25
@@ -92,6 +93,47 @@ def query_terms(query: str) -> list[str]:
         if term not in terms:
             terms.append(term)
     return terms
+
+
+def _analyse(text: str) -> list[str | None]:
+    return [None if w in STOPWORDS else stem(w) for w in words(text)]
+
+
+@dataclass(frozen=True)
+class KeywordQuery:
+    """A query as both arms run it: ``websearch_to_tsquery``'s tree (:mod:`.tsquery`), its
+    distinct terms, and whether an arm that finds nothing may retry with their OR
+    (``sql-ranking.ts`` ``buildOrFallbackWebsearchQuery`` gives none for a query with a
+    quote or a ``-`` term)."""
+
+    node: tsquery.Node
+    terms: tuple[str, ...]
+    relaxable: bool = True
+
+    @classmethod
+    def parse(cls, query: str) -> KeywordQuery | None:
+        node = tsquery.parse(query, _analyse)
+        if node is None:
+            return None
+        return cls(node, tsquery.lexemes(node), tsquery.gets_or_fallback(query))
+
+    @classmethod
+    def plain(cls, query: str) -> KeywordQuery | None:
+        """Every term required, operators not read (the unspaced-script branch)."""
+        terms = query_terms(query)
+        if not terms:
+            return None
+        return cls(tsquery.And(tuple(tsquery.Term(((0, t),)) for t in terms)), tuple(terms))
+
+    def holds(self, counts: Counter[str], text: str) -> bool:
+        """``text @@ query``, with ``counts`` its terms; positions only for a phrase."""
+        if not tsquery.has_phrase(self.node):
+            return tsquery.matches(self.node, lambda t: (0,) if counts[t] else ())
+        spots: dict[str, list[int]] = {}
+        for position, term in enumerate(_analyse(text)):
+            if term is not None:
+                spots.setdefault(term, []).append(position)
+        return tsquery.matches(self.node, lambda t: spots.get(t, ()))
 
 
 def _tail(slug: str) -> str:
@@ -192,13 +234,14 @@ Factor = Callable[[Page], float]
 
 def _chunk_arm(
     pools: Pools,
-    terms: Sequence[str],
+    query: KeywordQuery,
     factor: Factor | None = None,
     compiled_only: bool = False,
 ) -> tuple[list[tuple[_Doc, Chunk]], bool]:
-    """searchKeyword: each page's best chunk, strict AND first, then OR of the terms.
+    """searchKeyword: each page's best chunk, the query itself first, then OR of the terms.
     ``compiled_only`` is ``detail = low`` (compiled-truth chunks only)."""
-    for relaxed in (False, True):
+    terms = query.terms
+    for relaxed in (False, True)[: 1 + query.relaxable]:
         found: list[tuple[float, str, _Doc, Chunk]] = []
         for d in pools[relaxed]:
             best: tuple[float, Chunk] | None = None
@@ -207,7 +250,7 @@ def _chunk_arm(
                 if compiled_only and chunk.chunk_source != "compiled_truth":
                     continue
                 hits = sum(1 for t in terms if counts[t])
-                if hits == 0 or (not relaxed and hits < len(terms)):
+                if not (hits if relaxed else query.holds(counts, chunk.text)):
                     continue
                 score = (hits + _ts_rank(counts, terms)) * scale
                 if best is None or score > best[0]:
@@ -221,15 +264,16 @@ def _chunk_arm(
 
 
 def _title_arm(
-    pools: Pools, terms: Sequence[str], factor: Factor | None = None
+    pools: Pools, query: KeywordQuery, factor: Factor | None = None
 ) -> tuple[list[_Doc], bool]:
     """searchTitles: page grain over titles; strict, then OR. Only titles vote here: in
     recordings 106 and 108 every page but the title hit scores from one list alone."""
-    for relaxed in (False, True):
+    terms = query.terms
+    for relaxed in (False, True)[: 1 + query.relaxable]:
         found: list[tuple[float, str, _Doc]] = []
         for d in pools[relaxed]:
             hits = sum(1 for t in terms if d.title[t])
-            if hits == 0 or (not relaxed and hits < len(terms)):
+            if not (hits if relaxed else query.holds(d.title, d.page.title)):
                 continue
             score = hits + _ts_rank(d.title, terms, TITLE_WEIGHT)
             if factor:
@@ -284,12 +328,13 @@ class SearchIndex:
         for target, times in Counter(page.links).items():
             self.linkers.setdefault(target, {})[page.id] = times
 
-    def pools(self, pages: Sequence[Page], terms: Sequence[str]) -> tuple[Pools, Pools]:
+    def pools(self, pages: Sequence[Page], query: KeywordQuery) -> tuple[Pools, Pools]:
         """The chunk arm's and the title arm's pools among ``pages``."""
         wanted: list[set[int]] = []
         for postings in (self.body_postings, self.title_postings):
-            lists = [postings.get(t, set()) for t in terms]
-            wanted.append(set.intersection(*lists))
+            lists = [postings.get(t, set()) for t in query.terms]
+            strict = _candidates(query.node, postings)
+            wanted.append({p.id for p in pages} if strict is None else strict)
             wanted.append(set.union(*lists))
         every = set.union(*wanted)
         docs = []
@@ -301,6 +346,22 @@ class SearchIndex:
             [d for d in docs if d.page.id in ids] for ids in wanted
         )
         return (body_all, body_any), (title_all, title_any)
+
+
+def _candidates(node: tsquery.Node, postings: dict[str, set[int]]) -> set[int] | None:
+    """The pages that may match ``node`` by the terms they hold; ``None`` for any page
+    (a negation matches pages without the term)."""
+    if isinstance(node, tsquery.Term):
+        return set.intersection(*(postings.get(t, set()) for _, t in node.items))
+    if isinstance(node, tsquery.Not):
+        return None
+    found = [_candidates(arg, postings) for arg in node.args]
+    if isinstance(node, tsquery.And):
+        known = [ids for ids in found if ids is not None]
+        return set.intersection(*known) if known else None
+    if any(ids is None for ids in found):
+        return None
+    return set.union(*(ids for ids in found if ids is not None))
 
 
 def representative_chunk(page: Page) -> Chunk:
@@ -322,12 +383,12 @@ def lexical_lists(
     """The chunk arm's and the title arm's ranked rows, each a separate list for
     fusion (the hybrid path, ``hybrid.ts`` ``hybridSearch``): ranks scaled by ``factor``
     (``buildSourceFactorCase``), title rows on their representative chunk."""
-    terms = query_terms(query)
-    if not terms:
+    parsed = KeywordQuery.plain(query)
+    if parsed is None:
         return [], []
-    chunk_pools, title_pools = index.pools(pages, terms)
-    chunk_list, _ = _chunk_arm(chunk_pools, terms, factor, compiled_only)
-    title_list, _ = _title_arm(title_pools, terms, factor)
+    chunk_pools, title_pools = index.pools(pages, parsed)
+    chunk_list, _ = _chunk_arm(chunk_pools, parsed, factor, compiled_only)
+    title_list, _ = _title_arm(title_pools, parsed, factor)
     return (
         [(d.page, chunk) for d, chunk in chunk_list],
         [(d.page, representative_chunk(d.page)) for d in title_list],
@@ -340,16 +401,17 @@ def lexical_hits(
     """The two lexical arms fused: page id -> hit with its reciprocal-rank ``raw`` score.
 
     With ``index`` only the pages sharing a term are tokenised and scored (same rows)."""
-    terms = query_terms(query)
-    if not terms:
+    parsed = KeywordQuery.parse(query)
+    if parsed is None:
         return {}
+    terms = parsed.terms
     if index is not None:
-        chunk_pools, title_pools = index.pools(pages, terms)
+        chunk_pools, title_pools = index.pools(pages, parsed)
     else:
         docs = [_doc(p) for p in pages]
         chunk_pools = title_pools = (docs, docs)
-    chunk_list, chunk_relaxed = _chunk_arm(chunk_pools, terms)
-    title_list, title_relaxed = _title_arm(title_pools, terms)
+    chunk_list, chunk_relaxed = _chunk_arm(chunk_pools, parsed)
+    title_list, title_relaxed = _title_arm(title_pools, parsed)
     hits: dict[int, Hit] = {}
     weight = RELAXED_WEIGHT if chunk_relaxed else 1.0
     for position, (d, chunk) in enumerate(chunk_list):

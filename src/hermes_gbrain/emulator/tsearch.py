@@ -16,6 +16,10 @@ reproduced here:
   proximity of their positions (``calc_rank_and``), one lexeme or an OR by their
   occurrences (``calc_rank_or``); ``ts_rank_cd`` (the title arm) by cover density
   (``calc_rank_cd``). Weights D 0.1, C 0.2, B 0.4, A 1.0.
+* **Operators** (:mod:`.tsquery`): ``or``, ``-`` and ``"…"`` in the query, as
+  ``websearch_to_tsquery`` parses them; a match evaluates the tree (a phrase by positions),
+  ``ts_rank`` takes ``calc_rank_and`` only when the top operator is AND or a phrase, and both
+  rank over every distinct lexeme of the query, negated ones included.
 * **OR fallback** (``sql-ranking.ts`` ``buildOrFallbackWebsearchQuery``): when the strict
   query finds nothing, the query's letter-digit tokens joined by OR (none for one token,
   or a query with a quote or a leading minus).
@@ -32,6 +36,7 @@ from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
 
+from hermes_gbrain.emulator import tsquery
 from hermes_gbrain.emulator.search import STOPWORDS
 
 __all__ = ["Query", "TsVector", "or_fallback", "rank", "rank_cd", "to_tsvector", "websearch"]
@@ -100,14 +105,25 @@ def concat(*vectors: TsVector) -> TsVector:
 
 @dataclass(frozen=True)
 class Query:
-    """A ``tsquery``: its distinct lexemes, all required (AND) or any (OR)."""
+    """A ``tsquery``: its distinct lexemes, all required (AND) or any (OR), or, when
+    ``node`` is set, the operator tree ``websearch_to_tsquery`` made of them."""
 
     lexemes: tuple[str, ...]
     any_of: bool = False
+    node: tsquery.Node | None = None
 
     def matches(self, vector: TsVector) -> bool:
+        if self.node is not None:
+            return tsquery.matches(self.node, lambda lex: [p for p, _ in vector.get(lex, ())])
         found = (lex in vector for lex in self.lexemes)
         return bool(self.lexemes) and (any(found) if self.any_of else all(found))
+
+    def satisfied(self, extent: dict[str, list[int]]) -> bool:
+        """The query over an extent's lexeme positions (tsrank.c ``Cover``: a phrase
+        must hold inside the extent, as PGLite shows)."""
+        if self.node is not None:
+            return tsquery.matches(self.node, lambda lex: extent.get(lex, ()))
+        return bool(extent) if self.any_of else extent.keys() >= set(self.lexemes)
 
 
 def _distinct(lexemes: Sequence[str | None]) -> tuple[str, ...]:
@@ -115,14 +131,15 @@ def _distinct(lexemes: Sequence[str | None]) -> tuple[str, ...]:
 
 
 def websearch(query: str) -> Query:
-    """``websearch_to_tsquery('english', query)`` for plain text: the AND of its lexemes."""
-    return Query(_distinct(_tokens(query)))
+    """``websearch_to_tsquery('english', query)``, operators and all (:mod:`.tsquery`)."""
+    node = tsquery.parse(query, _tokens)
+    return Query(tsquery.lexemes(node), node=node)
 
 
 def or_fallback(query: str) -> Query | None:
     """``buildOrFallbackWebsearchQuery`` then ``websearch_to_tsquery``: the OR of the
     query's tokens, or ``None`` when Postgres gets no fallback."""
-    if '"' in query or re.search(r"(^|\s)-\S", query):
+    if not tsquery.gets_or_fallback(query):
         return None
     tokens = [
         t
@@ -177,7 +194,8 @@ def _rank_and(vector: TsVector, lexemes: Sequence[str]) -> float:
 
 def rank(vector: TsVector, query: Query) -> float:
     """``ts_rank(vector, query)`` with the default weights and no normalisation."""
-    if query.any_of or len(query.lexemes) < 2:
+    ranks_and = tsquery.top_is_and(query.node) if query.node is not None else not query.any_of
+    if not ranks_and or len(query.lexemes) < 2:
         score = _rank_or(vector, query.lexemes)
     else:
         score = _rank_and(vector, query.lexemes)
@@ -195,11 +213,10 @@ def rank_cd(vector: TsVector, query: Query) -> float:
     )
 
     def first_satisfying(indices: range) -> int | None:
-        seen: set[str] = set()
+        seen: dict[str, list[int]] = {}
         for i in indices:
-            seen.add(entries[i][2])
-            done = bool(seen) if query.any_of else seen >= wanted
-            if done:
+            seen.setdefault(entries[i][2], []).append(entries[i][0])
+            if query.satisfied(seen):
                 return i
         return None
 
