@@ -11,7 +11,6 @@ first for a title.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,15 +19,11 @@ import httpx
 import pytest
 
 from hermes_gbrain.emulator import Emulator
-from support.recordings import contract_dir, load_recording
+from support.recordings import load_recording, require_contract_dir
 
 pytestmark = pytest.mark.contract
 
-CONTRACT = contract_dir(Path(__file__))
-if not CONTRACT.is_dir():
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
-        pytest.fail(f"{CONTRACT} not found; CI is set, so this is a failure", pytrace=False)
-    pytest.skip(f"{CONTRACT} not found", allow_module_level=True)
+CONTRACT = require_contract_dir(Path(__file__))
 
 HYBRID = (
     "112-search-named-hybrid.http",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,20 +34,11 @@ from hermes_gbrain.mcp import (
 )
 from hermes_gbrain.recall.gate import gate_rows
 from hermes_gbrain.transport import Transport
-from support.recordings import Recording, contract_dir, load_recordings, replay
+from support.recordings import Recording, load_recordings, replay, require_contract_dir
 
 pytestmark = pytest.mark.contract
 
-CONTRACT = contract_dir(Path(__file__))
-if not CONTRACT.is_dir():
-    _MISSING = (
-        f"{CONTRACT} not found: the contract tests replay the GBrain recordings kept "
-        "beside the repository (../shared/gbrain-contract)"
-    )
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
-        # In CI a missing recording set must fail the run, never pass it silently.
-        pytest.fail(_MISSING + "; CI is set, so this is a failure", pytrace=False)
-    pytest.skip(_MISSING + "; skipped (CI=true makes it a failure)", allow_module_level=True)
+CONTRACT = require_contract_dir(Path(__file__))
 
 RECORDINGS = load_recordings(CONTRACT)
 MCP_URL = "http://127.0.0.1:3131/mcp"

@@ -18,6 +18,7 @@ request is recovered from the curl line: method, URL path, headers and the body
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -46,6 +47,23 @@ def contract_dir(anchor: Path) -> Path:
         if (parent / "pyproject.toml").is_file():
             return parent.parent / "shared" / "gbrain-contract"
     raise RuntimeError(f"no pyproject.toml above {anchor.name}")
+
+
+def require_contract_dir(anchor: Path) -> Path:
+    """The recordings' folder, or skip the calling test module with a clear message; under
+    ``CI=true`` a missing folder fails the run instead of passing it silently."""
+    import pytest
+
+    folder = contract_dir(anchor)
+    if folder.is_dir():
+        return folder
+    missing = (
+        f"{folder} not found: the contract tests replay the GBrain recordings kept "
+        "beside the repository (../shared/gbrain-contract)"
+    )
+    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
+        pytest.fail(missing + "; CI is set, so this is a failure", pytrace=False)
+    pytest.skip(missing + "; skipped (CI=true makes it a failure)", allow_module_level=True)
 
 
 @dataclass(frozen=True)

@@ -219,28 +219,13 @@ def _string(value: Any) -> str:
         return ""
     if isinstance(value, yamlload.JsDate):
         return value[:10]
-    return _js_text(value)
-
-
-def _js_text(value: Any) -> str:
-    """JavaScript's ``String(value)`` for a value js-yaml produced."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, dict):
-        return "[object Object]"
-    if isinstance(value, list):  # Array.prototype.toString: null items are empty
-        return ",".join("" if v is None else _js_text(v) for v in value)
-    return str(value)
+    return yamlload.js_text(value)
 
 
 def _tags(raw: Any) -> list[str]:
     """GBrain's ``extractTags``: a list as strings, or a comma-separated string."""
     if isinstance(raw, list):
-        return [_js_text(t) for t in raw]
+        return [yamlload.js_text(t) for t in raw]
     if isinstance(raw, str) and raw:
         return [t.strip() for t in raw.split(",") if t.strip()]
     return []

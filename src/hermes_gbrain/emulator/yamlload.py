@@ -40,7 +40,7 @@ from yaml.constructor import ConstructorError
 from yaml.error import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-__all__ = ["JsDate", "YamlError", "implicit", "load"]
+__all__ = ["JsDate", "YamlError", "implicit", "js_text", "load"]
 
 # An alias may repeat a subtree; past this many values after expansion the block is refused
 # rather than copied (a "billion laughs" block is a few hundred bytes).
@@ -380,8 +380,8 @@ _Loader.add_constructor(_TAG + "pairs", _Loader.construct_js_pairs)
 _Loader.add_constructor(_TAG + "binary", _Loader.construct_js_binary)
 
 
-def _js_string(value: Any) -> str:
-    """``String(value)`` for a key js-yaml built."""
+def js_text(value: Any) -> str:
+    """JavaScript's ``String(value)`` for a value js-yaml produced."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -390,11 +390,16 @@ def _js_string(value: Any) -> str:
         return str(int(value))
     if isinstance(value, dict):
         return "[object Object]"
-    if isinstance(value, list):
-        if any(isinstance(item, list) for item in value):
-            raise ConstructorError(None, None, "nested arrays in a key", None)
-        return ",".join("" if item is None else _js_string(item) for item in value)
+    if isinstance(value, list):  # Array.prototype.toString: null items are empty
+        return ",".join("" if item is None else js_text(item) for item in value)
     return str(value)
+
+
+def _js_string(value: Any) -> str:
+    """``String(value)`` for a key js-yaml built (it refuses a key of nested arrays)."""
+    if isinstance(value, list) and any(isinstance(item, list) for item in value):
+        raise ConstructorError(None, None, "nested arrays in a key", None)
+    return js_text(value)
 
 
 class _Copy:
