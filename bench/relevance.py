@@ -8,7 +8,8 @@ its relevant pages) or ``none`` (nothing in the brain answers it; ``trap`` when 
 ordinary word such as "plan" or "capital" with a title); ``lang`` marks messages in Chinese,
 Japanese, Russian, German, Spanish or Arabic. Four sets (``set``), each reported on its own:
 ``tune`` and ``holdout`` (every third of the first items, fixed; no rule was tuned on it), then
-``fresh`` and ``sealed``, written later without sight of the gate (see ``SPLITS``).
+``fresh``, ``sealed`` and ``sealed2``, written later without sight of the gate (see
+``SPLITS``).
 
 For the *current* message of each turn it reports, per layer: named P@3 (relevant share of the
 first three pages injected, over named messages that got any), named hit rate (the message's
@@ -86,11 +87,11 @@ variants: off, other margins, and absolute floors (measured with ``--embedder mi
 with the hashed embedding only "off")."""
 ROWS = SEARCH_ROWS + SPARE_ROWS
 """What a pointer search asks for (the first turn's briefing reads the same call)."""
-SPLITS = ("tune", "holdout", "fresh", "sealed")
+SPLITS = ("tune", "holdout", "fresh", "sealed", "sealed2")
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
-summary length were chosen on these three together); ``sealed``: written the same way and
-measured once, after everything was frozen."""
+summary length were chosen on these three together); ``sealed`` and ``sealed2``: written the
+same way by two other hands and measured once, after everything was frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
