@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +42,13 @@ TOP1_TARGET = 0.95
 TOP3_TARGET = 0.80
 
 
-def messages(path: Path = MESSAGES) -> list[str]:
-    """Every distinct message of the labelled set, in file order."""
+def messages(path: Path = MESSAGES, sets: Collection[str] | None = None) -> list[str]:
+    """Every distinct message of the labelled set (or of its ``sets`` only), in file order."""
     data = json.loads(path.read_text(encoding="utf-8"))
     seen: dict[str, None] = {}
     for item in data["items"]:
+        if sets is not None and item["set"] not in sets:
+            continue
         for turn in item["turns"] if item["kind"] == "conversation" else [item]:
             seen.setdefault(turn["message"], None)
     return list(seen)
@@ -65,10 +67,11 @@ def seed(directory: Path) -> int:
 
 class Client:
     """A bare MCP client (client credentials, one JSON-RPC call per request): the same
-    wire for the real server and the emulator, every row field kept."""
+    wire for the real server and the emulator, keeping the row fields a benchmark compares."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], fields: Sequence[str] = KEPT_FIELDS) -> None:
         self.url = env["GBRAIN_MCP_URL"]
+        self.fields = fields
         base = self.url.rsplit("/mcp", 1)[0]
         self.http = httpx.Client(timeout=120)
         reply = self.http.post(
@@ -108,7 +111,7 @@ class Client:
         if result.get("isError"):
             raise RuntimeError("search failed on the server")
         rows: list[dict[str, Any]] = json.loads(result["content"][0]["text"])
-        return [{k: row.get(k) for k in KEPT_FIELDS} for row in rows]
+        return [{k: row.get(k) for k in self.fields} for row in rows]
 
     def close(self) -> None:
         self.http.close()
@@ -137,8 +140,8 @@ def write_rows(rows: dict[str, list[dict[str, Any]]], out: Path) -> None:
     out.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
 
 
-def record(env_file: Path, out: Path) -> int:
-    client = Client(read_env(env_file))
+def record(env_file: Path, out: Path, fields: Sequence[str] = KEPT_FIELDS) -> int:
+    client = Client(read_env(env_file), fields)
     try:
         rows = {message: client.search(message) for message in messages()}
     finally:
@@ -211,15 +214,21 @@ def compare(real: dict[str, list[dict[str, Any]]], show: int, check: bool) -> in
     return targets.finish(check)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+def fidelity_parser(doc: str | None, real: Path, show: int) -> argparse.ArgumentParser:
+    """The options both fidelity benchmarks take."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     add_check_flag(parser)
-    parser.add_argument("--real", type=Path, default=REAL, help="recorded real rows (JSON)")
-    parser.add_argument("--show", type=int, default=0, help="print this many differing searches")
-    parser.add_argument("--seed", type=Path, help="write the pages into this folder and stop")
+    parser.add_argument("--real", type=Path, default=real, help="recorded real rows (JSON)")
+    parser.add_argument("--show", type=int, default=show, help="print this many differing searches")
     parser.add_argument(
         "--record", type=Path, help="env file of a live real server: record its rows and stop"
     )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = fidelity_parser(__doc__, REAL, 0)
+    parser.add_argument("--seed", type=Path, help="write the pages into this folder and stop")
     args = parser.parse_args(argv)
     if args.seed:
         print(f"wrote {seed(args.seed)} pages into {args.seed}")
