@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -40,7 +39,8 @@ class StubReply:
     content: str | None = DEFAULT_TEXT
     tool_calls: tuple[StubToolCall, ...] = ()
     delay_s: float = 0.0
-    """A slow model: the reply is sent this long after the request arrived."""
+    """A slow model: the reply is sent this long after the request arrived (or when the
+    stub stops, whichever comes first)."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,7 @@ class StubModel:
         self._seq = 0
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self.stopping = threading.Event()
 
     # -- configuration -----------------------------------------------------
     def enqueue(self, *replies: StubReply | str) -> None:
@@ -182,6 +183,7 @@ class StubModel:
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
+        self.stopping.set()  # a reply held by ``delay_s`` is sent at once
         server, thread = self._server, self._thread
         self._server = self._thread = None
         if server is None:
@@ -233,8 +235,8 @@ def _make_handler(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 self._send(404, b'{"error": {"message": "not found"}}', "application/json")
                 return
             reply, seq = picked
-            if reply.delay_s:
-                time.sleep(reply.delay_s)  # the scenario: a model that takes this long
+            if reply.delay_s:  # the scenario: a model that takes this long; stop() ends it
+                stub.stopping.wait(reply.delay_s)
             data = body if isinstance(body, dict) else {}
             model = str(data.get("model") or "stub-model")
             if data.get("stream"):
