@@ -151,17 +151,21 @@ def record(env_file: Path, out: Path, fields: Sequence[str] = KEPT_FIELDS) -> in
     return 0
 
 
+def seed_as_imported(emu: Emulator) -> None:
+    """The large brain as `gbrain import` of one folder writes it: every page in one
+    source, written now (the recency boost reads an undated page's write time), in the
+    order the import takes its files (import.ts sortNewestFirst: paths in reverse order),
+    which gives the page ids that break ties in GBrain's lists."""
+    for _, slug, content in sorted(large_brain.pages(), key=lambda p: p[1], reverse=True):
+        emu.store.put_page(slug, content)
+
+
 def emulator_rows(queries: Sequence[str]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     from minilm import MiniLM
 
     embedder = MiniLM()
     with Emulator(seed=False, embedder=embedder) as emu:
-        # As `gbrain import` of one folder: every page in one source, written now (the
-        # recency boost reads an undated page's write time), in the order the import takes
-        # its files (import.ts sortNewestFirst: paths in reverse order), which gives the
-        # page ids that break ties in GBrain's lists.
-        for _, slug, content in sorted(large_brain.pages(), key=lambda p: p[1], reverse=True):
-            emu.store.put_page(slug, content)
+        seed_as_imported(emu)
         rank_hybrid(emu.store.pages(), "warm", {}, emu.store.search_index(), embedder)
         client = Client(emu.client_env("fidelity", scopes="read"))
         try:

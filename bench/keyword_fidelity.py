@@ -1,8 +1,8 @@
 """How closely the emulator's keyword-only search ranks like a real keyword-only GBrain 0.46.28.
 
 The keyword-only twin of ``hybrid_fidelity.py``: both brains hold the large benchmark brain
-(``Emulator(brain="large")`` here; the same pages imported into a GBrain without an embedding
-provider there), every distinct message of ``bench/data/relevance.json`` goes to ``search``
+(here written as ``gbrain import`` writes them, there imported into a GBrain without an
+embedding provider), every distinct message of ``bench/data/relevance.json`` goes to ``search``
 (no limit) on each, and the rows are compared: the same first row (top-1), the same first three
 rows in order (top-3), the share of the real first ten pages the emulator also returns among its
 first ten (top-10 overlap), and, for the rows both return, a score within 0.001 (and a
@@ -45,6 +45,7 @@ from hybrid_fidelity import (
     fidelity_parser,
     messages,
     record,
+    seed_as_imported,
 )
 from targets import Targets
 
@@ -90,7 +91,8 @@ class Tally:
 
 
 def emulator_rows(queries: Sequence[str]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    with Emulator(brain="large") as emu:
+    with Emulator(seed=False) as emu:
+        seed_as_imported(emu)
         client = Client(emu.client_env("fidelity", scopes="read"), FIELDS)
         try:
             for query in queries:

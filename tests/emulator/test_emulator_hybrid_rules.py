@@ -129,6 +129,36 @@ def test_a_wikilink_is_one_token_not_words_of_the_text() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "lexemes"),
+    [  # to_tsvector('english', text) on PGLite 0.3 (GBrain 0.46.28's engine)
+        ("design review 2026-05-17", ["design", "review", "2026", "-05", "-17"]),
+        ("17% of 2,340", ["17", None, "2", "340"]),
+        ("covid-19 day-3 3-day 2026-w17", ["covid", "-19", "day", "-3", "3", "day", "2026", "w17"]),
+        ("e-mail a1-b2", ["e-mail", "e", "mail", "a1-b2", "a1", "b2"]),
+        ("foo-bar-17 co-op-2x", ["foo-bar", "foo", "bar", "17", "co-op-2x", "co", "op", "2x"]),
+        ("x-1.5 1.5-2 -17x 5-", ["x", "-1.5", "1.5", "-2", "-17", "x", "5"]),
+    ],
+)
+def test_signed_integers_and_hyphenated_words_split_as_postgres(
+    text: str, lexemes: list[str | None]
+) -> None:
+    assert tsearch._tokens(text) == lexemes
+    assert not tsearch.websearch("17").matches(tsearch.to_tsvector("review 2026-05-17"))
+
+
+def test_a_query_naming_pictures_skips_both_lexical_arms() -> None:
+    # query-intent.ts CROSS_MODAL_PATTERNS: suggestedModality 'image', and hybridSearch
+    # fetches no keyword or title rows for it; keyword-only, nothing is left.
+    maps = page("notes/maps", "Satellite pictures of the reserves arrive monthly.")
+    assert intent.classify("pictures of the reserves").image
+    assert not intent.classify("satellite pictures arrive monthly").image
+    assert hybrid.rank_keyword([maps], "pictures of the reserves", {}, now=NOW) == []
+    assert hybrid.rank_keyword([maps], "satellite pictures", {}, now=NOW)
+    vector_only = ranked([maps], "pictures of the reserves", axis(("reserves", 1.0)))
+    assert [h.keyword_hit for h in vector_only] == [False]
+
+
 def test_the_or_fallback_needs_two_tokens_and_no_operators() -> None:
     assert tsearch.or_fallback("ledger") is None
     assert tsearch.or_fallback('"ledger lake" sync') is None

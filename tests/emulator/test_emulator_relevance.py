@@ -10,7 +10,7 @@ import pytest
 from emu_client import Mcp, mint
 
 from hermes_gbrain.emulator import Emulator, large_brain, sample_brain
-from hermes_gbrain.emulator.search import rank
+from hermes_gbrain.emulator.hybrid import rank_keyword
 
 
 @pytest.fixture(scope="module")
@@ -53,21 +53,23 @@ def test_an_ordinary_title_word_ranks_first_as_an_exact_keyword_hit(big: Mcp) ->
     assert all("australia" not in r["chunk_text"].lower() for r in capital)
 
 
-def test_strict_and_relaxed_scores_follow_rank_fusion() -> None:
+def test_keyword_only_scores_follow_hybrid_search_without_its_vector_arm() -> None:
+    # hybrid.ts, no embedding provider: the chunk and title lists fused at k = 60, divided
+    # by the best; x2 for compiled truth on an entity question (detail low, recording 108:
+    # base 2); the title-phrase boost after; without title rows, ts_rank as it is.
     with Emulator() as emu:
         pages = emu.store.pages()
-    strict = rank(pages, "Driftwood Sync", {})
-    # First in both strict arms: 2, times the 1.25 title-phrase boost; tails 60 / (60 + rank).
-    assert strict[0].page.slug == "projects/driftwood-sync" and strict[0].base_score == 2.5
-    assert strict[0].evidence == "exact_title_match"
-    assert strict[1].base_score == pytest.approx(60 / 61)
-    relaxed = rank(pages, "Samuel plays chess", {})
-    assert relaxed[0].page.slug == "people/samuel-mwangi" and relaxed[0].base_score == 1.0
-    # OR-relaxed, chunk arm only: half weight, 30 / (60 + rank) as in recording 106.
-    tails = rank(pages, "tell me about Samuel the head ranger", {})[1:4]
-    assert [h.base_score for h in tails] == pytest.approx([30 / 61, 30 / 62, 30 / 63])
-    assert {h.evidence for h in tails} == {"weak_semantic"}
-    assert rank(pages, "the and of", {}) == []
+    named = rank_keyword(pages, "Driftwood Sync", {})
+    assert named[0].page.slug == "projects/driftwood-sync" and named[0].base_score == 1.0
+    assert named[0].evidence == "exact_title_match" and named[0].score > 1.25
+    assert named[1].base_score == pytest.approx((1 / 61) / (2 / 60))
+    entity = rank_keyword(pages, "Who is Maya Okafor?", {})
+    assert entity[0].page.slug == "people/maya-okafor" and entity[0].base_score == 2.0
+    assert entity[0].evidence == "keyword_exact"
+    untitled = rank_keyword(pages, "which phones drop packets", {})
+    assert untitled and all(h.base_score < 0.2 for h in untitled)  # ts_rank, unfused
+    assert {h.evidence for h in untitled} == {"weak_semantic"}
+    assert rank_keyword(pages, "the and of", {}) == []
 
 
 def test_volunteer_context_offers_named_pages_only(big: Mcp) -> None:

@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 import pytest
 
 from hermes_gbrain.emulator import hybrid, tsearch, tsquery
+from hermes_gbrain.emulator.hybrid import rank_keyword
 from hermes_gbrain.emulator.pages import Chunk, Page
-from hermes_gbrain.emulator.search import SearchIndex, rank
+from hermes_gbrain.emulator.search import SearchIndex
 
 PARSED = [
     ("should we use Postgres or DuckDB?", "'use' & 'postgr' | 'duckdb'"),
@@ -146,7 +147,7 @@ def test_keyword_only_search_reads_operators(
     if index is not None:
         for page in PAGES:
             index.add(page)
-    hits = rank(PAGES, query, {}, index)
+    hits = rank_keyword(PAGES, query, {}, index)
     assert {h.page.slug for h in hits} == slugs
     assert not any(h.relaxed for h in hits)
 
@@ -154,7 +155,7 @@ def test_keyword_only_search_reads_operators(
 def test_keyword_only_negation_is_never_relaxed_away() -> None:
     """``postgres -ledger``: no page matches, and with a ``-`` term GBrain makes no OR
     fallback, so nothing comes back rather than the ledger page."""
-    assert rank(PAGES, "postgres -ledger -duckdb", {}) == []
+    assert rank_keyword(PAGES, "postgres -ledger -duckdb", {}) == []
 
 
 @pytest.mark.parametrize(

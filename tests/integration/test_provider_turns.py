@@ -31,9 +31,8 @@ pytestmark = pytest.mark.hermes
 MAYA = (
     f"{HEADER}\n"
     "- [default:people/maya-okafor] Maya Okafor\n"
-    "- [default:facts/maya-okafor-preferences] Maya Okafor Preferences\n"
-    "- [default:companies/kestrel-works] Kestrel Works"
-)
+    "- [default:facts/maya-okafor-preferences] Maya Okafor Preferences"
+)  # the two pages whose text says "Maya Okafor" (a link to her page is no word of the text)
 
 
 PRESET = "gbrain-pointer"
@@ -138,6 +137,7 @@ def test_lean_server_gets_fields_lean(hermes_home: HermesHome) -> None:
 
 
 def test_screen_on_by_default_and_can_be_turned_off(preset: Profile) -> None:
+    preset.set_env(GBRAIN_POINTER_LIMIT="5")  # the page's backlink-less score puts it fifth
     with MemoryManagerDriver(load_provider(PRESET)) as driver:
         turn(driver, "sync api key")
         screened = later(driver.provider)

@@ -27,9 +27,11 @@ def brain(large: Emulator, tmp_path: object) -> GBrain:
 
 
 def test_recall_rows_puts_volunteered_pages_first(brain: GBrain, large: Emulator) -> None:
-    message = "Has Halvorsen signed the bridge note?"
+    message = "Has Halvorsen seen the status update notes?"
     searched = [r.slug for r in brain.search(message, limit=8, lean=False).rows]
-    assert "people/bjorn-halvorsen" not in searched  # "note" fills GBrain's keyword ranking
+    assert (
+        "people/bjorn-halvorsen" not in searched
+    )  # "status update notes" fill the keyword ranking
     rows = brain.recall_rows(message).rows
     assert rows[0].slug == "people/bjorn-halvorsen" and rows[0].snippet
     assert [r.slug for r in rows[1:]] == searched  # then the search rows, none repeated

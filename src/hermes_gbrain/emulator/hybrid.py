@@ -1,4 +1,10 @@
-"""The optional vector arm: hybrid search ranked as GBrain 0.46.28's ``hybridSearch`` ranks it.
+"""Search ranked as GBrain 0.46.28's ``hybridSearch`` ranks it, with or without the vector arm.
+
+A brain with no embedding provider takes the same function's keyword-only branch
+(``rank_keyword``): the same lexical lists, fused at k = 60 without intent weights (or, when
+the title list is empty, the keyword list as it is, scored by ``ts_rank``), then the same
+boosts, dedup and exact-title tier; no cosine re-score and no exact-match boost.
+``bench/keyword_fidelity.py`` compares it with rows a real keyword-only GBrain returned.
 
 Recordings 111-115 come from a GBrain 0.46.28 whose pages were embedded by a local
 384-dimension model, in the ``conservative`` search mode a keyless ``gbrain init`` picks
@@ -49,7 +55,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 
 from hermes_gbrain.emulator import tsearch
-from hermes_gbrain.emulator.intent import classify, effective_k, source_factor
+from hermes_gbrain.emulator.intent import RRF_K, classify, effective_k, source_factor
 from hermes_gbrain.emulator.pages import Chunk, Page
 from hermes_gbrain.emulator.search import (
     STOPWORDS,
@@ -62,7 +68,16 @@ from hermes_gbrain.emulator.search import (
     words,
 )
 
-__all__ = ["DEFAULT_LIMIT", "DIMENSIONS", "Embedder", "cosine", "dedup", "embed", "rank_hybrid"]
+__all__ = [
+    "DEFAULT_LIMIT",
+    "DIMENSIONS",
+    "Embedder",
+    "cosine",
+    "dedup",
+    "embed",
+    "rank_hybrid",
+    "rank_keyword",
+]
 
 DIMENSIONS = 384  # the recorded brain's model (INDEX.md, "a hybrid brain")
 DEFAULT_LIMIT = 20  # ops/search.ts: limit 20 unless the caller sends one
@@ -204,14 +219,38 @@ def _title_vector(page: Page) -> TsVector:
     )
 
 
+def _holding(pages: Sequence[Page], query: tsearch.Query, index: SearchIndex) -> list[Page]:
+    """The pages ``query`` can match, in their order: those holding one of its lexemes
+    (GBrain's GIN index on ``search_vector``), or every page when a negation alone would
+    match an empty text. Same rows as scanning every page; far fewer pages scanned."""
+    if query.matches({}):
+        return list(pages)
+    for page in pages:
+        known = index.page_lexemes.get(page.id)
+        if known is not None and known[0] is page:
+            continue
+        index.forget_lexemes(page.id)
+        held: set[str] = set(_page_tsvector(index, page))
+        for chunk in _page_chunks(page):
+            held.update(_chunk_tsvector(index, chunk))
+        index.page_lexemes[page.id] = (page, frozenset(held))
+        for lex in held:
+            index.lexeme_pages.setdefault(lex, set()).add(page.id)
+    ids: set[int] = set()
+    for lex in query.lexemes:
+        ids |= index.lexeme_pages.get(lex, set())
+    return [page for page in pages if page.id in ids]
+
+
 def _keyword_list(
     pages: Sequence[Page], query: tsearch.Query, index: SearchIndex, factor: Factor, low: bool
-) -> list[tuple[Page, Chunk]]:
+) -> list[tuple[Page, Chunk, float]]:
     """pglite-engine.ts ``searchKeyword``: chunks matching the query ranked by ``ts_rank``
     times the slug-prefix factor, the first ``3 x limit`` chunks, the best per page
-    (``buildBestPerPagePoolCte``), by score then page and chunk id, the first :data:`POOL`."""
+    (``buildBestPerPagePoolCte``), by score then page and chunk id, the first :data:`POOL`;
+    each with its score (the row's score when nothing is fused with it)."""
     scored: list[tuple[float, Page, Chunk]] = []
-    for page in pages:
+    for page in _holding(pages, query, index):
         scale = factor(page)
         for chunk in _page_chunks(page):
             if low and chunk.chunk_source != "compiled_truth":
@@ -225,7 +264,7 @@ def _keyword_list(
         if page.id not in best or score > best[page.id][0]:
             best[page.id] = (score, page, chunk)
     ordered = sorted(best.values(), key=lambda b: (-b[0], b[1].id, b[2].id))
-    return [(page, chunk) for _, page, chunk in ordered[:POOL]]
+    return [(page, chunk, score) for score, page, chunk in ordered[:POOL]]
 
 
 def _title_list(
@@ -235,7 +274,7 @@ def _title_list(
     ``ts_rank_cd`` times the slug-prefix factor then page id, each on its representative
     chunk."""
     scored = []
-    for page in pages:
+    for page in _holding(pages, query, index):
         vector = _page_tsvector(index, page)
         if query.matches(vector):
             scored.append((tsearch.rank_cd(vector, query) * factor(page), page.id, page))
@@ -245,7 +284,7 @@ def _title_list(
 
 def _lexical(
     pages: Sequence[Page], query: str, index: SearchIndex, factor: Factor, low: bool
-) -> tuple[list[tuple[Page, Chunk]], list[tuple[Page, Chunk]]]:
+) -> tuple[list[tuple[Page, Chunk, float]], list[tuple[Page, Chunk]]]:
     """The keyword and title lists, each strict first and OR-relaxed when it finds
     nothing (``orFallback``). A query in an unspaced script takes :mod:`.search`'s arms
     (GBrain's CJK branch matches substrings, ``cjk-keyword-sql.ts``)."""
@@ -368,51 +407,90 @@ def dedup(results: Sequence[Hit]) -> list[Hit]:
     return capped
 
 
+def _keyword_only(
+    chunk_list: Sequence[tuple[Page, Chunk, float]],
+    title_list: Sequence[tuple[Page, Chunk]],
+    low: bool,
+) -> list[Hit]:
+    """hybrid.ts ``hybridSearch``'s no-embedding-provider branch: with title rows, the
+    two lists fused at the plain ``RRF_K`` (no intent weights); without, the keyword
+    arm's rows as they are, scored by ``ts_rank`` (so no row reaches the 0.6 that
+    ``keyword_exact`` needs)."""
+    if not title_list:
+        return [Hit(page, chunk, raw=score) for page, chunk, score in chunk_list]
+    return _fuse(
+        [
+            ([(page, chunk) for page, chunk, _ in chunk_list], RRF_K, True),
+            (title_list, RRF_K, True),
+        ],
+        compiled_boost=low,
+    )
+
+
+def _chronicle_factor(page: Page, strength: str) -> float:
+    """hybrid.ts ``applyChronicleTypeBoost``: event and diary pages on temporal queries."""
+    if page.type not in ("event", "diary"):
+        return 1.0
+    return 1.25 if strength == "strong" else 1.15
+
+
 def rank_hybrid(
     pages: Sequence[Page],
     query: str,
     backlink_counts: Mapping[str, int],
     index: SearchIndex,
-    embedder: Embedder = embed,
+    embedder: Embedder | None = embed,
     *,
     now: datetime | None = None,
 ) -> list[Hit]:
-    """Rank ``pages`` as ``hybrid.ts`` ``hybridSearch`` does with a healthy vector arm;
-    best first. The index caches chunk vectors, so one index serves one ``embedder``.
-    ``now`` dates the recency boost (the clock by default)."""
+    """Rank ``pages`` as ``hybrid.ts`` ``hybridSearch`` does, best first: with a healthy
+    vector arm, or, when ``embedder`` is ``None``, as a brain with no embedding provider
+    does (the same arms, boosts, dedup and exact-title tier, no vector list and no
+    cosine re-score). The index caches chunk vectors, so one index serves one
+    ``embedder``. ``now`` dates the recency boost (the clock by default)."""
     intent = classify(query)
     low = intent.detail == "low"
 
     def factor(page: Page) -> float:
         return source_factor(page.slug, intent.detail)
 
-    wanted = embedder(query)
-    chunk_list, title_list = _lexical(pages, query, index, factor, low)
-    keyword_k = effective_k(intent.keyword_weight)
-    fused = _fuse(
-        [
-            (
-                _vector_list(pages, wanted, index, embedder, factor=factor, compiled_only=low),
-                effective_k(intent.vector_weight),
-                False,
-            ),
-            (chunk_list[:POOL], keyword_k, True),
-            (title_list[:POOL], keyword_k, True),
-        ],
-        compiled_boost=low,
+    chunk_list, title_list = (
+        ([], []) if intent.image else _lexical(pages, query, index, factor, low)
     )
-    top = max((h.raw for h in fused), default=0.0)
-    for hit in fused:  # hybrid.ts cosineReScore, then runPostFusionStages' base_score
-        hit.cosine = cosine(wanted, _chunk_vector(index, hit.chunk, embedder)) if wanted else 0.0
-        base = RRF_BLEND * (hit.raw / top if top > 0 else 0.0) + COSINE_BLEND * hit.cosine
-        apply_boosts(hit, query, backlink_counts, base=base)  # backlinks and the title phrase
-    fused.sort(key=lambda h: -h.base_score)  # cosineReScore's order; later sorts are stable
+    if embedder is None:
+        fused = _keyword_only(chunk_list, title_list, low)
+        for hit in fused:  # runPostFusionStages: base_score is the fused score
+            apply_boosts(hit, query, backlink_counts, base=hit.raw)
+    else:
+        wanted = embedder(query)
+        keyword_k = effective_k(intent.keyword_weight)
+        fused = _fuse(
+            [
+                (
+                    _vector_list(pages, wanted, index, embedder, factor=factor, compiled_only=low),
+                    effective_k(intent.vector_weight),
+                    False,
+                ),
+                ([(page, chunk) for page, chunk, _ in chunk_list], keyword_k, True),
+                (title_list, keyword_k, True),
+            ],
+            compiled_boost=low,
+        )
+        top = max((h.raw for h in fused), default=0.0)
+        for hit in fused:  # hybrid.ts cosineReScore, then runPostFusionStages' base_score
+            hit.cosine = (
+                cosine(wanted, _chunk_vector(index, hit.chunk, embedder)) if wanted else 0.0
+            )
+            base = RRF_BLEND * (hit.raw / top if top > 0 else 0.0) + COSINE_BLEND * hit.cosine
+            apply_boosts(hit, query, backlink_counts, base=base)  # backlinks, title phrase
+        fused.sort(key=lambda h: -h.base_score)  # cosineReScore's order; later sorts stable
     moment = now or datetime.now(UTC)
-    for hit in fused:
-        if intent.recency != "off":
-            hit.score *= _recency_factor(hit.page, intent.recency, moment)
-    if intent.exact_match_boost != 1.0:
+    if intent.recency != "off":
         for hit in fused:
+            hit.score *= _recency_factor(hit.page, intent.recency, moment)
+            hit.score *= _chronicle_factor(hit.page, intent.recency)
+    if embedder is not None and intent.exact_match_boost != 1.0:
+        for hit in fused:  # hybrid.ts: the main path only, after runPostFusionStages
             if _exact_match(hit, query):
                 hit.score *= intent.exact_match_boost
     fused.sort(key=lambda h: -h.score)
@@ -429,3 +507,18 @@ def rank_hybrid(
                 hit.score = best
         ranked.sort(key=lambda h: -h.score)
     return ranked
+
+
+def rank_keyword(
+    pages: Sequence[Page],
+    query: str,
+    backlink_counts: Mapping[str, int],
+    index: SearchIndex | None = None,
+    *,
+    now: datetime | None = None,
+) -> list[Hit]:
+    """Rank as a brain with no embedding provider does (``rank_hybrid`` without the vector
+    arm); a fresh index when none is given."""
+    return rank_hybrid(
+        pages, query, backlink_counts, SearchIndex() if index is None else index, None, now=now
+    )

@@ -129,6 +129,15 @@ SALIENCE_ON = _compile(
 )
 # query-intent.ts CONCEPT_CUE_PATTERNS, CONCEPT_DEFINITIONAL_PATTERNS (the first two are
 # case-sensitive there), CONCEPT_STATUS_ANTI_RE, CONCEPT_ANTI_PATTERNS
+# query-intent.ts CROSS_MODAL_PATTERNS: the query names a visual artifact
+CROSS_MODAL = _compile(
+    r"\b(show|find|get|pull)\s+(me\s+)?(the\s+)?(photos?|images?|pictures?|pics?|screenshots?)\b",
+    r"\b(photos?|images?|pictures?|pics?|screenshots?)\s+(of|from|at|with|showing|featuring)\b",
+    r"\bwhat\s+does\s+[\w\s']{1,40}?\s+look\s+like\b",
+    r"\b(whiteboard|diagram|slide|screenshot|infographic|chart)s?\s+(of|from|about|showing)\b",
+    r"\bdiagram\s+(of|for|showing)\b",
+    r"\bvisual(s|ly)?\s+(of|from|about|showing|representation)\b",
+)
 CONCEPT_CUES = _compile(
     r"\b(all|every)\b.+\b(that|who|which|doing|with|about|related to)\b",
     r"\b(find|list|show)\s+(all|every|everything)\b",
@@ -195,6 +204,9 @@ class Intent:
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     exact_match_boost: float = 1.0
+    image: bool = False
+    """The query names pictures (``suggestedModality`` ``image``): ``hybridSearch`` then
+    skips both lexical arms; with no multimodal embedder the vector arm runs on text."""
 
 
 # intent-weights.ts INTENT_WEIGHTS: (keyword weight, vector weight, suggested recency,
@@ -234,7 +246,7 @@ def classify(query: str) -> Intent:
         salience = "on" if _any(SALIENCE_ON, query) else "off"
     if recency == "off" and suggested is not None:
         recency = suggested  # hybrid.ts: the intent's suggestion is the fallback
-    return Intent(name, detail, recency, salience, keyword, vector, exact)
+    return Intent(name, detail, recency, salience, keyword, vector, exact, _any(CROSS_MODAL, query))
 
 
 def effective_k(weight: float) -> float:

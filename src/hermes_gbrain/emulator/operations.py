@@ -164,6 +164,11 @@ def _snip(text: str, slug: str, snippet_chars: int | None) -> str:
     return cut + TRUNCATION_MARKER.format(k=len(text) - snippet_chars, slug=slug)
 
 
+def _embedder(ctx: Context) -> Embedder | None:
+    """The vector arm's embedding on a hybrid brain; ``None`` for a keyword-only one."""
+    return ctx.embedder if ctx.hybrid else None
+
+
 def _limit(value: Any, default: int) -> int:
     if value is None or value <= 0:
         return default
@@ -271,12 +276,9 @@ def _search_rows(
         candidates = [p for p in candidates if p.effective_date <= ceiling]
     index = ctx.store.search_index()
     backlinks = _Backlinks(pages, index)
-    if ctx.hybrid:
-        hits = hybrid.rank_hybrid(candidates, args["query"], backlinks, index, ctx.embedder)
-    else:
-        hits = search.rank(candidates, args["query"], backlinks, index)
+    hits = hybrid.rank_hybrid(candidates, args["query"], backlinks, index, _embedder(ctx))
     offset = max(0, int(args.get("offset") or 0))
-    default = hybrid.DEFAULT_LIMIT if ctx.hybrid else DEFAULT_SEARCH_LIMIT
+    default = hybrid.DEFAULT_LIMIT
     hits = hits[offset : offset + _limit(args.get("limit"), default)]
     kept: list[search.Hit] = []
     used = dropped = 0
@@ -767,7 +769,9 @@ def op_entity(ctx: Context, args: dict[str, Any]) -> Outcome:
     pages = ctx.readable_pages()
     page = _resolve_entity(pages, args["name"])
     if page is None:
-        hits = search.rank(pages, args["name"], {}, ctx.store.search_index())[:3]
+        hits = hybrid.rank_hybrid(
+            pages, args["name"], {}, ctx.store.search_index(), _embedder(ctx)
+        )[:3]
         return Outcome(
             {
                 "protocol_version": 1,
@@ -854,7 +858,9 @@ def op_recall(ctx: Context, args: dict[str, Any]) -> Outcome:
     if args.get("query"):
         pages = ctx.readable_pages()
         index = ctx.store.search_index()
-        hits = search.rank(pages, args["query"], _Backlinks(pages, index), index)
+        hits = hybrid.rank_hybrid(
+            pages, args["query"], _Backlinks(pages, index), index, _embedder(ctx)
+        )
         result["results"] = [
             {
                 "slug": h.page.slug,

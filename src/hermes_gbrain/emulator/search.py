@@ -1,28 +1,20 @@
-"""Keyword ranking that behaves like GBrain 0.46.28's keyword-only search (no embedding provider).
+"""What GBrain 0.46.28's lexical search shares across its paths, and its arms for unspaced scripts.
 
-What a real server does, and where we read it (GBrain's ``src/core/search/``, recordings in the
-contract folder):
+The ranking itself (keyword-only and hybrid alike) is :mod:`.hybrid`'s, after ``hybrid.ts``
+``hybridSearch``; Postgres' full-text rules are :mod:`.tsearch`'s. Here:
 
-* Two lexical arms (``hybrid/arms.ts`` ``runLexicalArms``): a chunk arm (``searchKeyword``:
-  ``websearch_to_tsquery('english', …)`` over chunk text, which includes the page's heading) and
-  a page-grain title arm (``searchTitles``, over page titles). Both are *strict* AND first
-  (``keyword-statement.ts``); when an arm finds nothing it retries with OR of the terms
-  (``keyword_relaxed`` rows). Stopwords are Postgres' English list,
-  so "help", "plan", "know" and "capital" are ordinary search terms.
-* Reciprocal rank fusion with k = 60 (``hybrid.ts`` ``RRF_K``), scaled so one top-ranked strict
-  list is worth 1: a page first in both strict arms scores 2 (recordings 107 and 108: 2.0 before
-  the backlink boost), strict tails score ``60 / (60 + rank)`` (108: 0.9836, 0.9677, 0.9524,
-  0.9375). OR-relaxed lists vote at half weight: in recording 106 ("help me plan a hiking
-  trip…", all rows relaxed) the page sharing "plan" is first in both arms and scores 1, and the
-  tails are ``30 / (60 + rank)`` (0.4918, 0.4839, 0.4762).
-* The title-phrase boost (``title-ranking.ts`` ``applyTitleBoost``, ``title-match.ts``): x1.25
-  when the query is a contiguous token run of the title with two content tokens, or equals it.
-* The backlink boost ``1 + 0.05 * ln(1 + backlinks)`` (``hybrid.ts`` ``applyBacklinkBoost``);
-  ``base_score`` is the score before it (108: base 2, score 2.2303, boost 1.1151).
-* ``evidence`` (``evidence.ts`` ``classifyEvidence``): ``exact_title_match`` when the title boost
-  fired, else ``keyword_exact`` for a lexical hit with ``base_score`` >= 0.6, else
-  ``weak_semantic``. So an ordinary word shared with a title comes back ``keyword_exact`` with the
-  top score, exactly as recordings 106 and 107 show.
+* :class:`Hit`, one scored row, and its ``evidence`` (``evidence.ts`` ``classifyEvidence``):
+  ``exact_title_match`` when the title boost fired, ``high_vector_match`` for a cosine of at
+  least 0.8, ``keyword_exact`` for a lexical hit with ``base_score`` >= 0.6, else
+  ``weak_semantic``;
+* the title-phrase boost (``hybrid.ts`` ``applyTitleBoost``, ``title-match.ts``): x1.25 when
+  the query is a contiguous token run of the title with two content tokens, or equals it; and
+  the backlink boost ``1 + 0.05 * ln(1 + backlinks)`` (``applyBacklinkBoost``; recording 108:
+  base 2, score 2.2303, boost 1.1151);
+* :class:`SearchIndex`, the stand-in for GBrain's GIN indexes and cached vectors;
+* the chunk and title arms a query in a script written without spaces takes (GBrain matches
+  such text by substring, ``cjk-keyword-sql.ts``; these arms match its words): strict AND,
+  then OR of the terms when an arm finds nothing.
 """
 
 from __future__ import annotations
@@ -39,8 +31,6 @@ from hermes_gbrain.emulator.pages import Chunk, Page
 TITLE_BOOST = 1.25
 STRONG_RATIO = 0.6  # evidence.ts SOLID_MATCH_FLOOR
 HIGH_COSINE_FLOOR = 0.8  # evidence.ts DEFAULT_HIGH_COSINE_FLOOR (search.evidence_cosine_floor)
-RRF_K = 60
-RELAXED_WEIGHT = 0.5
 TITLE_WEIGHT = 1.0  # ts_rank weight A
 
 # Postgres' English stopword list (the snowball list websearch_to_tsquery('english') drops).
@@ -109,13 +99,6 @@ class KeywordQuery:
     node: tsquery.Node
     terms: tuple[str, ...]
     relaxable: bool = True
-
-    @classmethod
-    def parse(cls, query: str) -> KeywordQuery | None:
-        node = tsquery.parse(query, _analyse)
-        if node is None:
-            return None
-        return cls(node, tsquery.lexemes(node), tsquery.gets_or_fallback(query))
 
     @classmethod
     def plain(cls, query: str) -> KeywordQuery | None:
@@ -237,7 +220,7 @@ def _chunk_arm(
     query: KeywordQuery,
     factor: Factor | None = None,
     compiled_only: bool = False,
-) -> tuple[list[tuple[_Doc, Chunk]], bool]:
+) -> tuple[list[tuple[_Doc, Chunk, float]], bool]:
     """searchKeyword: each page's best chunk, the query itself first, then OR of the terms.
     ``compiled_only`` is ``detail = low`` (compiled-truth chunks only)."""
     terms = query.terms
@@ -259,7 +242,7 @@ def _chunk_arm(
                 found.append((best[0], d.page.slug, d, best[1]))
         if found:
             found.sort(key=lambda f: (-f[0], f[1]))
-            return [(d, c) for _, _, d, c in found], relaxed
+            return [(d, c, score) for score, _, d, c in found], relaxed
     return [], False
 
 
@@ -303,7 +286,12 @@ class SearchIndex:
         """Chunk id -> its embedding, filled by the vector arm (``hybrid``) as it goes."""
         self.tsvectors: dict[tuple[str, int], dict[str, list[tuple[int, float]]]] = {}
         """(``chunk``, chunk id) or (``page``, page id) -> its Postgres ``tsvector``, filled by
-        the hybrid lexical arms (``tsearch``) as they go."""
+        the lexical arms (``hybrid``, ``tsearch``) as they go."""
+        self.lexeme_pages: dict[str, set[int]] = {}
+        """Lexeme -> ids of pages whose chunk or title vectors hold it (GBrain's GIN index
+        on ``search_vector``), filled by the lexical arms as they go."""
+        self.page_lexemes: dict[int, tuple[Page, frozenset[str]]] = {}
+        """Page id -> the version whose lexemes are in :attr:`lexeme_pages`, and those."""
 
     def add(self, page: Page) -> None:
         """Index ``page``'s current version (replacing an earlier one)."""
@@ -319,6 +307,7 @@ class SearchIndex:
                 self.vectors.pop(chunk.id, None)
                 self.tsvectors.pop(("chunk", chunk.id), None)
             self.tsvectors.pop(("page", page.id), None)
+        self.forget_lexemes(page.id)
         doc = _doc(page)
         self.docs[page.id] = doc
         for term in doc.title:
@@ -327,6 +316,13 @@ class SearchIndex:
             self.body_postings.setdefault(term, set()).add(page.id)
         for target, times in Counter(page.links).items():
             self.linkers.setdefault(target, {})[page.id] = times
+
+    def forget_lexemes(self, page_id: int) -> None:
+        """Drop a page's entries from :attr:`lexeme_pages` (its text changed)."""
+        known = self.page_lexemes.pop(page_id, None)
+        if known is not None:
+            for lex in known[1]:
+                self.lexeme_pages.get(lex, set()).discard(page_id)
 
     def pools(self, pages: Sequence[Page], query: KeywordQuery) -> tuple[Pools, Pools]:
         """The chunk arm's and the title arm's pools among ``pages``."""
@@ -379,10 +375,11 @@ def lexical_lists(
     factor: Factor,
     *,
     compiled_only: bool = False,
-) -> tuple[list[tuple[Page, Chunk]], list[tuple[Page, Chunk]]]:
+) -> tuple[list[tuple[Page, Chunk, float]], list[tuple[Page, Chunk]]]:
     """The chunk arm's and the title arm's ranked rows, each a separate list for
-    fusion (the hybrid path, ``hybrid.ts`` ``hybridSearch``): ranks scaled by ``factor``
-    (``buildSourceFactorCase``), title rows on their representative chunk."""
+    fusion (``hybrid.ts`` ``hybridSearch``): ranks scaled by ``factor``
+    (``buildSourceFactorCase``), chunk rows with their score, title rows on their
+    representative chunk. Only a query in a script written without spaces comes here."""
     parsed = KeywordQuery.plain(query)
     if parsed is None:
         return [], []
@@ -390,40 +387,9 @@ def lexical_lists(
     chunk_list, _ = _chunk_arm(chunk_pools, parsed, factor, compiled_only)
     title_list, _ = _title_arm(title_pools, parsed, factor)
     return (
-        [(d.page, chunk) for d, chunk in chunk_list],
+        [(d.page, chunk, score) for d, chunk, score in chunk_list],
         [(d.page, representative_chunk(d.page)) for d in title_list],
     )
-
-
-def lexical_hits(
-    pages: Sequence[Page], query: str, index: SearchIndex | None = None
-) -> dict[int, Hit]:
-    """The two lexical arms fused: page id -> hit with its reciprocal-rank ``raw`` score.
-
-    With ``index`` only the pages sharing a term are tokenised and scored (same rows)."""
-    parsed = KeywordQuery.parse(query)
-    if parsed is None:
-        return {}
-    terms = parsed.terms
-    if index is not None:
-        chunk_pools, title_pools = index.pools(pages, parsed)
-    else:
-        docs = [_doc(p) for p in pages]
-        chunk_pools = title_pools = (docs, docs)
-    chunk_list, chunk_relaxed = _chunk_arm(chunk_pools, parsed)
-    title_list, title_relaxed = _title_arm(title_pools, parsed)
-    hits: dict[int, Hit] = {}
-    weight = RELAXED_WEIGHT if chunk_relaxed else 1.0
-    for position, (d, chunk) in enumerate(chunk_list):
-        hit = hits.setdefault(d.page.id, Hit(d.page, chunk, relaxed=chunk_relaxed))
-        hit.raw += RRF_K * weight / (RRF_K + position)
-    weight = RELAXED_WEIGHT if title_relaxed else 1.0
-    for position, d in enumerate(title_list):
-        best_chunk = max(d.chunks, key=lambda c: (_ts_rank(c[1], terms), -c[0].chunk_index))[0]
-        hit = hits.setdefault(d.page.id, Hit(d.page, best_chunk, relaxed=title_relaxed))
-        hit.relaxed = hit.relaxed and title_relaxed
-        hit.raw += RRF_K * weight / (RRF_K + position)
-    return hits
 
 
 def apply_boosts(
@@ -450,21 +416,6 @@ def apply_boosts(
         hit.backlink_boost = 1 + 0.05 * math.log(1 + inbound)
         score *= hit.backlink_boost
     hit.score = score
-
-
-def rank(
-    pages: Sequence[Page],
-    query: str,
-    backlink_counts: Mapping[str, int],
-    index: SearchIndex | None = None,
-) -> list[Hit]:
-    """Rank ``pages`` for ``query`` (keyword-only); best first, ties broken by slug.
-
-    With ``index`` only the pages sharing a term are tokenised and scored (same rows)."""
-    hits = lexical_hits(pages, query, index)
-    for hit in hits.values():
-        apply_boosts(hit, query, backlink_counts)
-    return sorted(hits.values(), key=lambda h: (-h.score, h.page.slug, h.page.source_id))
 
 
 _INJECTION_RE = re.compile(

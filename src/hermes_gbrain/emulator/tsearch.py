@@ -8,8 +8,11 @@ reproduced here:
 
 * **Tokens** (Postgres' default parser, ``english`` configuration): letter-digit runs; a
   run joined by ``/`` (a wikilink target such as ``companies/kestrel-works``) is one
-  ``file`` token, so a link's words are not words of the text; a hyphenated word is the
-  whole word then its parts; every token, stopword or not, takes a position.
+  ``file`` token, so a link's words are not words of the text; a hyphenated word (its
+  first part begins with a letter, every later part holds one) is the whole word then
+  its parts; a ``-`` before digits makes a signed integer (``2026-05-17`` is ``2026``,
+  ``-05``, ``-17``, so a date's day is not the number 17), but after a hyphenated word it
+  is a blank; every token, stopword or not, takes a position.
 * **Lexemes**: Postgres' English stopwords dropped, the rest stemmed by the Snowball
   English stemmer (``english_stem``), which ``snowballstemmer`` implements.
 * **Rank** (``tsrank.c``): ``ts_rank`` scores an AND of two or more lexemes by the
@@ -45,10 +48,12 @@ WEIGHTS = {"D": 0.1, "C": 0.2, "B": 0.4, "A": 1.0}  # tsrank.c default weights
 MAX_DISTANCE = 100  # tsrank.c word_distance: farther pairs count 1e-30
 _ZETA2 = 1.64493406685  # tsrank.c calc_rank_or: sum of 1 / i^2
 _WORD = r"[^\W_]+"
+_PART = r"\d*[^\W\d_][^\W_]*"  # a hyphenated word's part: it holds a letter
 _TOKEN = re.compile(
     rf"(?P<file>{_WORD}(?:-{_WORD})*(?:/{_WORD}(?:-{_WORD})*)+)"
-    rf"|(?P<dotted>{_WORD}(?:\.{_WORD})+)"
-    rf"|(?P<hyphen>[^\W\d_]\w*(?:-{_WORD})+)"
+    rf"|(?P<dotted>(?:-(?=\d))?{_WORD}(?:\.{_WORD})+)"
+    rf"|(?P<hyphen>[^\W\d_][^\W_]*(?:-{_PART})+)"
+    r"|(?P<signed>-\d+)"
     rf"|(?P<word>{_WORD})"
 )
 _STEMMER = snowballstemmer.stemmer("english")
@@ -69,13 +74,20 @@ def lexeme(word: str) -> str | None:
 def _tokens(text: str) -> list[str | None]:
     """Lexemes in parser order, ``None`` where a stopword holds a position."""
     out: list[str | None] = []
+    after_hyphenated = -1
     for match in _TOKEN.finditer(text):
-        if match.group("file") or match.group("dotted"):  # file and host tokens: whole
+        if match.group("file") or match.group("dotted"):  # file, host and float tokens: whole
             out.append(match.group(0).lower())
         elif match.group("hyphen"):
             whole = match.group("hyphen")
             out.append(lexeme(whole))
             out.extend(lexeme(part) for part in whole.split("-"))
+            after_hyphenated = match.end()
+        elif match.group("signed"):
+            # "-17" is a signed integer ("2026-05-17": 2026, -05, -17), except right after
+            # a hyphenated word, where the '-' is a blank ("foo-bar-17": foo-bar, 17).
+            digits = match.group("signed")
+            out.append(digits[1:] if match.start() == after_hyphenated else digits)
         else:
             out.append(lexeme(match.group("word")))
     return out
