@@ -61,6 +61,7 @@ from hermes_gbrain.recall.briefing import select_rows as gate
 from hermes_gbrain.recall.config import SPARE_ROWS, PointerConfig, PointerSearch, brain_for
 from hermes_gbrain.recall.gate import Gate, TitleVocabulary, row_key
 from hermes_gbrain.recall.named import TitleMatcher
+from hermes_gbrain.recall.pairs import note_rows, pair_query, wants_pairs
 from hermes_gbrain.recall.pointers import format_block, pointer_lines
 from hermes_gbrain.settings import load_settings
 from targets import Targets, add_check_flag
@@ -92,7 +93,7 @@ SPLITS = ("tune", "holdout", "fresh", "sealed", "sealed2")
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
 summary length were chosen on these three together); ``sealed`` and ``sealed2``: written the
 same way by two other hands and measured once, after everything was frozen."""
-PROVIDER_RETRIEVAL = "volunteer_context + search"
+PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
     ("named hit", lambda f: f.hit.get("named", 0.0), ">=", 0.97),
@@ -206,7 +207,9 @@ Retrieve = Callable[[str, Sequence[str], Sequence[str]], Sequence[SearchRow]]
 """``(message, earlier messages of the session, pages already shown) -> rows``"""
 
 
-def retrievals(brain: GBrain) -> dict[str, Retrieve]:
+def retrievals(
+    brain: GBrain, endpoint: str = "", vocabulary: TitleVocabulary | None = None
+) -> dict[str, Retrieve]:
     cache: dict[tuple[str, str], Sequence[SearchRow]] = {}
 
     def cached(
@@ -244,24 +247,31 @@ def retrievals(brain: GBrain) -> dict[str, Retrieve]:
         prior = "\n".join(f"- [{key}]" for key in shown)
         return brain.volunteer_context(window, prior_context=prior or None, max_pages=5).rows
 
-    def union(message: str, history: Sequence[str], shown: Sequence[str]) -> Sequence[SearchRow]:
-        window = "\n".join(f"user: {m}" for m in [*history[-(WINDOW_TURNS - 1) :], message])
-        prior = "\n".join(f"- [{key}]" for key in shown)
-        result = brain.recall_rows(
-            message,
-            window=window,
-            prior_context=prior or None,
-            limit=ROWS,
-            snippet_chars=SNIPPET_REQUEST,
-        )
-        return result.rows
+    def union(pairs: bool) -> Retrieve:
+        def run(message: str, history: Sequence[str], shown: Sequence[str]) -> Sequence[SearchRow]:
+            window = "\n".join(f"user: {m}" for m in [*history[-(WINDOW_TURNS - 1) :], message])
+            prior = "\n".join(f"- [{key}]" for key in shown)
+            also = pair_query(message, vocabulary) if pairs and wants_pairs(endpoint) else None
+            result = brain.recall_rows(
+                message,
+                window=window,
+                prior_context=prior or None,
+                limit=ROWS,
+                snippet_chars=SNIPPET_REQUEST,
+                also=also,
+            )
+            note_rows(endpoint, result.rows)  # as SharedRecall does
+            return result.rows
+
+        return run
 
     return {
         "search": search,
         "query": query(False),
         "query, expand": query(True),
         "volunteer_context": volunteer,
-        "volunteer_context + search": union,
+        "volunteer_context + search, no pairs": union(False),
+        PROVIDER_RETRIEVAL: union(True),
     }
 
 
@@ -385,7 +395,7 @@ def measure_brain(
         config = PointerConfig(settings=load_settings(env.get, hermes_home=home))
         brain = brain_for(config)
         rules = title_gate(brain)
-        calls = retrievals(brain)
+        calls = retrievals(brain, config.settings.mcp_url, rules.vocabulary)
         pointer_search = PointerSearch(config)
         preset_cache: dict[str, Sequence[SearchRow]] = {}
 
@@ -397,11 +407,13 @@ def measure_brain(
         for half, chosen in halves.items():
             layers = run_provider(chosen, calls[PROVIDER_RETRIEVAL], rules)
             without = run_provider(chosen, calls[PROVIDER_RETRIEVAL], replace(rules, titles=None))
+            unpaired = run_provider(chosen, calls["volunteer_context + search, no pairs"], rules)
             run.tables[half] = [
                 measure("gbrain provider: briefing + pointers", layers["all"]),
                 measure("  briefing (first turn)", layers["briefing"]),
                 measure("  pointers (gated, current turn)", layers["pointers"]),
                 measure("  without the title index", without["all"]),
+                measure("  without the pairs search", unpaired["all"]),
                 measure("hook mode, pointers on (default)", layers["all"]),
                 measure("hook mode, GBRAIN_HOOK_POINTERS=0", layers["briefing"]),
             ]

@@ -378,6 +378,7 @@ class GBrain:
         limit: int = 8,
         snippet_chars: int | None = 240,
         source_id: str | None = None,
+        also: str | None = None,
     ) -> SearchResult:
         """The rows to gate for one turn: ``volunteer_context`` first, then ``search``.
 
@@ -388,15 +389,15 @@ class GBrain:
         every paraphrase. ``window`` is the conversation as ``user:``/``assistant:`` lines
         (default: the message alone); ``prior_context`` text naming pages already shown
         (as ``[source:slug]``) keeps them out of the volunteered rows. Without a
-        ``volunteer_context`` tool, or with a source filter (it has none), this is
-        ``search``. Duplicates keep their first (volunteered) row.
+        ``volunteer_context`` tool, or with a source filter (it has none), only the
+        searches run. ``also`` is a second search query (``recall.pairs``): its rows come
+        last, and only when the message's own rows carry no ``cosine`` (a keyword-only
+        brain). Every call runs at once; a page volunteered or searched is not added again,
+        and a volunteered row takes the searched twin's title and text.
         """
-        if source_id is not None or not self.catalog().has("volunteer_context"):
-            return self.search(
-                message, limit=limit, snippet_chars=snippet_chars, source_id=source_id, lean=False
-            )
-        # Both calls at once: a turn waits for the slower one, not for the sum.
         volunteered: list[SearchRow] = []
+        extra: list[SearchRow] = []
+        helpers: list[threading.Thread] = []
 
         def volunteer() -> None:
             try:
@@ -408,22 +409,49 @@ class GBrain:
             except Exception:  # a side channel: the search rows still serve the turn
                 volunteered.clear()
 
-        helper = threading.Thread(target=volunteer, name="gbrain-volunteer", daemon=True)
-        helper.start()
-        found = self.search(
-            message, limit=limit, snippet_chars=snippet_chars, source_id=source_id, lean=False
-        )
-        helper.join()  # bounded: every request has its own deadline
-        offered = tuple(volunteered)
+        def search_also() -> None:
+            try:
+                extra.extend(
+                    self.search(
+                        also or "",
+                        limit=limit,
+                        snippet_chars=snippet_chars,
+                        source_id=source_id,
+                        lean=False,
+                    ).rows
+                )
+            except Exception:  # a side channel too
+                extra.clear()
+
+        if source_id is None and self.catalog().has("volunteer_context"):
+            helpers.append(threading.Thread(target=volunteer, name="gbrain-volunteer"))
+        if also:
+            helpers.append(threading.Thread(target=search_also, name="gbrain-search-also"))
+        for helper in helpers:
+            helper.daemon = True
+            helper.start()
+        try:
+            found = self.search(
+                message, limit=limit, snippet_chars=snippet_chars, source_id=source_id, lean=False
+            )
+        finally:
+            for helper in helpers:
+                helper.join()  # bounded: every request has its own deadline
         searched = {(r.source_id, r.slug): r for r in found.rows}
         merged = []
-        for row in offered:  # the searched row has the page title and text; keep the evidence
+        for row in volunteered:  # the searched row has the page title and text; keep the evidence
             twin = searched.get((row.source_id, row.slug))
             merged.append(replace(twin, evidence=row.evidence or twin.evidence) if twin else row)
         seen = {(r.source_id, r.slug) for r in merged}
-        rows = (*merged, *(r for r in found.rows if (r.source_id, r.slug) not in seen))
+        rows = [*merged, *(r for r in found.rows if (r.source_id, r.slug) not in seen)]
+        if all(r.cosine is None for r in found.rows):  # a hybrid brain's vectors do better
+            seen.update((r.source_id, r.slug) for r in found.rows)
+            for row in extra:
+                if (row.source_id, row.slug) not in seen:
+                    seen.add((row.source_id, row.slug))
+                    rows.append(row)
         return SearchResult(
-            rows=rows,
+            rows=tuple(rows),
             tool=found.tool,
             degraded=found.degraded,
             notes=found.notes,

@@ -3,6 +3,7 @@ request log stays bounded, and a generated brain is what it says."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 
 import httpx
@@ -114,3 +115,26 @@ def test_list_pages_by_recency_equals_sorting_every_page(http: httpx.Client) -> 
             start = int(args.get("offset", 0))
             expected = [p.slug for p in everything[start : start + int(args["limit"])]]
             assert [r["slug"] for r in mcp.data("list_pages", args)] == expected, args
+
+
+def test_parallel_searches_share_the_lazily_built_index() -> None:
+    # The lexeme postings fill on first use; the server answers requests on many threads
+    # (a turn sends its own search and its pairs search at once).
+    emu = Emulator(brain="generated:800")
+    pages = emu.store.pages()
+    links = _backlink_counts(pages)
+    expected = {q: _facts(rank_keyword(pages, q, links, now=NOW)) for q in QUERIES}
+    index = emu.store.search_index()
+    start = threading.Barrier(len(QUERIES))
+    found: dict[str, list[tuple]] = {}
+
+    def search(query: str) -> None:
+        start.wait(timeout=10)
+        found[query] = _facts(rank_keyword(pages, query, links, index, now=NOW))
+
+    workers = [threading.Thread(target=search, args=(q,)) for q in QUERIES]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert found == expected

@@ -24,6 +24,7 @@ from hermes_gbrain.recall.pointers import HEADER, StoreKey, shared_engine
 from hermes_gbrain.recall.shown import REPEAT_TURNS, reset_shared_log, sessions_dir, shared_log
 from support.hermes_driver import MemoryManagerDriver, load_provider
 from support.hermes_home import HermesHome
+from support.pair_searches import without_pairs
 from support.pointer_env import Profile, engine_idle, fresh_process_state, make_profile
 
 pytestmark = pytest.mark.hermes
@@ -38,7 +39,7 @@ def pointer_searches(emu: Emulator) -> list[dict[str, Any]]:
     more; on the first turn the briefing reads the pointer search's rows)."""
     return [
         dict(r.arguments or {})
-        for r in emu.requests
+        for r in without_pairs(emu.requests)
         if r.tool in ("search", "query") and (r.arguments or {}).get("limit") != SEARCH_ROWS
     ]
 
@@ -113,7 +114,7 @@ def test_briefed_once_per_session_across_processes(briefed: Profile) -> None:
     with MemoryManagerDriver(load_provider("gbrain"), session_id="cli-1", first_turn=3) as d3:
         third = d3.turn("Tell me about Tomas Lindqvist")
     # one recall per turn (the briefing reads turn 1's), and no second briefing
-    assert [str(r.tool) for r in briefed.emu.requests].count("search") == 3
+    assert [str(r.tool) for r in without_pairs(briefed.emu.requests)].count("search") == 3
     assert not BRIEF_LINE.search(second.prefetch + third.prefetch)
     assert MAYA not in second.prefetch  # shown on turn 1, in another process
     assert TOMAS in third.prefetch  # about its own message

@@ -21,9 +21,11 @@ from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.emulator.sample_brain import INJECTION_SLUG
 from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST, cited_pages
 from hermes_gbrain.recall.digest import DIGEST_HEADER, Digest, read_digest_line, write_digest
+from hermes_gbrain.recall.pairs import pair_query
 from hermes_gbrain.recall.pointers import HEADER
 from support.hermes_driver import MemoryManagerDriver, build_agent, load_provider
 from support.hermes_home import HermesHome
+from support.pair_searches import is_pair_search, without_pairs
 from support.pointer_env import WAIT, Profile, engine_idle, make_profile
 from support.stub_model import StubModel
 
@@ -35,7 +37,7 @@ BRIEF_LINE = re.compile(r"^- .+ \[[a-z]+:[a-z0-9/._-]+\] — ", re.MULTILINE)
 def briefing_searches(emu: Emulator) -> int:
     return sum(
         1
-        for r in emu.requests
+        for r in without_pairs(emu.requests)
         if r.tool in ("search", "query")
         and (r.arguments or {}).get("snippet_chars") == SNIPPET_REQUEST
         and (r.arguments or {}).get("limit") == SEARCH_ROWS  # pointers ask for more rows
@@ -81,8 +83,8 @@ def test_no_digest_block_without_a_fresh_digest(briefed: Profile, state: str) ->
 
 
 def recall_calls(emu: Emulator) -> dict[str, int]:
-    """The recall requests in the emulator's log, by tool."""
-    tools = [str(r.tool) for r in emu.requests]
+    """The recall requests in the emulator's log, by tool (pairs searches apart)."""
+    tools = [str(r.tool) for r in without_pairs(emu.requests)]
     return {t: tools.count(t) for t in ("search", "query", "volunteer_context") if t in tools}
 
 
@@ -119,6 +121,26 @@ def test_first_turn_recall_shared_without_pointer_wait(briefed: Profile) -> None
     assert recall_calls(emu) == {"search": 1, "volunteer_context": 1}
     context = first.memory_context or ""
     assert BRIEF_LINE.search(context) and "[default:people/maya-okafor] — " in context
+
+
+@pytest.mark.parametrize("pairs", ["on", "0"])
+def test_the_pairs_search_finds_a_paraphrase_and_can_be_turned_off(
+    briefed: Profile, pairs: str
+) -> None:
+    # "drop" and "offline" are only together on the on-device store's page; GBrain's
+    # keyword search ANDs the whole message and finds it nowhere (recall.pairs).
+    message = "which phones drop packets when rangers are offline?"
+    briefed.set_env(GBRAIN_POINTER_PAIRS=pairs)
+    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+        context = driver.turn(message).memory_context or ""
+        assert engine_idle()
+    extra = [r for r in briefed.emu.requests if is_pair_search(r, briefed.emu.requests)]
+    assert recall_calls(briefed.emu) == {"search": 1, "volunteer_context": 1}
+    if pairs == "on":
+        assert [(r.arguments or {}).get("query") for r in extra] == [pair_query(message)]
+        assert "[default:decisions/sqlite-on-device]" in context
+    else:
+        assert extra == [] and "decisions/sqlite-on-device" not in context
 
 
 def test_pointer_preset_gets_neither_digest_nor_briefing(

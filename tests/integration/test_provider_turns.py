@@ -24,6 +24,7 @@ from support.hermes_driver import (
     load_provider,
 )
 from support.hermes_home import HermesHome
+from support.pair_searches import without_pairs
 from support.pointer_env import WAIT, Profile, engine_idle, make_profile
 
 pytestmark = pytest.mark.hermes
@@ -197,7 +198,7 @@ def test_source_filter_uses_query_without_expansion(profile: Profile) -> None:
     profile.set_env(GBRAIN_POINTER_SOURCE="work")
     with MemoryManagerDriver(load_provider("gbrain")) as driver:
         block = turn(driver, "ledger lake backfill").prefetch
-    (req,) = [r for r in profile.emu.requests if r.tool]
+    (req,) = without_pairs(r for r in profile.emu.requests if r.tool)
     assert req.tool == "query"
     assert req.arguments == {
         "query": "ledger lake backfill",

@@ -11,6 +11,7 @@ from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.recall.briefing import select_rows
 from hermes_gbrain.recall.gate import TitleVocabulary
+from hermes_gbrain.recall.pairs import pair_query
 from hermes_gbrain.settings import load_settings
 
 
@@ -73,3 +74,30 @@ def test_the_gate_on_the_large_brain_with_its_vocabulary(brain: GBrain) -> None:
     named = "What did the working capital review say?"
     chosen = select_rows(brain.recall_rows(named).rows, named, vocabulary=vocabulary)
     assert [r.slug for r in chosen] == ["notes/working-capital-review"]
+
+
+def test_recall_rows_adds_the_pairs_rows_last_on_a_keyword_only_brain(
+    brain: GBrain, large: Emulator
+) -> None:
+    message = "Which of our investors insists on cohort retention charts with every update?"
+    also = pair_query(message)
+    assert also is not None and also.startswith("investors insists or investors cohort or ")
+    plain = [r.slug for r in brain.recall_rows(message).rows]
+    large.clear_requests()
+    rows = [r.slug for r in brain.recall_rows(message, also=also).rows]
+    assert rows[: len(plain)] == plain  # after the message's own rows
+    assert "people/greta-holm" in rows[len(plain) :] and len(set(rows)) == len(rows)
+    searched = [(r.arguments or {}).get("query") for r in large.requests if r.tool == "search"]
+    assert sorted(searched) == sorted([message, also])
+
+
+def test_recall_rows_leaves_the_pairs_rows_out_on_a_hybrid_brain(tmp_path: object) -> None:
+    message = "which phones drop packets when rangers are offline?"
+    with Emulator(hybrid=True) as hybrid:
+        env = hybrid.client_env("recall-hybrid", scopes="read")
+        brain = open_brain(load_settings(env.get, hermes_home=str(tmp_path)), scope="read")
+        plain = brain.recall_rows(message).rows
+        paired = brain.recall_rows(message, also=pair_query(message)).rows
+        assert plain and all(r.cosine is not None for r in plain)
+        assert [r.slug for r in paired] == [r.slug for r in plain]
+        assert [r.tool for r in hybrid.requests].count("search") == 3  # sent, not read

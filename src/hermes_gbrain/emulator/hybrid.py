@@ -225,6 +225,11 @@ def _holding(pages: Sequence[Page], query: tsearch.Query, index: SearchIndex) ->
     match an empty text. Same rows as scanning every page; far fewer pages scanned."""
     if query.matches({}):
         return list(pages)
+    with index.lock:
+        return _holding_locked(pages, query, index)
+
+
+def _holding_locked(pages: Sequence[Page], query: tsearch.Query, index: SearchIndex) -> list[Page]:
     for page in pages:
         known = index.page_lexemes.get(page.id)
         if known is not None and known[0] is page:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -290,11 +291,17 @@ class SearchIndex:
         self.lexeme_pages: dict[str, set[int]] = {}
         """Lexeme -> ids of pages whose chunk or title vectors hold it (GBrain's GIN index
         on ``search_vector``), filled by the lexical arms as they go."""
+        self.lock = threading.RLock()
+        """Held while the lexeme postings change or are read: searches run in parallel."""
         self.page_lexemes: dict[int, tuple[Page, frozenset[str]]] = {}
         """Page id -> the version whose lexemes are in :attr:`lexeme_pages`, and those."""
 
     def add(self, page: Page) -> None:
         """Index ``page``'s current version (replacing an earlier one)."""
+        with self.lock:
+            self._add(page)
+
+    def _add(self, page: Page) -> None:
         old = self.docs.get(page.id)
         if old is not None:
             for term in old.title:

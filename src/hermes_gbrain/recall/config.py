@@ -45,6 +45,9 @@ class PointerConfig:
     settings: Settings
     screen: bool = True
     sync_budget_ms: int | None = None
+    pairs: bool = True
+    """Gated recalls also search pairs of the message's words (:mod:`.pairs`) unless
+    ``GBRAIN_POINTER_PAIRS=0``."""
     cache_key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -79,6 +82,7 @@ def load_pointer_config(lookup: Lookup, *, hermes_home: str | os.PathLike[str]) 
         settings=load_settings(lookup, hermes_home=hermes_home),
         screen=flag_not_off(lookup("GBRAIN_POINTER_SCREEN")),
         sync_budget_ms=_budget(lookup("GBRAIN_POINTER_SYNC_BUDGET_MS")),
+        pairs=flag_not_off(lookup("GBRAIN_POINTER_PAIRS")),
     )
 
 

@@ -3,7 +3,8 @@
 On the first non-trivial message both layers want the same rows (``GBrain.recall_rows``
 for that message). :class:`SharedRecall` holds the call's arguments; the first layer to
 ask runs it, the other waits for the same answer, so the brain sees one
-``volunteer_context`` and one ``search``. Each layer still waits only as long as its own
+``volunteer_context`` and one ``search`` (and, on a keyword-only brain, one search of the
+message's word pairs, :mod:`.pairs`). Each layer still waits only as long as its own
 budget allows: the briefing desk and the turn's deadline stop waiting on their own, and
 the call itself is bounded by every request's deadline.
 """
@@ -14,6 +15,8 @@ import threading
 
 from ..api import SearchResult
 from .config import PointerConfig, brain_for
+from .gate import load_vocabulary
+from .pairs import note_rows, pair_query, wants_pairs
 from .pointers import QUERY_CHARS
 
 __all__ = ["SNIPPET_REQUEST", "SharedRecall"]
@@ -72,6 +75,10 @@ class SharedRecall:
         with self._lock:
             mine, self._claimed = not self._claimed, True
         if mine:
+            endpoint = self._config.settings.mcp_url
+            also = None
+            if self._config.pairs and wants_pairs(endpoint):
+                also = pair_query(self.message, load_vocabulary(self._config.home))
             try:
                 self._result = brain_for(self._config).recall_rows(
                     self.message,
@@ -80,7 +87,9 @@ class SharedRecall:
                     limit=self.limit,
                     snippet_chars=SNIPPET_REQUEST,
                     source_id=self._config.settings.source,
+                    also=also,
                 )
+                note_rows(endpoint, self._result.rows)
             except BaseException as exc:
                 self._error = exc
                 raise
