@@ -140,10 +140,13 @@ def write_rows(rows: dict[str, list[dict[str, Any]]], out: Path) -> None:
     out.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
 
 
-def record(env_file: Path, out: Path, fields: Sequence[str] = KEPT_FIELDS) -> int:
+def record(
+    env_file: Path, out: Path, fields: Sequence[str] = KEPT_FIELDS, extra: Sequence[str] = ()
+) -> int:
+    """Every message's rows (and those of the ``extra`` queries) from a real server."""
     client = Client(read_env(env_file), fields)
     try:
-        rows = {message: client.search(message) for message in messages()}
+        rows = {query: client.search(query) for query in [*messages(), *extra]}
     finally:
         client.close()
     write_rows(rows, out)

@@ -2,13 +2,14 @@
 
 The keyword-only twin of ``hybrid_fidelity.py``: both brains hold the large benchmark brain
 (here written as ``gbrain import`` writes them, there imported into a GBrain without an
-embedding provider), every distinct message of ``bench/data/relevance.json`` goes to ``search``
-(no limit) on each, and the rows are compared: the same first row (top-1), the same first three
-rows in order (top-3), the share of the real first ten pages the emulator also returns among its
-first ten (top-10 overlap), and, for the rows both return, a score within 0.001 (and a
-``base_score``, the score before the backlink and recency boosts). The figures are given for
-every message and for the first two sets (tune, holdout) and the later three (fresh, sealed,
-sealed2) apart; a message in both counts in each.
+embedding provider), every distinct message of ``bench/data/relevance.json`` and the pairs
+search a turn sends beside it (``recall.pairs``) go to ``search`` (no limit) on each, and the
+rows are compared: the same first row (top-1), the same first three rows in order (top-3), the
+share of the real first ten pages the emulator also returns among its first ten (top-10
+overlap), and, for the rows both return, a score within 0.001 (and a ``base_score``, the score
+before the backlink and recency boosts). The figures are given for every search, for the
+first two sets (tune, holdout), the later four (fresh, sealed, sealed2, sealed3) and the pairs
+searches apart; a search in several groups counts in each.
 
 The real side is read from ``bench/data/keyword_real.json`` (slug, chunk source, score and
 base_score of each row a real server returned), so the comparison runs without a server. To
@@ -36,6 +37,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.recall.pairs import pair_query
 from hybrid_fidelity import (
     DATA,
     TOP1_TARGET,
@@ -52,7 +54,7 @@ from targets import Targets
 REAL = DATA / "keyword_real.json"
 FIELDS = ("slug", "chunk_source", "score", "base_score")
 FIRST_SETS = ("tune", "holdout")
-LATER_SETS = ("fresh", "sealed", "sealed2")
+LATER_SETS = ("fresh", "sealed", "sealed2", "sealed3")
 
 
 class Tally:
@@ -117,8 +119,9 @@ def _badness(theirs: list[dict[str, Any]], ours: list[dict[str, Any]]) -> tuple[
 def compare(real: dict[str, list[dict[str, Any]]], show: int, check: bool) -> int:
     groups = {
         name: set(messages(sets=sets))
-        for name, sets in (("first two sets", FIRST_SETS), ("later three sets", LATER_SETS))
+        for name, sets in (("first two sets", FIRST_SETS), ("later four sets", LATER_SETS))
     }
+    groups["pairs searches"] = set(pair_queries(messages()))
     tallies = {"all": Tally(), **{name: Tally() for name in groups}}
     misses: list[tuple[tuple[int, ...], str, list[str], list[str]]] = []
     for query, ours in emulator_rows(list(real)):
@@ -154,10 +157,15 @@ def compare(real: dict[str, list[dict[str, Any]]], show: int, check: bool) -> in
     return targets.finish(check)
 
 
+def pair_queries(said: Sequence[str]) -> list[str]:
+    """The pairs searches (``recall.pairs``) a turn sends beside these messages."""
+    return list(dict.fromkeys(q for m in said if (q := pair_query(m)) is not None))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = fidelity_parser(__doc__, REAL, 5).parse_args(argv)
     if args.record:
-        return record(args.record, args.real, FIELDS)
+        return record(args.record, args.real, FIELDS, extra=pair_queries(messages()))
     real = json.loads(args.real.read_text(encoding="utf-8"))
     return compare(real, args.show, args.check)
 

@@ -267,3 +267,17 @@ def test_the_cosine_margin_is_read_from_the_profile() -> None:
     assert margin("off") is None
     assert margin("lots") == DEFAULT_COSINE_MARGIN
     assert margin("7") == 1.0
+
+
+def test_a_name_the_row_never_mentions_drops_it_unless_three_words_back_it() -> None:
+    message = "who tracks the customs paperwork for device shipments to Kenya?"
+    two = row("notes/shipping", "Shipping notes", 0.9, "keyword_exact",
+              snippet="Customs paperwork for the spring order.")  # fmt: skip
+    three = row("people/umar-farouk", "Umar Farouk", 0.5, "weak_semantic", "person",
+                snippet="Umar tracks customs paperwork and device shipments.")  # fmt: skip
+    assert slugs(gate_rows([two, three], message)) == ["people/umar-farouk"]
+    # "Paris" names something no row mentions; two supporting words do not outweigh it
+    trip = row("notes/trip", "Offsite travel notes", 1.0, "keyword_exact",
+               snippet="Hotel bookings and train tickets for the offsite.")  # fmt: skip
+    assert gate_rows([trip], "book train tickets and a hotel in Paris") == []
+    assert slugs(gate_rows([trip], "book train tickets and a hotel")) == ["notes/trip"]

@@ -33,7 +33,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    median cosine of the rows returned (:func:`cosine_floor`).
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
-inside a sentence: "Paris", "Dune") that the row never mentions. When any row is
+inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
+words of the message back it (its summary may stop before the name). When any row is
 named (tiers 0 and 1) named rows are kept, with at most one tier 2 or 3 row that GBrain
 ranks above all of them and two distinctive message words back (the person who closed the
 contract the message names; it takes the last slot); otherwise tier 2 and 3 rows scoring
@@ -105,6 +106,9 @@ COSINE_TOP = 3
 COSINE_MIN_ROWS = 5
 """The median is read only from this many rows with a cosine or more (a hybrid GBrain
 returns 20)."""
+NAME_OVERRIDE = 3
+"""Distinctive words of the message a row's title and summary must hold to pass though it
+never mentions a name the message gives (its summary may stop before the name)."""
 STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
 WEAK_EVIDENCE = frozenset({"weak_semantic"})
 TITLE_CAP = 80
@@ -355,9 +359,9 @@ def _tier(
         return 1  # the title as a phrase of the message ("the working capital review")
     tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
     body = content_stems(row.title + " " + tail + " " + _summary_text(row))
-    if names - body:
-        return None  # the message names something this row never mentions
     support = sum(1 for s in body & wanted if _distinctive(s, vocabulary))
+    if names - body and support < NAME_OVERRIDE:
+        return None  # the message names something this row never mentions
     anchors = {s for s in (title | content_stems(tail)) & wanted if _distinctive(s, vocabulary)}
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
