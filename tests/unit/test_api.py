@@ -601,3 +601,45 @@ def test_credential_for_and_open_brain(tmp_path: Any, caplog: pytest.LogCaptureF
             transport=transport,
         )
     assert CLIENT_SECRET not in caplog.text and STATIC_TOKEN not in caplog.text
+
+
+# -- recall_rows(also=…): the pairs search --------------------------------------------------
+
+
+def _row_for(slug: str, **extra: Any) -> dict[str, Any]:
+    return {**ROW, "slug": slug, "id": slug, "title": slug, **extra}
+
+
+def test_the_also_search_adds_its_rows_last_and_fails_quietly() -> None:
+    def search(args: dict[str, Any]) -> dict[str, Any]:
+        if " or " in args["query"]:
+            return tool_result([_row_for("b/two"), _row_for("c/three")])
+        return tool_result([_row_for("a/one"), _row_for("b/two")])
+
+    gbrain, fake = brain(OLD_SEARCH, search=search)
+    result = gbrain.recall_rows("alpha bravo charlie", also="alpha bravo or bravo charlie")
+    assert [r.slug for r in result.rows] == ["a/one", "b/two", "c/three"]
+    queries = sorted(c["query"] for c in fake.tool_calls("search"))
+    assert queries == ["alpha bravo charlie", "alpha bravo or bravo charlie"]
+
+    def failing(args: dict[str, Any]) -> dict[str, Any]:
+        if " or " in args["query"]:
+            return tool_result({"error": "internal_error", "message": "x"}, is_error=True)
+        return tool_result([_row_for("a/one")])
+
+    gbrain, _ = brain(OLD_SEARCH, search=failing)
+    assert [r.slug for r in gbrain.recall_rows("alpha bravo", also="alpha or bravo").rows] == [
+        "a/one"
+    ]
+
+
+def test_the_also_rows_are_left_out_when_the_rows_carry_a_cosine() -> None:
+    def search(args: dict[str, Any]) -> dict[str, Any]:
+        if " or " in args["query"]:
+            return tool_result([_row_for("c/three", cosine=0.2)])
+        return tool_result([_row_for("a/one", cosine=0.41, keyword_hit=True)])
+
+    gbrain, fake = brain(OLD_SEARCH, search=search)
+    result = gbrain.recall_rows("alpha bravo charlie", also="alpha bravo or bravo charlie")
+    assert [r.slug for r in result.rows] == ["a/one"]
+    assert len(fake.tool_calls("search")) == 2  # sent at once, before the answer was known

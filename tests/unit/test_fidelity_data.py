@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from hermes_gbrain.emulator import large_brain
+from hermes_gbrain.recall.pairs import pair_query
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 
@@ -22,7 +23,9 @@ def _labelled_messages() -> set[str]:
 
 def test_keyword_recording_covers_every_message_with_real_pages_only() -> None:
     real = json.loads((DATA / "keyword_real.json").read_text(encoding="utf-8"))
-    assert set(real) == _labelled_messages()
+    # every message, and the pairs search a turn sends beside it (recall.pairs)
+    labelled = _labelled_messages()
+    assert set(real) == labelled | {q for m in labelled if (q := pair_query(m)) is not None}
     slugs = {slug for _, slug, _ in large_brain.pages()}
     for rows in real.values():
         assert len(rows) <= 20

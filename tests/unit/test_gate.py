@@ -281,3 +281,16 @@ def test_a_name_the_row_never_mentions_drops_it_unless_three_words_back_it() -> 
                snippet="Hotel bookings and train tickets for the offsite.")  # fmt: skip
     assert gate_rows([trip], "book train tickets and a hotel in Paris") == []
     assert slugs(gate_rows([trip], "book train tickets and a hotel")) == ["notes/trip"]
+
+
+def test_a_title_used_as_ordinary_words_about_something_else_names_nothing() -> None:
+    policy = row("notes/remote-work-policy", "Remote work policy", 1.0, "keyword_exact",
+                 snippet="Engineers work from home three days a week.")  # fmt: skip
+    assert slugs(gate_rows([policy], "what does our remote work policy say?")) == [
+        "notes/remote-work-policy"
+    ]
+    assert gate_rows([policy], "write a remote work policy for a 5-person bakery") == []
+    # a message that names something ("Lisbon") is about this brain: the title still names
+    assert slugs(gate_rows([policy], "does the remote work policy cover our Lisbon hires?")) == [
+        "notes/remote-work-policy"
+    ]

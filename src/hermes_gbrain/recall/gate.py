@@ -22,7 +22,11 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    title of a person or company page. Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs
    are inside the message's text. With the title index (``Gate.titles``) pages named
-   this way are found even when search did not return them (:mod:`.named`);
+   this way are found even when search did not return them (:mod:`.named`). Not when the
+   message names nothing (no capitalised word inside it), the row is no person's or
+   company's page and two distinctive words of the message appear nowhere in the row: the
+   title's words are then used about something else ("write a remote work policy for a
+   5-person bakery"), and the row is judged as tiers 2 and 3 judge it;
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
@@ -106,6 +110,9 @@ COSINE_TOP = 3
 COSINE_MIN_ROWS = 5
 """The median is read only from this many rows with a cosine or more (a hybrid GBrain
 returns 20)."""
+ELSEWHERE_WORDS = 2
+"""Distinctive message words a title match may leave unexplained before it stops naming
+the page (:func:`_elsewhere`)."""
 NAME_OVERRIDE = 3
 """Distinctive words of the message a row's title and summary must hold to pass though it
 never mentions a name the message gives (its summary may stop before the name)."""
@@ -331,6 +338,18 @@ def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> boo
     return not (surface.isalpha() and surface[1:].islower())
 
 
+def _elsewhere(
+    row: SearchRow, title: set[str], body: set[str], asked: set[str], message: _Message
+) -> bool:
+    """The message uses the row's title as ordinary words about something else: it names
+    nothing (no capitalised word inside the sentence), the row is no person's or company's
+    page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message appear
+    nowhere in the row ("write a remote work policy for a 5-person bakery")."""
+    if message.names or (row.type or "") in NAME_TYPES:
+        return False  # a message naming something ("Driftwood") is about this brain
+    return len(asked - title - body) >= ELSEWHERE_WORDS
+
+
 def _tier(
     row: SearchRow,
     message: _Message,
@@ -347,18 +366,19 @@ def _tier(
     title = content_stems(row.title)
     named = {s for s in title if not s.isdigit()}
     distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
-    if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
-        return 1  # the whole title, numbers included ("Hiring plan 2026")
-    single = distinctive == 1 and len(named) == 1
-    whole = distinctive >= 2 or len(named) >= 3 or single
-    if single and named <= wanted and len(words(row.title)) == 1:
-        whole = _name_like(row.title, next(iter(named)), message, asked)
-    if named and named <= wanted and whole:
-        return 1
-    if _phrase_in(row.title, message.text) and (distinctive >= 1 or len(words(row.title)) >= 3):
-        return 1  # the title as a phrase of the message ("the working capital review")
     tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
     body = content_stems(row.title + " " + tail + " " + _summary_text(row))
+    if not _elsewhere(row, title, body, asked, message):
+        if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
+            return 1  # the whole title, numbers included ("Hiring plan 2026")
+        single = distinctive == 1 and len(named) == 1
+        whole = distinctive >= 2 or len(named) >= 3 or single
+        if single and named <= wanted and len(words(row.title)) == 1:
+            whole = _name_like(row.title, next(iter(named)), message, asked)
+        if named and named <= wanted and whole:
+            return 1
+        if _phrase_in(row.title, message.text) and (distinctive >= 1 or len(words(row.title)) >= 3):
+            return 1  # the title as a phrase of the message ("the working capital review")
     support = sum(1 for s in body & wanted if _distinctive(s, vocabulary))
     if names - body and support < NAME_OVERRIDE:
         return None  # the message names something this row never mentions
