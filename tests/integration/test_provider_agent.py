@@ -201,3 +201,6 @@ def test_demo_prints_the_block(hermes_home: object) -> None:
     assert "[default:decisions/sqlite-on-device]" in turns[4]
     # turn 5 names Maya and Driftwood again: both were shown within five turns
     assert "maya-okafor]" not in turns[5] and "driftwood-sync]" not in turns[5]
+    # one search per real turn, and one of the word pairs of each message that has two
+    # distinctive words ("Driftwood Sync project": "sync" and "project" are ordinary)
+    assert "searches sent: 4 for the messages" in text and "and 3 for their word pairs" in text

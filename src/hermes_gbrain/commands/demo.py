@@ -21,6 +21,7 @@ from ..connect import open_brain
 from ..emulator import Emulator
 from ..errors import GBrainError
 from ..recall.digest import build_digest, write_digest
+from ..recall.pairs import pair_query
 from ..recall.pointers import shared_engine
 from ..settings import load_settings
 from ..text import one_line
@@ -133,10 +134,17 @@ def run_demo(out: TextIO) -> int:
                 os.environ.pop("HERMES_HOME", None)
             else:
                 os.environ["HERMES_HOME"] = previous
-        searches = sum(1 for r in emu.requests if r.tool in ("search", "query"))
+        pairs = {pair_query(user) for user in DEMO_TURNS}
+        queries = [
+            str((r.arguments or {}).get("query"))
+            for r in emu.requests
+            if r.tool in ("search", "query")
+        ]
+        paired = sum(1 for q in queries if q in pairs)
         print(
-            f"\nsearches sent: {searches} (one per real turn, the first shared by the "
-            "briefing and the pointers; none for the trivial one); "
+            f"\nsearches sent: {len(queries) - paired} for the messages (one per real turn, "
+            "the first shared by the briefing and the pointers; none for the trivial one) "
+            f"and {paired} for their word pairs (a keyword-only brain); "
             f"token requests: {emu.token_requests} (one mint, reused)",
             file=out,
         )

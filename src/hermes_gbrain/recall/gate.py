@@ -350,6 +350,29 @@ def _elsewhere(
     return len(asked - title - body) >= ELSEWHERE_WORDS
 
 
+def _names(
+    text: str,
+    message: _Message,
+    wanted: set[str],
+    asked: set[str],
+    vocabulary: TitleVocabulary | None,
+) -> bool:
+    """Tier 1 by the title's words: the message holds them all, or they are a phrase of it."""
+    title = content_stems(text)
+    named = {s for s in title if not s.isdigit()}
+    distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
+    if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
+        return True  # the whole title, numbers included ("Hiring plan 2026")
+    single = distinctive == 1 and len(named) == 1
+    whole = distinctive >= 2 or len(named) >= 3 or single
+    if single and named <= wanted and len(words(text)) == 1:
+        whole = _name_like(text, next(iter(named)), message, asked)
+    if named and named <= wanted and whole:
+        return True
+    # the title as a phrase of the message ("the working capital review")
+    return _phrase_in(text, message.text) and (distinctive >= 1 or len(words(text)) >= 3)
+
+
 def _tier(
     row: SearchRow,
     message: _Message,
@@ -364,21 +387,12 @@ def _tier(
     wanted, names = message.wanted_by(row), message.names
     asked = {s for s in wanted if _distinctive(s, vocabulary)}
     title = content_stems(row.title)
-    named = {s for s in title if not s.isdigit()}
-    distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
     tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
     body = content_stems(row.title + " " + tail + " " + _summary_text(row))
-    if not _elsewhere(row, title, body, asked, message):
-        if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
-            return 1  # the whole title, numbers included ("Hiring plan 2026")
-        single = distinctive == 1 and len(named) == 1
-        whole = distinctive >= 2 or len(named) >= 3 or single
-        if single and named <= wanted and len(words(row.title)) == 1:
-            whole = _name_like(row.title, next(iter(named)), message, asked)
-        if named and named <= wanted and whole:
-            return 1
-        if _phrase_in(row.title, message.text) and (distinctive >= 1 or len(words(row.title)) >= 3):
-            return 1  # the title as a phrase of the message ("the working capital review")
+    if not _elsewhere(row, title, body, asked, message) and _names(
+        row.title, message, wanted, asked, vocabulary
+    ):
+        return 1
     support = sum(1 for s in body & wanted if _distinctive(s, vocabulary))
     if names - body and support < NAME_OVERRIDE:
         return None  # the message names something this row never mentions
