@@ -664,6 +664,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         "if False:",
         ("tests/integration/test_briefing_processes.py",),
     ),
+    Mutation(
+        "a failing pairs search stays quiet",
+        f"{PKG}/api.py",
+        "            except Exception:  # a side channel too\n",
+        "            except ZeroDivisionError:  # a side channel too\n",
+        ("tests/unit/test_api.py",),
+    ),
+    Mutation(
+        "pairs rows left out on a hybrid brain",
+        f"{PKG}/api.py",
+        "if all(r.cosine is None for r in found.rows):",
+        "if True:",
+        ("tests/unit/test_api.py",),
+    ),
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
@@ -610,7 +611,10 @@ def _row_for(slug: str, **extra: Any) -> dict[str, Any]:
     return {**ROW, "slug": slug, "id": slug, "title": slug, **extra}
 
 
-def test_the_also_search_adds_its_rows_last_and_fails_quietly() -> None:
+def test_the_also_search_adds_its_rows_last_and_fails_quietly(monkeypatch: Any) -> None:
+    escaped: list[Any] = []  # a traceback on the user's terminal, from the helper thread
+    monkeypatch.setattr(threading, "excepthook", escaped.append)
+
     def search(args: dict[str, Any]) -> dict[str, Any]:
         if " or " in args["query"]:
             return tool_result([_row_for("b/two"), _row_for("c/three")])
@@ -631,6 +635,7 @@ def test_the_also_search_adds_its_rows_last_and_fails_quietly() -> None:
     assert [r.slug for r in gbrain.recall_rows("alpha bravo", also="alpha or bravo").rows] == [
         "a/one"
     ]
+    assert escaped == []
 
 
 def test_the_also_rows_are_left_out_when_the_rows_carry_a_cosine() -> None:
