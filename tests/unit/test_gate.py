@@ -289,7 +289,15 @@ def test_a_title_used_as_ordinary_words_about_something_else_names_nothing() -> 
     assert slugs(gate_rows([policy], "what does our remote work policy say?")) == [
         "notes/remote-work-policy"
     ]
-    assert gate_rows([policy], "write a remote work policy for a 5-person bakery") == []
+    assert gate_rows([policy], "write a remote work policy for my cousin's bakery") == []
+    # the title's own two words do not anchor it either; words beyond them in its summary do
+    breaker = row("concepts/circuit-breaker", "Circuit Breaker", 1.0, "keyword_exact",
+                  snippet="Stop calling a failing service for a while.")  # fmt: skip
+    assert gate_rows([breaker], "my garage circuit breaker won't reset after the storm") == []
+    assert slugs(gate_rows([breaker], "do we use a circuit breaker on the failing service?")) == [
+        "concepts/circuit-breaker"
+    ]
+    assert slugs(gate_rows([policy], "does it say how many days from home per week?")) == []
     # a message that names something ("Lisbon") is about this brain: the title still names
     assert slugs(gate_rows([policy], "does the remote work policy cover our Lisbon hires?")) == [
         "notes/remote-work-policy"

@@ -24,9 +24,11 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    are inside the message's text. With the title index (``Gate.titles``) pages named
    this way are found even when search did not return them (:mod:`.named`). Not when the
    message names nothing (no capitalised word inside it), the row is no person's or
-   company's page and two distinctive words of the message appear nowhere in the row: the
-   title's words are then used about something else ("write a remote work policy for a
-   5-person bakery"), and the row is judged as tiers 2 and 3 judge it;
+   company's page and two distinctive, not generic words of the message appear nowhere in
+   the row: the title's words are then used about something else ("write a remote work
+   policy for my cousin's bakery", "my garage circuit breaker won't reset"), so they do not
+   anchor it either; only words of the message beyond the title's, in its summary, can
+   (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
@@ -75,6 +77,7 @@ from .generated import is_generated
 from .named import TitleMatcher
 from .screen import prompt_line, prompt_ref
 from .words import (
+    GENERIC_WORDS,
     acronyms,
     compact,
     content_stems,
@@ -150,6 +153,7 @@ MAX_VOCABULARY_BYTES = 2 * 1024 * 1024
 
 
 _ORDINARY_STEMS = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)
+_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
 # -- the title vocabulary -----------------------------------------------------------------
@@ -343,11 +347,13 @@ def _elsewhere(
 ) -> bool:
     """The message uses the row's title as ordinary words about something else: it names
     nothing (no capitalised word inside the sentence), the row is no person's or company's
-    page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message appear
-    nowhere in the row ("write a remote work policy for a 5-person bakery")."""
+    page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message, in Latin
+    script and not generic (``GENERIC_WORDS``: "actually", "next"), appear nowhere in the
+    row ("write a remote work policy for my cousin's bakery")."""
     if message.names or (row.type or "") in NAME_TYPES:
         return False  # a message naming something ("Driftwood") is about this brain
-    return len(asked - title - body) >= ELSEWHERE_WORDS
+    foreign = {s for s in asked - title - body if s.isascii() and s not in _GENERIC_STEMS}
+    return len(foreign) >= ELSEWHERE_WORDS
 
 
 def _names(
@@ -389,9 +395,10 @@ def _tier(
     title = content_stems(row.title)
     tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
     body = content_stems(row.title + " " + tail + " " + _summary_text(row))
-    if not _elsewhere(row, title, body, asked, message) and _names(
-        row.title, message, wanted, asked, vocabulary
-    ):
+    elsewhere = _elsewhere(row, title, body, asked, message)
+    if elsewhere and not (body & asked) - title:
+        return None  # only the title's own words tie it to a message about something else
+    if not elsewhere and _names(row.title, message, wanted, asked, vocabulary):
         return 1
     support = sum(1 for s in body & wanted if _distinctive(s, vocabulary))
     if names - body and support < NAME_OVERRIDE:

@@ -22,38 +22,12 @@ from collections.abc import Iterable
 
 from ..api import SearchRow
 from .gate import TitleVocabulary, is_distinctive
-from .words import STOP_WORDS, fold, stem, words
+from .words import GENERIC_WORDS, STOP_WORDS, fold, stem, words
 
-__all__ = ["GENERIC_WORDS", "PAIR_WORDS", "note_rows", "pair_query", "pair_words", "wants_pairs"]
+__all__ = ["PAIR_WORDS", "note_rows", "pair_query", "pair_words", "wants_pairs"]
 
 PAIR_WORDS = 5
 """Distinctive words paired (5 words: 10 pairs). More words pair generic ones too."""
-
-GENERIC_WORDS = frozenset(
-    """
-    next last previous recent recently current upcoming early earlier late later soon ago
-    month months morning mornings evening evenings night nights tonight weekend weekends hour
-    hours minute minutes second seconds moment season spring summer autumn fall winter daily
-    monday tuesday wednesday thursday friday saturday sunday january february march april may
-    june july august september october november december
-    many several few number numbers lot lots amount whole full half little big small large
-    long short high low old young quick quickly fast slow easy hard simple different same
-    nice great fine real actual actually usual usually normal normally general generally
-    keep kept go going goes went come coming came take taking took put run running ran try
-    trying tried start started stop stopped end ended set ask asked send sent talk talked
-    said hold held wait fix fixed check checked remind remember forget forgot happen happened
-    happens look looking looked see seen saw call called bring brought leave left stay
-    people person someone somebody everyone anyone place places part parts kind sort type
-    side point points case cases example reason reasons question questions answer answers
-    unrelated random quick another else again first second third last final
-    two three four five six seven eight nine ten hundred thousand million
-    made makes making decide decided choose chose chosen wrote written turn turned gave
-    given done went gone told asks asking says saying goes
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
-"""Words that pair with anything: time, size, quantity, common verbs and nouns. A pair
-of them ("next month") finds pages about nothing the message asks, so they are never
-paired; the gate still reads them."""
 
 _STOPS = frozenset(stem(fold(w)) for w in STOP_WORDS | GENERIC_WORDS)
 _lock = threading.Lock()

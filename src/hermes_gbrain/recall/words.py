@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Iterator
 
 __all__ = [
+    "GENERIC_WORDS",
     "STOP_WORDS",
     "acronyms",
     "compact",
@@ -73,6 +74,32 @@ STOP_WORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
+
+GENERIC_WORDS = frozenset(
+    """
+    next last previous recent recently current upcoming early earlier late later soon ago
+    month months morning mornings evening evenings night nights tonight weekend weekends hour
+    hours minute minutes second seconds moment season spring summer autumn fall winter daily
+    monday tuesday wednesday thursday friday saturday sunday january february march april may
+    june july august september october november december
+    many several few number numbers lot lots amount whole full half little big small large
+    long short high low old young quick quickly fast slow easy hard simple different same
+    nice great fine real actual actually usual usually normal normally general generally
+    keep kept go going goes went come coming came take taking took put run running ran try
+    trying tried start started stop stopped end ended set ask asked send sent talk talked
+    said hold held wait fix fixed check checked remind remember forget forgot happen happened
+    happens look looking looked see seen saw call called bring brought leave left stay
+    people person someone somebody everyone anyone place places part parts kind sort type
+    side point points case cases example reason reasons question questions answer answers
+    unrelated random quick another else again first second third last final
+    two three four five six seven eight nine ten hundred thousand million
+    made makes making decide decided choose chose chosen wrote written turn turned gave
+    given done went gone told asks asking says saying goes
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Words that go with anything: time, size, quantity, common verbs and nouns. A pair of
+them ("next month") finds pages about nothing the message asks (``pairs``), and they say
+nothing about what a message is about (``gate``'s title-used-elsewhere rule)."""
 
 _UNSPACED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _UNSPACED)
 _RUNS = re.compile(f"[{_UNSPACED_CLASS}]+|[^{_UNSPACED_CLASS}]+")
