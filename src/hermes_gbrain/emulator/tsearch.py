@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,6 +58,9 @@ _TOKEN = re.compile(
     rf"|(?P<word>{_WORD})"
 )
 _STEMMER = snowballstemmer.stemmer("english")
+_STEMMER_LOCK = threading.Lock()
+"""A Snowball stemmer keeps its working string in the object: two threads stemming at once
+get each other's stems or an ``IndexError`` (the server answers requests on many threads)."""
 
 TsVector = dict[str, list[tuple[int, float]]]
 """Lexeme -> its (position, weight) entries, in position order."""
@@ -68,7 +72,8 @@ def lexeme(word: str) -> str | None:
     lowered = word.lower()
     if lowered in STOPWORDS:
         return None
-    return str(_STEMMER.stemWord(lowered))
+    with _STEMMER_LOCK:
+        return str(_STEMMER.stemWord(lowered))
 
 
 def _tokens(text: str) -> list[str | None]:
