@@ -399,36 +399,40 @@ class GBrain:
         extra: list[SearchRow] = []
         helpers: list[threading.Thread] = []
 
-        def volunteer() -> None:
-            try:
-                volunteered.extend(
-                    self.volunteer_context(
-                        window or f"user: {message}", prior_context=prior_context, max_pages=5
-                    ).rows
-                )
-            except Exception:  # a side channel: the search rows still serve the turn
-                volunteered.clear()
+        def beside(into: list[SearchRow], call: Callable[[], SearchResult], name: str) -> None:
+            """A side channel, run at once: its failure leaves the search rows the turn."""
 
-        def search_also() -> None:
-            try:
-                extra.extend(
-                    self.search(
-                        also or "",
-                        limit=limit,
-                        snippet_chars=snippet_chars,
-                        source_id=source_id,
-                        lean=False,
-                    ).rows
-                )
-            except Exception:  # a side channel too
-                extra.clear()
+            def run() -> None:
+                try:
+                    into.extend(call().rows)
+                except Exception:  # quiet: no traceback from the helper thread
+                    into.clear()
+
+            helpers.append(threading.Thread(target=run, name=name, daemon=True))
 
         if source_id is None and self.catalog().has("volunteer_context"):
-            helpers.append(threading.Thread(target=volunteer, name="gbrain-volunteer"))
+            window_text = window or f"user: {message}"
+            beside(
+                volunteered,
+                lambda: self.volunteer_context(
+                    window_text, prior_context=prior_context, max_pages=5
+                ),
+                "gbrain-volunteer",
+            )
         if also:
-            helpers.append(threading.Thread(target=search_also, name="gbrain-search-also"))
+            pairs_query = also
+            beside(
+                extra,
+                lambda: self.search(
+                    pairs_query,
+                    limit=limit,
+                    snippet_chars=snippet_chars,
+                    source_id=source_id,
+                    lean=False,
+                ),
+                "gbrain-search-also",
+            )
         for helper in helpers:
-            helper.daemon = True
             helper.start()
         try:
             found = self.search(

@@ -77,7 +77,7 @@ from .generated import is_generated
 from .named import TitleMatcher
 from .screen import prompt_line, prompt_ref
 from .words import (
-    GENERIC_WORDS,
+    GENERIC_STEMS,
     acronyms,
     compact,
     content_stems,
@@ -153,7 +153,6 @@ MAX_VOCABULARY_BYTES = 2 * 1024 * 1024
 
 
 _ORDINARY_STEMS = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)
-_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
 # -- the title vocabulary -----------------------------------------------------------------
@@ -352,7 +351,7 @@ def _elsewhere(
     row ("write a remote work policy for my cousin's bakery")."""
     if message.names or (row.type or "") in NAME_TYPES:
         return False  # a message naming something ("Driftwood") is about this brain
-    foreign = {s for s in asked - title - body if s.isascii() and s not in _GENERIC_STEMS}
+    foreign = {s for s in asked - title - body if s.isascii() and s not in GENERIC_STEMS}
     return len(foreign) >= ELSEWHERE_WORDS
 
 

@@ -22,14 +22,14 @@ from collections.abc import Iterable
 
 from ..api import SearchRow
 from .gate import TitleVocabulary, is_distinctive
-from .words import GENERIC_WORDS, STOP_WORDS, fold, stem, words
+from .words import GENERIC_STEMS, STOP_STEMS, stem, words
 
 __all__ = ["PAIR_WORDS", "note_rows", "pair_query", "pair_words", "wants_pairs"]
 
 PAIR_WORDS = 5
 """Distinctive words paired (5 words: 10 pairs). More words pair generic ones too."""
 
-_STOPS = frozenset(stem(fold(w)) for w in STOP_WORDS | GENERIC_WORDS)
+_STOPS = STOP_STEMS | GENERIC_STEMS
 _lock = threading.Lock()
 _with_vectors: set[str] = set()
 

@@ -17,7 +17,9 @@ import unicodedata
 from collections.abc import Iterator
 
 __all__ = [
+    "GENERIC_STEMS",
     "GENERIC_WORDS",
+    "STOP_STEMS",
     "STOP_WORDS",
     "acronyms",
     "compact",
@@ -166,7 +168,8 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-_STOP_STEMS = frozenset(stem(fold(w)) for w in STOP_WORDS)
+STOP_STEMS = frozenset(stem(fold(w)) for w in STOP_WORDS)
+GENERIC_STEMS = frozenset(stem(fold(w)) for w in GENERIC_WORDS)
 
 
 def content_stems(text: str) -> set[str]:
@@ -179,7 +182,7 @@ def content_stems(text: str) -> set[str]:
                 out.add(token)
         elif len(token) >= 3 or _SHORT_CODE.fullmatch(token):
             out.add(stem(token))
-    return out - _STOP_STEMS
+    return out - STOP_STEMS
 
 
 _NAME = re.compile(r"(?<=[^\s.!?:;\n\"(¿¡\u300c\u300e\uff08])\s+([^\W\d_][\w'\u2019-]*)")
