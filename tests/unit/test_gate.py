@@ -302,3 +302,47 @@ def test_a_title_used_as_ordinary_words_about_something_else_names_nothing() -> 
     assert slugs(gate_rows([policy], "does the remote work policy cover our Lisbon hires?")) == [
         "notes/remote-work-policy"
     ]
+
+
+def test_words_of_a_title_used_about_something_else_back_no_other_row() -> None:
+    handbook = row("projects/field-handbook", "Field Handbook", 1.0, "keyword_exact", "project",
+                   snippet="The printed guide rangers carry on patrol.")  # fmt: skip
+    writer = row("people/tamsin-blake", "Tamsin Blake", 0.5, "weak_semantic", "person",
+                 snippet="Tamsin works on the field handbook, the ranger guide.")  # fmt: skip
+    camping = "my kids school sent a field handbook for the camping trip, what should I pack"
+    assert gate_rows([handbook, writer], camping) == []
+    # asked about this brain's handbook, the writer's page backs the question again
+    ours = "who writes the ranger field handbook?"
+    assert slugs(gate_rows([handbook, writer], ours)) == ["projects/field-handbook"]
+    assert slugs(gate_rows([writer], ours)) == ["people/tamsin-blake"]
+
+
+def test_words_that_go_with_anything_back_a_row_only_beside_one_that_does_not() -> None:
+    review = row("meetings/sync-review", "Sync Design Review", 0.09, "weak_semantic", "meeting",
+                 snippet="Decided to keep per-field last-writer-wins per record.")  # fmt: skip
+    assert gate_rows([review], "how do I undo my last git commit but keep the changes?") == []
+    # "keep" and "last" beside a word that says what the message is about ("record")
+    asked = "do we keep the last record a phone wrote?"
+    assert slugs(gate_rows([review], asked)) == ["meetings/sync-review"]
+
+
+@pytest.mark.parametrize(
+    ("title", "message", "named"),
+    [
+        ("On-Call Retro (2026-03-12)", "open the on-call retro from march", True),
+        ("On-Call Retro (2026-03-12)", "open the on-call retro from june", False),
+        ("On-Call Retro (2026-03-12)", "open the on-call retro", False),
+        ("Standup notes 2026-W17", "standup notes week 17", True),
+        ("Standup notes 2026-W17", "standup notes week 9", False),
+        ("Standup notes 2026-W17", "what did the Standup notes for wk 17 say?", True),
+        ("Roadmap 2026", "show me the Roadmap 2026", True),
+        ("Roadmap 2026", "show me the roadmap for 2027", False),
+        ("Board Update (2026-03-09)", "the board update from March 2026", True),
+        ("Board Update (2026-03-09)", "the board update from March 2025", False),
+    ],
+)
+def test_ordinary_words_and_a_date_that_agrees_name_a_page(
+    title: str, message: str, named: bool
+) -> None:
+    page = row("meetings/x", title, 0.5, "weak_semantic", "meeting", snippet="Notes.")
+    assert bool(gate_rows([page], message)) is named

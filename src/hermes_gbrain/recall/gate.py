@@ -27,8 +27,11 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    company's page and two distinctive, not generic words of the message appear nowhere in
    the row: the title's words are then used about something else ("write a remote work
    policy for my cousin's bakery", "my garage circuit breaker won't reset"), so they do not
-   anchor it either; only words of the message beyond the title's, in its summary, can
-   (tiers 2 and 3);
+   anchor it, nor back any other row (the writer of the *Field Handbook* for "a field
+   handbook for the camping trip"); only words of the message beyond the title's, not
+   generic, in its summary can (tiers 2 and 3). A title of ordinary words and a date is
+   named by its words and a date of the message that agrees (:mod:`.dates`: "the on-call
+   retro from march", "standup notes week 17");
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
@@ -45,6 +48,10 @@ named (tiers 0 and 1) named rows are kept, with at most one tier 2 or 3 row that
 ranks above all of them and two distinctive message words back (the person who closed the
 contract the message names; it takes the last slot); otherwise tier 2 and 3 rows scoring
 at least ``min_ratio`` of the best of them are kept, those with more supporting words first.
+
+Supporting words are counted as one while all of them are generic (``GENERIC_WORDS``:
+"keep", "last", "two"): such words go with anything ("undo my last commit but keep the
+changes" is not about a review that decided "to keep per-field last-writer-wins").
 
 A word is *distinctive* when it is not filler, not a number, not on the list of
 ordinary title words ("plan", "capital", "review", "update", "notes", "report",
@@ -72,6 +79,7 @@ from typing import Any
 from ..api import SearchRow
 from ..files import data_dir, read_state, write_atomic
 from ..text import one_line
+from .dates import agree, date_marks, is_date_stem
 from .filecache import FileCache
 from .generated import is_generated
 from .named import TitleMatcher
@@ -306,6 +314,7 @@ class _Message:
     names: set[str]
     compact: str
     acronyms: set[str]
+    dates: frozenset[str]
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -315,6 +324,7 @@ class _Message:
             message_names(message),
             compact(message),
             message_acronyms(message),
+            date_marks(message),
         )
 
     def wanted_by(self, row: SearchRow) -> set[str]:
@@ -375,7 +385,54 @@ def _names(
     if named and named <= wanted and whole:
         return True
     # the title as a phrase of the message ("the working capital review")
-    return _phrase_in(text, message.text) and (distinctive >= 1 or len(words(text)) >= 3)
+    if _phrase_in(text, message.text) and (distinctive >= 1 or len(words(text)) >= 3):
+        return True
+    return _dated(text, title, message, wanted)
+
+
+def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> bool:
+    """Ordinary words and a date: named by all its words and a date that agrees ("the
+    on-call retro from march" for *On-Call Retro (2026-03-12)*, "week 17" for 2026-W17)."""
+    marks = date_marks(text)
+    if not marks:
+        return False
+    rest = {s for s in title if not is_date_stem(s)}
+    return bool(rest) and rest <= wanted and agree(marks, message.dates)
+
+
+def _reading(
+    row: SearchRow, message: _Message, vocabulary: TitleVocabulary | None
+) -> tuple[set[str], set[str], set[str], set[str], bool]:
+    """The message's stems for this row, its distinctive ones, the row's title and body
+    stems, and whether the message uses the title about something else."""
+    wanted = message.wanted_by(row)
+    asked = {s for s in wanted if _distinctive(s, vocabulary)}
+    title = content_stems(row.title)
+    tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
+    body = content_stems(row.title + " " + tail + " " + _summary_text(row))
+    return wanted, asked, title, body, _elsewhere(row, title, body, asked, message)
+
+
+def _spent(
+    rows: Iterable[SearchRow], message: _Message, vocabulary: TitleVocabulary | None
+) -> frozenset[str]:
+    """Words of titles the message holds whole but uses about something else: they back
+    no row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
+    writer whose page says she writes it)."""
+    spent: set[str] = set()
+    for row in rows:
+        wanted, _asked, title, _body, elsewhere = _reading(row, message, vocabulary)
+        if elsewhere and title and title <= wanted:
+            spent |= title
+    return frozenset(spent)
+
+
+def _count(backing: set[str]) -> int:
+    """Supporting words, counted. Words that go with anything (``GENERIC_WORDS``: "keep",
+    "last", "two") back a row only beside one that does not: "undo my last commit but keep
+    the changes" is not about a design review that decided "to keep per-field
+    last-writer-wins"."""
+    return len(backing) if backing - GENERIC_STEMS else min(len(backing), 1)
 
 
 def _tier(
@@ -383,25 +440,23 @@ def _tier(
     message: _Message,
     vocabulary: TitleVocabulary | None,
     min_cosine: float | None = None,
+    spent: frozenset[str] = frozenset(),
 ) -> int | None:
     """0-3 as in the module docstring (lower is stronger); None when unanchored."""
     if row.evidence in STRONG_EVIDENCE or row.exact_lookup in ("title", "slug"):
         return 0
     if message.acronyms and message.acronyms & acronyms(row.title):
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
-    wanted, names = message.wanted_by(row), message.names
-    asked = {s for s in wanted if _distinctive(s, vocabulary)}
-    title = content_stems(row.title)
-    tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
-    body = content_stems(row.title + " " + tail + " " + _summary_text(row))
-    elsewhere = _elsewhere(row, title, body, asked, message)
-    if elsewhere and not (body & asked) - title:
+    wanted, asked, title, body, elsewhere = _reading(row, message, vocabulary)
+    if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
     if not elsewhere and _names(row.title, message, wanted, asked, vocabulary):
         return 1
-    support = sum(1 for s in body & wanted if _distinctive(s, vocabulary))
+    names, wanted = message.names, wanted - spent
+    support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})
     if names - body and support < NAME_OVERRIDE:
         return None  # the message names something this row never mentions
+    tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
     anchors = {s for s in (title | content_stems(tail)) & wanted if _distinctive(s, vocabulary)}
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
@@ -426,7 +481,7 @@ def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
 
 def _support(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | None) -> int:
     body = content_stems(row.title + " " + _summary_text(row))
-    return sum(1 for s in body & wanted if _distinctive(s, vocabulary))
+    return _count({s for s in body & wanted if _distinctive(s, vocabulary)})
 
 
 def _leader(
@@ -495,8 +550,9 @@ def gate_rows(
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     floor = cosine_floor(rows, gate)
+    spent = _spent(clean, said, vocabulary)
     for position, row in enumerate(clean):
-        tier = _tier(row, said, vocabulary, floor if position < COSINE_TOP else None)
+        tier = _tier(row, said, vocabulary, floor if position < COSINE_TOP else None, spent)
         if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1

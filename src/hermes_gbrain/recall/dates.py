@@ -1,0 +1,65 @@
+"""The dates a title or a message gives: years, months and ISO weeks, as marks.
+
+Pages of meetings and weekly notes are titled with ordinary words and a date
+("On-Call Retro (2026-03-12)", "Standup notes 2026-W17", "Roadmap 2026"), and people
+name them the way they say dates ("the on-call retro from march", "standup notes week
+17"). The title's words alone are too ordinary to name a page; its words *and* its
+date do (:func:`.gate._names`). Marks are ``y2026``, ``m3`` and ``w17``; English month
+names only (the brain's usual language); "May" and short forms ("Mar") only
+capitalised ("may" is a verb, "mar" a word).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["agree", "date_marks", "is_date_stem"]
+
+_MONTHS = (
+    *("january", "february", "march", "april", "may", "june"),
+    *("july", "august", "september", "october", "november", "december"),
+)
+_MONTH = {name: i for i, name in enumerate(_MONTHS, 1)}
+_MONTH.update({name[:3]: i for i, name in enumerate(_MONTHS, 1) if name != "may"})
+_MONTH["sept"] = 9
+_ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
+_ISO_WEEK = re.compile(r"\b(?:((?:19|20)\d\d)-?)?w(?:ee)?k?\s?(0?[1-9]|[1-4]\d|5[0-3])\b", re.I)
+_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_WORD = re.compile(r"[A-Za-z]+")
+_WEEK_STEM = re.compile(r"w(?:0?[1-9]|[1-4]\d|5[0-3])")
+
+
+def date_marks(text: str) -> frozenset[str]:
+    """``y``ear, ``m``onth and ``w``eek marks of the dates in ``text``."""
+    marks: set[str] = set()
+    for year, month, _day in _ISO_DATE.findall(text):
+        marks.update((f"y{year}", f"m{int(month)}"))
+    for year, week in _ISO_WEEK.findall(text):
+        marks.add(f"w{int(week)}")
+        if year:
+            marks.add(f"y{year}")
+    marks.update(f"y{year}" for year in _YEAR.findall(text))
+    for word in _WORD.findall(text):
+        lower = word.lower()
+        month = _MONTH.get(lower)
+        if month is not None and (word[0].isupper() or (lower in _MONTHS and lower != "may")):
+            marks.add(f"m{month}")
+    return frozenset(marks)
+
+
+def agree(title: frozenset[str], message: frozenset[str]) -> bool:
+    """The message gives a date of the title's and none that contradicts it: for each
+    kind (year, month, week) both give, they share one."""
+    if not title & message:
+        return False
+    for kind in "ymw":
+        ours = {m for m in title if m[0] == kind}
+        theirs = {m for m in message if m[0] == kind}
+        if ours and theirs and not ours & theirs:
+            return False
+    return True
+
+
+def is_date_stem(stem: str) -> bool:
+    """A title stem that is part of a date: a number, an ISO week ("w17"), a month."""
+    return stem.isdigit() or bool(_WEEK_STEM.fullmatch(stem)) or stem in _MONTH

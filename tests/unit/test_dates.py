@@ -1,0 +1,40 @@
+"""The date marks titles and messages give (years, months, ISO weeks)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem
+
+
+@pytest.mark.parametrize(
+    ("text", "marks"),
+    [
+        ("On-Call Retro (2026-03-12)", {"y2026", "m3"}),
+        ("Standup notes 2026-W17", {"y2026", "w17"}),
+        ("Monthly planning meeting, June 2026", {"y2026", "m6"}),
+        ("standup notes week 9", {"w9"}),
+        ("notes from wk 12 and W05", {"w12", "w5"}),
+        ("the june planning session", {"m6"}),
+        ("Mar 12 and Sept", {"m3", "m9"}),
+        ("may I see the mar notes", set()),  # a verb and a word, not months
+        ("the retro in May", {"m5"}),
+        ("we 12 people and version 3000", set()),
+    ],
+)
+def test_marks(text: str, marks: set[str]) -> None:
+    assert date_marks(text) == marks
+
+
+def test_agree_needs_a_shared_date_and_no_contradiction() -> None:
+    title = date_marks("Board Update (2026-03-09)")
+    assert agree(title, date_marks("march"))
+    assert agree(title, date_marks("march 2026"))
+    assert not agree(title, date_marks("march 2025"))  # the year contradicts
+    assert not agree(title, date_marks("june"))
+    assert not agree(title, frozenset())
+
+
+def test_date_stems() -> None:
+    assert all(is_date_stem(s) for s in ("2026", "w17", "june", "march"))
+    assert not any(is_date_stem(s) for s in ("retro", "week", "w", "wiki"))
