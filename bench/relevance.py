@@ -88,7 +88,9 @@ variants: off, other margins, and absolute floors (measured with ``--embedder mi
 with the hashed embedding only "off")."""
 ROWS = SEARCH_ROWS + SPARE_ROWS
 """What a pointer search asks for (the first turn's briefing reads the same call)."""
-SPLITS = ("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5")
+SPLITS = (
+    *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5", "sealed6"),
+)
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
 summary length were chosen on these three together); ``sealed`` and ``sealed2``: written the
@@ -97,7 +99,9 @@ and the name rule's override were later chosen looking at every set before ``sea
 ``sealed3``: written the same way by a fourth hand, measured once those were frozen (the
 rule for a title used about something else was then chosen looking at it); ``sealed4``: by a
 fifth hand, measured once that rule was frozen (the rule was then made stricter looking at
-it); ``sealed5``: by a sixth hand, measured once the stricter rule was frozen."""
+it); ``sealed5``: by a sixth hand, measured once the stricter rule was frozen (generic
+supporting words, title words that back no other row and dated titles were then chosen
+looking at every set); ``sealed6``: by a seventh hand, measured once those were frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
