@@ -298,10 +298,19 @@ def test_a_title_used_as_ordinary_words_about_something_else_names_nothing() -> 
         "concepts/circuit-breaker"
     ]
     assert slugs(gate_rows([policy], "does it say how many days from home per week?")) == []
-    # a message that names something ("Lisbon") is about this brain: the title still names
-    assert slugs(gate_rows([policy], "does the remote work policy cover our Lisbon hires?")) == [
-        "notes/remote-work-policy"
-    ]
+    # a message that names something the brain knows ("Lisbon") is about this brain: the
+    # title still names; a name no row mentions ("PTA") does not make it so
+    office = row("notes/office-move", "Office move notes", 0.4, "weak_semantic",
+                 snippet="The Lisbon team moves to a larger office.")  # fmt: skip
+    lisbon = "does the remote work policy cover the Lisbon hires?"
+    assert slugs(gate_rows([policy, office], lisbon)) == ["notes/remote-work-policy"]
+    assert gate_rows([policy], "write a remote work policy for the PTA volunteers") == []
+    # "our" right before the title: the brain's own policy, whatever else the message says
+    taxi = "does our expense policy cover a taxi to the airport?"
+    expenses = row("notes/expense-policy", "Expense policy", 1.0, "keyword_exact",
+                   snippet="Trips are booked through the travel desk.")  # fmt: skip
+    assert slugs(gate_rows([expenses], taxi)) == ["notes/expense-policy"]
+    assert gate_rows([expenses], "does an expense policy cover a taxi to the airport?") == []
 
 
 def test_words_of_a_title_used_about_something_else_back_no_other_row() -> None:

@@ -37,7 +37,7 @@ def test_words_are_unicode_and_latin_accents_fold() -> None:
     assert content_stems("数据保留政策是什么") == {"数据保留政策是什么"}
     assert compact("数据 保留·政策!") == "数据保留政策"
     assert message_names("Что делает Ольга Новак? Wer kennt Müller?") == {
-        "ольга",
+        "ольг",  # Cyrillic words are stemmed (Snowball's Russian)
         "новак",
         "muller",
     }
@@ -115,6 +115,13 @@ def test_the_title_index_names_pages_search_did_not_return() -> None:
     ]
     skip = {"default:people/olga-novak"}
     assert gate_rows([], "When is Olga Novak back?", gate=gate, skip=skip) == []
+
+
+def test_a_declined_russian_name_names_its_page() -> None:
+    titles = TitleMatcher([("default", "people/olga-smirnova", "Ольга Смирнова", "person")])
+    asked = "что у нас есть про Ольгу Смирнову?"  # the name in the accusative
+    assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/olga-smirnova"]
+    assert content_stems("Москве") == content_stems("Москва")
 
 
 def test_the_title_index_names_a_page_by_its_unique_initials() -> None:

@@ -72,7 +72,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -315,17 +315,30 @@ class _Message:
     compact: str
     acronyms: set[str]
     dates: frozenset[str]
+    known: set[str]
+    """The names the brain knows: those some row returned for the message mentions."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
+        names = message_names(message)
         return cls(
             message,
             content_stems(message),
-            message_names(message),
+            names,
             compact(message),
             message_acronyms(message),
             date_marks(message),
+            names,
         )
+
+    def knowing(self, rows: Iterable[SearchRow]) -> _Message:
+        """This message with :attr:`known` narrowed to names the rows mention."""
+        if not self.names:
+            return self
+        seen: set[str] = set()
+        for row in rows:
+            seen |= content_stems(row.title + " " + _summary_text(row)) & self.names
+        return replace(self, known=seen)
 
     def wanted_by(self, row: SearchRow) -> set[str]:
         """The message's stems, plus the row title's unspaced runs found in its text."""
@@ -351,6 +364,14 @@ def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> boo
     return not (surface.isalpha() and surface[1:].islower())
 
 
+def _ours(title: str, message: str) -> bool:
+    """The message says "our" right before the title's words ("our expense policy")."""
+    t, m = words(title), words(message)
+    return bool(t) and any(
+        m[i - 1] == "our" and m[i : i + len(t)] == t for i in range(1, len(m) - len(t) + 1)
+    )
+
+
 def _elsewhere(
     row: SearchRow, title: set[str], body: set[str], asked: set[str], message: _Message
 ) -> bool:
@@ -358,9 +379,11 @@ def _elsewhere(
     nothing (no capitalised word inside the sentence), the row is no person's or company's
     page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message, in Latin
     script and not generic (``GENERIC_WORDS``: "actually", "next"), appear nowhere in the
-    row ("write a remote work policy for my cousin's bakery")."""
-    if message.names or (row.type or "") in NAME_TYPES:
-        return False  # a message naming something ("Driftwood") is about this brain
+    row ("write a remote work policy for my cousin's bakery"). Not when the message names
+    something the brain knows (:attr:`_Message.known`: "Driftwood"; "our PTA" names
+    nothing here) or says the title is ours ("does our expense policy cover taxis?")."""
+    if message.known or (row.type or "") in NAME_TYPES or _ours(row.title, message.text):
+        return False  # about this brain
     foreign = {s for s in asked - title - body if s.isascii() and s not in GENERIC_STEMS}
     return len(foreign) >= ELSEWHERE_WORDS
 
@@ -546,7 +569,7 @@ def gate_rows(
             and not (top and r.score is not None and r.score < gate.min_ratio * top)
         ]
         return kept[:limit]
-    said = _Message.of(message)
+    said = _Message.of(message).knowing(clean)
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     floor = cosine_floor(rows, gate)

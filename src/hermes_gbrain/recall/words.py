@@ -13,8 +13,12 @@ the initials of titles (:func:`acronyms`).
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
+
+import snowballstemmer  # type: ignore[import-untyped]
 
 __all__ = [
     "GENERIC_STEMS",
@@ -71,7 +75,8 @@ STOP_WORDS = frozenset(
     le les des une est sont qui quoi comment quel quelle pour avec sans dans sur nous notre
     o os as um uma dos das quem qual quais onde para com nosso nossa
     что кто как где когда почему какой какая какие это этот эта мы наш наша наши для про
-    при над под или не ли же уже ещё есть был была было
+    при над под или не ли же уже ещё есть был была было нас нам вас вам её их мне меня
+    всё все так да нет
     ما من هو هي في عن على إلى الى هل كيف ماذا لماذا متى أين التي الذي هذا هذه مع لنا
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
@@ -159,8 +164,24 @@ def compact(text: str) -> str:
     return "".join(token for token, _ in _tokens(text))
 
 
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_RUSSIAN = snowballstemmer.stemmer("russian")
+_RUSSIAN_LOCK = threading.Lock()
+"""A Snowball stemmer keeps its working string in the object: one thread at a time."""
+
+
+@lru_cache(maxsize=4096)
+def _russian(word: str) -> str:
+    with _RUSSIAN_LOCK:
+        return str(_RUSSIAN.stemWord(word))
+
+
 def stem(word: str) -> str:
-    """A small suffix stripper: "updates", "updated" and "update" meet at "updat"."""
+    """A small suffix stripper: "updates", "updated" and "update" meet at "updat". Words in
+    Cyrillic go through Snowball's Russian stemmer: names are declined ("про Ольгу
+    Смирнову" for *Ольга Смирнова*)."""
+    if not word.isascii() and _CYRILLIC.match(word):
+        return _russian(word)
     for suffix in ("ing", "ies", "es", "ed", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             word = word[: -len(suffix)]
