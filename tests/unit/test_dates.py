@@ -20,6 +20,8 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem
         ("may I see the mar notes", set()),  # a verb and a word, not months
         ("the retro in May", {"m5"}),
         ("we 12 people and version 3000", set()),
+        ("Quarterly report Q2 2026", {"q2", "y2026"}),
+        ("the q3 numbers", {"q3"}),
     ],
 )
 def test_marks(text: str, marks: set[str]) -> None:
@@ -36,5 +38,5 @@ def test_agree_needs_a_shared_date_and_no_contradiction() -> None:
 
 
 def test_date_stems() -> None:
-    assert all(is_date_stem(s) for s in ("2026", "w17", "june", "march"))
+    assert all(is_date_stem(s) for s in ("2026", "w17", "q2", "june", "march", "quarterly"))
     assert not any(is_date_stem(s) for s in ("retro", "week", "w", "wiki"))

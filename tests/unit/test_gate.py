@@ -348,6 +348,8 @@ def test_words_that_go_with_anything_back_a_row_only_beside_one_that_does_not() 
         ("Roadmap 2026", "show me the roadmap for 2027", False),
         ("Board Update (2026-03-09)", "the board update from March 2026", True),
         ("Board Update (2026-03-09)", "the board update from March 2025", False),
+        ("Quarterly report Q2 2026", "q2 report", True),
+        ("Quarterly report Q2 2026", "q3 report", False),
     ],
 )
 def test_ordinary_words_and_a_date_that_agrees_name_a_page(

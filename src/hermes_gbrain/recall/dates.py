@@ -1,12 +1,12 @@
-"""The dates a title or a message gives: years, months and ISO weeks, as marks.
+"""The dates a title or a message gives: years, quarters, months and ISO weeks, as marks.
 
-Pages of meetings and weekly notes are titled with ordinary words and a date
-("On-Call Retro (2026-03-12)", "Standup notes 2026-W17", "Roadmap 2026"), and people
-name them the way they say dates ("the on-call retro from march", "standup notes week
-17"). The title's words alone are too ordinary to name a page; its words *and* its
-date do (:func:`.gate._names`). Marks are ``y2026``, ``m3`` and ``w17``; English month
-names only (the brain's usual language); "May" and short forms ("Mar") only
-capitalised ("may" is a verb, "mar" a word).
+Pages of meetings and periodic notes are titled with ordinary words and a date
+("On-Call Retro (2026-03-12)", "Standup notes 2026-W17", "Quarterly report Q2 2026"), and
+people name them the way they say dates ("the on-call retro from march", "standup notes
+week 17", "the q2 report"). The title's words alone are too ordinary to name a page; its
+words *and* its date do (:func:`.gate._names`). Marks are ``y2026``, ``q2``, ``m3`` and
+``w17``; English month names only (the brain's usual language); "May" and short forms
+("Mar") only capitalised ("may" is a verb, "mar" a word).
 """
 
 from __future__ import annotations
@@ -25,8 +25,13 @@ _MONTH["sept"] = 9
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
 _ISO_WEEK = re.compile(r"\b(?:((?:19|20)\d\d)-?)?w(?:ee)?k?\s?(0?[1-9]|[1-4]\d|5[0-3])\b", re.I)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_QUARTER = re.compile(r"\bq([1-4])\b", re.I)
+_PERIODIC = frozenset({"daily", "weekly", "monthly", "quarterly", "annual", "yearly"})
+"""Words that only say how often a dated page comes ("Quarterly report Q2 2026" is named
+by "the q2 report")."""
 _WORD = re.compile(r"[A-Za-z]+")
 _WEEK_STEM = re.compile(r"w(?:0?[1-9]|[1-4]\d|5[0-3])")
+_QUARTER_STEM = re.compile(r"q[1-4]")
 
 
 def date_marks(text: str) -> frozenset[str]:
@@ -39,6 +44,7 @@ def date_marks(text: str) -> frozenset[str]:
         if year:
             marks.add(f"y{year}")
     marks.update(f"y{year}" for year in _YEAR.findall(text))
+    marks.update(f"q{quarter}" for quarter in _QUARTER.findall(text))
     for word in _WORD.findall(text):
         lower = word.lower()
         month = _MONTH.get(lower)
@@ -52,7 +58,7 @@ def agree(title: frozenset[str], message: frozenset[str]) -> bool:
     kind (year, month, week) both give, they share one."""
     if not title & message:
         return False
-    for kind in "ymw":
+    for kind in "ymwq":
         ours = {m for m in title if m[0] == kind}
         theirs = {m for m in message if m[0] == kind}
         if ours and theirs and not ours & theirs:
@@ -61,5 +67,11 @@ def agree(title: frozenset[str], message: frozenset[str]) -> bool:
 
 
 def is_date_stem(stem: str) -> bool:
-    """A title stem that is part of a date: a number, an ISO week ("w17"), a month."""
-    return stem.isdigit() or bool(_WEEK_STEM.fullmatch(stem)) or stem in _MONTH
+    """A title stem that is part of a date: a number, an ISO week ("w17"), a quarter
+    ("q2"), a month, or how often the page comes ("monthly")."""
+    return (
+        stem.isdigit()
+        or bool(_WEEK_STEM.fullmatch(stem) or _QUARTER_STEM.fullmatch(stem))
+        or stem in _MONTH
+        or stem in _PERIODIC
+    )
