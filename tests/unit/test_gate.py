@@ -311,6 +311,15 @@ def test_a_title_used_as_ordinary_words_about_something_else_names_nothing() -> 
                    snippet="Trips are booked through the travel desk.")  # fmt: skip
     assert slugs(gate_rows([expenses], taxi)) == ["notes/expense-policy"]
     assert gate_rows([expenses], "does an expense policy cover a taxi to the airport?") == []
+    # "a" or "their" before the title: one word the row never explains is enough ...
+    assert gate_rows([policy], "write a remote work policy for a 5-person bakery") == []
+    assert gate_rows([expenses], "what's in their expense policy, the bakery's?") == []
+    # ... unless the message asks whether the brain holds such a page
+    asked = "is there a remote work policy for contractors?"
+    assert slugs(gate_rows([policy], asked)) == ["notes/remote-work-policy"]
+    assert slugs(gate_rows([policy], "what does the remote work policy say on contractors?")) == [
+        "notes/remote-work-policy"
+    ]
 
 
 def test_words_of_a_title_used_about_something_else_back_no_other_row() -> None:

@@ -22,16 +22,17 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    title of a person or company page. Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs
    are inside the message's text. With the title index (``Gate.titles``) pages named
-   this way are found even when search did not return them (:mod:`.named`). Not when the
-   message names nothing (no capitalised word inside it), the row is no person's or
-   company's page and two distinctive, not generic words of the message appear nowhere in
-   the row: the title's words are then used about something else ("write a remote work
-   policy for my cousin's bakery", "my garage circuit breaker won't reset"), so they do not
-   anchor it, nor back any other row (the writer of the *Field Handbook* for "a field
-   handbook for the camping trip"); only words of the message beyond the title's, not
-   generic, in its summary can (tiers 2 and 3). A title of ordinary words and a date is
-   named by its words and a date of the message that agrees (:mod:`.dates`: "the on-call
-   retro from march", "standup notes week 17");
+   this way are found even when search did not return them (:mod:`.named`). A title of
+   ordinary words and a date is named by its words and a date of the message that agrees
+   (:mod:`.dates`: "the on-call retro from march", "standup notes week 17"). Not when the
+   message uses the title about something else: it names nothing the brain knows, the
+   row is no person's or company's page, and two distinctive, not generic words of the
+   message appear nowhere in the row ("write a remote work policy for my cousin's
+   bakery", "my garage circuit breaker won't reset"); one is enough after "a" or "their"
+   ("a remote work policy for a 5-person bakery"), none after "our" or "my". Such a
+   title's words then anchor nothing and back no other row (the writer of the *Field
+   Handbook*, for "a field handbook for the camping trip"); only words of the message
+   beyond the title's, not generic, in its summary can (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
@@ -364,12 +365,20 @@ def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> boo
     return not (surface.isalpha() and surface[1:].islower())
 
 
-def _ours(title: str, message: str) -> bool:
-    """The message says "our" right before the title's words ("our expense policy")."""
+def _before(title: str, message: str) -> set[str]:
+    """The words right before each place the title's words stand in the message."""
     t, m = words(title), words(message)
-    return bool(t) and any(
-        m[i - 1] == "our" and m[i : i + len(t)] == t for i in range(1, len(m) - len(t) + 1)
-    )
+    if not t:
+        return set()
+    return {m[i - 1] for i in range(1, len(m) - len(t) + 1) if m[i : i + len(t)] == t}
+
+
+_OURS = frozenset({"our", "my"})
+"""Words before a title that make it the brain's own."""
+_THEIRS = frozenset({"a", "an", "their", "his", "her", "your"})
+"""Words before a title that make it any one's or another's."""
+_EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
+"""A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
 
 
 def _elsewhere(
@@ -379,12 +388,18 @@ def _elsewhere(
     nothing (no capitalised word inside the sentence), the row is no person's or company's
     page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message, in Latin
     script and not generic (``GENERIC_WORDS``: "actually", "next"), appear nowhere in the
-    row ("write a remote work policy for my cousin's bakery"). Not when the message names
-    something the brain knows (:attr:`_Message.known`: "Driftwood"; "our PTA" names
-    nothing here) or says the title is ours ("does our expense policy cover taxis?")."""
-    if message.known or (row.type or "") in NAME_TYPES or _ours(row.title, message.text):
+    row ("write a remote work policy for my cousin's bakery"). One such word is enough when
+    the message gives the title as any one's or another's ("a", "their": "write a remote
+    work policy for a bakery") and does not ask whether the brain has it ("is there a
+    remote work policy?"). Not when the message names something the brain knows
+    (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
+    is ours ("does our expense policy cover taxis?", "my weekly planning notes")."""
+    before = _before(row.title, message.text)
+    if message.known or (row.type or "") in NAME_TYPES or before & _OURS:
         return False  # about this brain
     foreign = {s for s in asked - title - body if s.isascii() and s not in GENERIC_STEMS}
+    if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
+        return len(foreign) >= 1
     return len(foreign) >= ELSEWHERE_WORDS
 
 
