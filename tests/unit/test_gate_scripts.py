@@ -17,8 +17,10 @@ from hermes_gbrain.recall.words import (
     compact,
     content_stems,
     fold,
+    mended,
     message_acronyms,
     message_names,
+    near,
     words,
 )
 
@@ -182,3 +184,40 @@ def test_a_turn_never_waits_for_the_title_index(tmp_path: Path) -> None:
     release.set()
     assert cache.get(target) == "one"
     assert cache.peek(target) == "one"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "slip"),
+    [
+        ("lindquist", "lindqvist", True),  # a letter changed
+        ("mwnagi", "mwangi", True),  # two swapped
+        ("novak", "noak", True),  # one left out
+        ("hamiid", "hamid", True),  # one added
+        ("hiking", "hiking", False),  # the same word
+        ("trial", "trail", True),
+        ("trip", "tirp", False),  # too short to tell a slip from another word
+        ("mwangi", "mawngi", True),
+        ("mwangi", "mgnawi", False),  # two slips
+    ],
+)
+def test_a_slip_is_one_letter_changed_added_left_out_or_two_swapped(
+    a: str, b: str, slip: bool
+) -> None:
+    assert near(a, b) is slip and near(b, a) is slip
+
+
+def test_a_name_misspelt_by_one_slip_names_its_page() -> None:
+    def mend(title: str, message: str) -> str | None:
+        return mended(title, set(words(message)), content_stems(message))
+
+    assert mend("Tomas Lindqvist", "Tomas Lindquist") == "lindqvist"
+    assert mend("Tomas Lindqvist", "Thomas Lindquist") is None  # two words off
+    assert mend("Lindqvist", "Lindquist") is None  # a one-word title: too little to go on
+    person = row("people/tomas-lindqvist", "Tomas Lindqvist", page_type="person")
+    titles = TitleMatcher([("default", person.slug, person.title, "person")])
+    asked = "what does Tomas Lindquist think of the sync design?"
+    assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/tomas-lindqvist"]
+    assert slugs(gate_rows([person], asked)) == ["people/tomas-lindqvist"]
+    # only names are mended: an ordinary title one slip off stays unnamed
+    trip = row("notes/hiring-plan", "Hiring plan notes")
+    assert gate_rows([trip], "plan a hiking trip, any notes?") == []

@@ -83,7 +83,7 @@ from ..text import one_line
 from .dates import agree, date_marks, is_date_stem
 from .filecache import FileCache
 from .generated import is_generated
-from .named import TitleMatcher
+from .named import NAME_TYPES, TitleMatcher
 from .screen import prompt_line, prompt_ref
 from .words import (
     GENERIC_STEMS,
@@ -91,6 +91,7 @@ from .words import (
     compact,
     content_stems,
     is_unspaced,
+    mended,
     message_acronyms,
     message_names,
     stem,
@@ -131,7 +132,6 @@ never mentions a name the message gives (its summary may stop before the name)."
 STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
 WEAK_EVIDENCE = frozenset({"weak_semantic"})
 TITLE_CAP = 80
-NAME_TYPES = frozenset({"person", "company", "organization"})
 SUMMARY_CAP = 160
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
 
@@ -318,6 +318,8 @@ class _Message:
     dates: frozenset[str]
     known: set[str]
     """The names the brain knows: those some row returned for the message mentions."""
+    said: frozenset[str]
+    """Its words, whole (slips of names are read on them)."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -330,6 +332,7 @@ class _Message:
             message_acronyms(message),
             date_marks(message),
             names,
+            frozenset(words(message)),
         )
 
     def knowing(self, rows: Iterable[SearchRow]) -> _Message:
@@ -465,6 +468,15 @@ def _spent(
     return frozenset(spent)
 
 
+def _mended(row: SearchRow, wanted: set[str], message: _Message) -> set[str]:
+    """``wanted`` with the word of a person's or company's name the message misspelt by
+    one slip ("Tomas Lindquist" for *Tomas Lindqvist*; :func:`.words.mended`)."""
+    if (row.type or "") not in NAME_TYPES:
+        return wanted
+    found = mended(row.title, message.said, wanted)
+    return wanted | {found} if found else wanted
+
+
 def _count(backing: set[str]) -> int:
     """Supporting words, counted. Words that go with anything (``GENERIC_WORDS``: "keep",
     "last", "two") back a row only beside one that does not: "undo my last commit but keep
@@ -488,7 +500,9 @@ def _tier(
     wanted, asked, title, body, elsewhere = _reading(row, message, vocabulary)
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
-    if not elsewhere and _names(row.title, message, wanted, asked, vocabulary):
+    if not elsewhere and _names(
+        row.title, message, _mended(row, wanted, message), asked, vocabulary
+    ):
         return 1
     names, wanted = message.names, wanted - spent
     support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})

@@ -6,9 +6,11 @@ can rank a named page below its cut. The title index the digest keeps
 (:mod:`.title_index`) knows every title, so a page the message names is found there
 too. Each title is filed under one key — its rarest word, or the first two characters
 of its first unspaced run — that any message naming it must hold, so a message costs a
-few dictionary look-ups, however large the brain. An acronym in the message ("RRF")
-names the one page whose title has those initials, if only one has. Candidates are only
-candidates: the gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
+few dictionary look-ups, however large the brain. A person's or company's name with one
+word misspelt by a slip ("Tomas Lindquist") is found through the words each name word
+becomes with a letter left out. An acronym in the message ("RRF") names the one page
+whose title has those initials, if only one has. Candidates are only candidates: the
+gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 """
 
 from __future__ import annotations
@@ -17,12 +19,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..api import SearchRow
-from .words import acronyms, compact, content_stems, is_unspaced, message_acronyms
+from .words import (
+    SLIP_MIN,
+    acronyms,
+    compact,
+    content_stems,
+    is_unspaced,
+    mended,
+    message_acronyms,
+    slips,
+    words,
+)
 
 __all__ = ["MAX_CANDIDATES", "TitleMatcher"]
 
 MAX_CANDIDATES = 64
 """Candidates checked per message at most (a message naming more is not a question)."""
+NAME_TYPES = frozenset({"person", "company", "organization"})
+"""Pages whose titles are names: found too when the message misspells one of their words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +56,7 @@ def _key(stems: frozenset[str], counts: Mapping[str, int]) -> str:
 class TitleMatcher:
     """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
 
-    __slots__ = ("_initials", "_keys", "pages")
+    __slots__ = ("_initials", "_keys", "_slipped", "pages")
 
     def __init__(
         self,
@@ -53,6 +67,7 @@ class TitleMatcher:
         counts = df or {}
         self._keys: dict[str, list[_Entry]] = {}
         self._initials: dict[str, list[SearchRow]] = {}
+        self._slipped: dict[str, list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
@@ -62,10 +77,25 @@ class TitleMatcher:
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
             for initials in acronyms(title):
                 self._initials.setdefault(initials, []).append(row)
+            if kind in NAME_TYPES and len(stems) >= 2:
+                for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
+                    for key in {word} | slips(word):
+                        self._slipped.setdefault(key, []).append(row)
             self.pages += 1
 
     def __repr__(self) -> str:
         return f"TitleMatcher(pages={self.pages})"
+
+    def _misspelt(self, message: str, wanted: set[str]) -> list[SearchRow]:
+        """Names of two or more words the message holds with one of them a slip off."""
+        said = set(words(message))
+        found: list[SearchRow] = []
+        for word in sorted(w for w in said if len(w) >= SLIP_MIN - 1):
+            for key in sorted({word} | slips(word)):
+                for row in self._slipped.get(key, ()):
+                    if row not in found and mended(row.title, said, wanted) is not None:
+                        found.append(row)
+        return found
 
     def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
         """Pages every title word of which is in ``wanted`` (the message's stems) and every
@@ -81,6 +111,11 @@ class TitleMatcher:
                     found.append(entry.row)
                     if len(found) >= MAX_CANDIDATES:
                         return found
+        for row in self._misspelt(message, wanted):
+            if len(found) >= MAX_CANDIDATES:
+                return found
+            if row not in found:
+                found.append(row)
         for initials in sorted(message_acronyms(message)):
             owners = self._initials.get(initials, ())
             if len(owners) == 1 and len(found) < MAX_CANDIDATES:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
@@ -30,8 +30,11 @@ __all__ = [
     "content_stems",
     "fold",
     "is_unspaced",
+    "mended",
     "message_acronyms",
     "message_names",
+    "near",
+    "slips",
     "stem",
     "unspaced_runs",
     "words",
@@ -240,3 +243,46 @@ def acronyms(title: str) -> set[str]:
             if len(kept) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
                 out.add(initials)
     return out
+
+
+SLIP_MIN = 5
+"""Shorter words are never taken for a slip of another: short names differ by a letter
+("Ana", "Ann")."""
+
+
+def slips(word: str) -> set[str]:
+    """``word`` with one letter left out: two words one slip apart ("lindquist",
+    "lindqvist") share one of these, or one is the other's (:func:`near` decides)."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def near(a: str, b: str) -> bool:
+    """One typing slip apart: a letter changed, added, left out, or two swapped, in a
+    word :data:`SLIP_MIN` long or more ("Noak" for "Novak")."""
+    if a == b or max(len(a), len(b)) < SLIP_MIN or min(len(a), len(b)) < SLIP_MIN - 1:
+        return False
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) != len(b):
+        short, long_ = sorted((a, b), key=len)
+        return short in slips(long_)
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    if len(diff) == 1:
+        return True
+    i = diff[0]
+    return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+
+
+def mended(title: str, said: Iterable[str], wanted: Collection[str]) -> str | None:
+    """The stem of the one word of a title of two or more that the message misspelt by a
+    slip ("Lindquist" for "Lindqvist"), every other word of it being in the message;
+    None otherwise. ``said``: the message's words (:func:`words`; slips are read on whole
+    words, before a suffix is taken off), ``wanted``: its stems."""
+    stems = content_stems(title)
+    if len(stems) < 2:
+        return None
+    off = {(w, stem(w)) for w in words(title) if stem(w) in stems and stem(w) not in wanted}
+    if len({s for _, s in off}) != 1:
+        return None
+    word, found = next(iter(off))
+    return found if any(near(word, m) for m in said) else None
