@@ -21,6 +21,7 @@ from hermes_gbrain.recall.words import (
     message_acronyms,
     message_names,
     near,
+    umlauts_typed,
     words,
 )
 
@@ -221,3 +222,12 @@ def test_a_name_misspelt_by_one_slip_names_its_page() -> None:
     # only names are mended: an ordinary title one slip off stays unnamed
     trip = row("notes/hiring-plan", "Hiring plan notes")
     assert gate_rows([trip], "plan a hiking trip, any notes?") == []
+
+
+def test_umlauts_typed_out_name_the_page() -> None:
+    assert umlauts_typed("Wer ist Juergen Mueller?") == "wer ist jurgen muller?"
+    assert umlauts_typed("who is Maya?") == ""
+    person = row("people/jurgen-muller", "Jürgen Müller", page_type="person")
+    titles = TitleMatcher([("default", person.slug, person.title, "person")])
+    asked = "Wer ist nochmal Juergen Mueller?"
+    assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/jurgen-muller"]

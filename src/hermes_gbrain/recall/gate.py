@@ -95,6 +95,7 @@ from .words import (
     message_acronyms,
     message_names,
     stem,
+    umlauts_typed,
     unspaced_runs,
     words,
 )
@@ -326,7 +327,7 @@ class _Message:
         names = message_names(message)
         return cls(
             message,
-            content_stems(message),
+            content_stems(message) | content_stems(umlauts_typed(message)),
             names,
             compact(message),
             message_acronyms(message),

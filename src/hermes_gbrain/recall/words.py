@@ -36,6 +36,7 @@ __all__ = [
     "near",
     "slips",
     "stem",
+    "umlauts_typed",
     "unspaced_runs",
     "words",
 ]
@@ -286,3 +287,14 @@ def mended(title: str, said: Iterable[str], wanted: Collection[str]) -> str | No
         return None
     word, found = next(iter(off))
     return found if any(near(word, m) for m in said) else None
+
+
+_TYPED_UMLAUT = re.compile(r"(?<=[a-z])([aou])e(?=[a-z])")
+
+
+def umlauts_typed(text: str) -> str:
+    """``text`` with German umlauts typed out ("Juergen Mueller") written as the folded
+    title has them ("Jurgen Muller", from "Jürgen Müller"); ``""`` when it has none."""
+    folded = fold(text)
+    out = _TYPED_UMLAUT.sub(r"\1", folded)
+    return out if out != folded else ""
