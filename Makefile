@@ -64,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/pointers.py
 	$(BIN)/python bench/tool_schemas.py
 	$(BIN)/python bench/relevance.py
+	$(BIN)/python bench/misspelt_names.py
 	$(BIN)/python bench/keyword_fidelity.py
 	$(BIN)/python bench/digest_reach.py
 	$(BIN)/python bench/turn_latency.py
