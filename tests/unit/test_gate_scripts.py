@@ -21,6 +21,7 @@ from hermes_gbrain.recall.words import (
     message_acronyms,
     message_names,
     near,
+    other_language,
     umlauts_typed,
     words,
 )
@@ -231,3 +232,13 @@ def test_umlauts_typed_out_name_the_page() -> None:
     titles = TitleMatcher([("default", person.slug, person.title, "person")])
     asked = "Wer ist nochmal Juergen Mueller?"
     assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/jurgen-muller"]
+
+
+def test_a_message_in_another_latin_language_uses_no_title_about_something_else() -> None:
+    assert other_language("¿cuántos cóndores lleva rastreados el proyecto condor?")
+    assert not other_language("how do plants die in winter")
+    condor = row("projects/proyecto-condor", "Proyecto Cóndor", "Tracking condors.", "project")
+    asked = "¿cuántos cóndores lleva rastreados el proyecto condor?"
+    assert slugs(gate_rows([condor], asked)) == ["projects/proyecto-condor"]
+    # the same words in English are read as the title used about something else
+    assert gate_rows([condor], "proyecto condor is a cute name for my cousin's bakery") == []

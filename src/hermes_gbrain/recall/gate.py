@@ -25,8 +25,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    this way are found even when search did not return them (:mod:`.named`). A title of
    ordinary words and a date is named by its words and a date of the message that agrees
    (:mod:`.dates`: "the on-call retro from march", "standup notes week 17"). Not when the
-   message uses the title about something else: it names nothing the brain knows, the
-   row is no person's or company's page, and two distinctive, not generic words of the
+   message uses the title about something else: it names nothing the brain knows, is not
+   in German, Spanish, French or Portuguese (whose own words the row would not explain),
+   the row is no person's or company's page, and two distinctive, not generic words of the
    message appear nowhere in the row ("write a remote work policy for my cousin's
    bakery", "my garage circuit breaker won't reset"); one is enough after "a" or "their"
    ("a remote work policy for a 5-person bakery"), none after "our" or "my". Such a
@@ -94,6 +95,7 @@ from .words import (
     mended,
     message_acronyms,
     message_names,
+    other_language,
     stem,
     umlauts_typed,
     unspaced_runs,
@@ -321,6 +323,8 @@ class _Message:
     """The names the brain knows: those some row returned for the message mentions."""
     said: frozenset[str]
     """Its words, whole (slips of names are read on them)."""
+    other_language: bool
+    """Written in German, Spanish, French or Portuguese (:func:`.words.other_language`)."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -334,6 +338,7 @@ class _Message:
             date_marks(message),
             names,
             frozenset(words(message)),
+            other_language(message),
         )
 
     def knowing(self, rows: Iterable[SearchRow]) -> _Message:
@@ -401,6 +406,8 @@ def _elsewhere(
     before = _before(row.title, message.text)
     if message.known or (row.type or "") in NAME_TYPES or before & _OURS:
         return False  # about this brain
+    if message.other_language:
+        return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
     foreign = {s for s in asked - title - body if s.isascii() and s not in GENERIC_STEMS}
     if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1

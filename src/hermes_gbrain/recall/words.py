@@ -34,6 +34,7 @@ __all__ = [
     "message_acronyms",
     "message_names",
     "near",
+    "other_language",
     "slips",
     "stem",
     "umlauts_typed",
@@ -84,6 +85,26 @@ STOP_WORDS = frozenset(
     ما من هو هي في عن على إلى الى هل كيف ماذا لماذا متى أين التي الذي هذا هذه مع لنا
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+
+
+_OTHER_LATIN_STOPS = frozenset(
+    """
+    der das den dem ein eine einer eines einem einen und oder aber ist sind wer wie wann warum
+    welche welcher welches wir uns unser unsere ihr mit von für auf aus bei nach über zum zur
+    sich nicht auch noch schon bitte gibt ich sie
+    el los las una unos unas del que qué quién quien cómo como cuál cual cuándo dónde por para
+    sobre está están nuestro nuestra nuestros muy más cuánto cuántos cuánta cuántas lo se al
+    les une est sont qui quoi comment quel quelle pour avec sans dans sur nous notre du au ce
+    os uma dos das quem qual quais onde com nosso nossa na em ao quanto
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Function words of German, Spanish, French and Portuguese that are no English word."""
+
+
+def other_language(text: str) -> bool:
+    """Whether a message in Latin script is in another language than English: two of its
+    words are function words of German, Spanish, French or Portuguese."""
+    return len({fold(w) for w in _OTHER_LATIN_STOPS} & set(words(text))) >= 2
 
 
 GENERIC_WORDS = frozenset(
