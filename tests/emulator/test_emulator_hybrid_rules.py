@@ -6,8 +6,6 @@ exact-title tier. Small pages and a controlled embedding, no server."""
 from __future__ import annotations
 
 import math
-import sys
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,6 +13,7 @@ import pytest
 from hermes_gbrain.emulator import hybrid, intent, tsearch
 from hermes_gbrain.emulator.pages import Chunk, Page
 from hermes_gbrain.emulator.search import Hit, SearchIndex
+from support.stemming_threads import wrong_stems
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 _ids = iter(range(1, 100_000))
@@ -310,30 +309,5 @@ def test_an_entity_query_boosts_the_page_it_names_exactly() -> None:
 def test_stemming_from_many_threads_at_once_gives_each_its_own_stems() -> None:
     # The server answers requests on many threads, and a Snowball stemmer object keeps its
     # working string: unguarded, threads got each other's stems and IndexErrors.
-    stem_uncached = tsearch.lexeme.__wrapped__
     words = ["organizations", "hopefulness", "fundraising", "conservancies", "synchronization"]
-    expected = [stem_uncached(w) for w in words]
-    wrong: list[str] = []
-    start = threading.Barrier(4)
-
-    def work() -> None:
-        start.wait(timeout=10)
-        for _ in range(300):
-            for word, stem in zip(words, expected, strict=True):
-                try:
-                    if stem_uncached(word) != stem:
-                        wrong.append(word)
-                except IndexError:
-                    wrong.append(word)
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as possible
-    try:
-        workers = [threading.Thread(target=work) for _ in range(4)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join(timeout=60)
-    finally:
-        sys.setswitchinterval(interval)
-    assert wrong == []
+    assert wrong_stems(tsearch.lexeme.__wrapped__, words) == []

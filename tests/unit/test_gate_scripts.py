@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +26,7 @@ from hermes_gbrain.recall.words import (
     umlauts_typed,
     words,
 )
+from support.stemming_threads import wrong_stems
 
 
 def row(slug: str, title: str, snippet: str = "", page_type: str = "concept") -> SearchRow:
@@ -247,32 +247,6 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
 
 
 def test_russian_stems_from_many_threads_at_once_are_each_their_own() -> None:
-    # Turns are gated on worker threads, and a Snowball stemmer object keeps its working
-    # string: unguarded, threads would get each other's stems.
-    stem_uncached = words_module._russian.__wrapped__
+    # Turns are gated on worker threads: the Russian stemmer is shared by them.
     declined = ["смирновой", "конференциями", "заповедниками", "переговорами", "финансирования"]
-    expected = [stem_uncached(w) for w in declined]
-    wrong: list[str] = []
-    start = threading.Barrier(4)
-
-    def work() -> None:
-        start.wait(timeout=10)
-        for _ in range(300):
-            for word, stem in zip(declined, expected, strict=True):
-                try:
-                    if stem_uncached(word) != stem:
-                        wrong.append(word)
-                except IndexError:
-                    wrong.append(word)
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as possible
-    try:
-        workers = [threading.Thread(target=work) for _ in range(4)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join(timeout=60)
-    finally:
-        sys.setswitchinterval(interval)
-    assert wrong == []
+    assert wrong_stems(words_module._russian.__wrapped__, declined) == []
