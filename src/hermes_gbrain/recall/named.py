@@ -27,6 +27,7 @@ from .words import (
     is_unspaced,
     mended,
     message_acronyms,
+    near,
     slips,
     words,
 )
@@ -56,7 +57,7 @@ def _key(stems: frozenset[str], counts: Mapping[str, int]) -> str:
 class TitleMatcher:
     """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
 
-    __slots__ = ("_initials", "_keys", "_slipped", "pages")
+    __slots__ = ("_initials", "_keys", "_name_words", "_slipped", "pages")
 
     def __init__(
         self,
@@ -67,7 +68,8 @@ class TitleMatcher:
         counts = df or {}
         self._keys: dict[str, list[_Entry]] = {}
         self._initials: dict[str, list[SearchRow]] = {}
-        self._slipped: dict[str, list[SearchRow]] = {}
+        self._slipped: dict[str, set[str]] = {}
+        self._name_words: dict[str, list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
@@ -79,20 +81,25 @@ class TitleMatcher:
                 self._initials.setdefault(initials, []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
                 for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
+                    self._name_words.setdefault(word, []).append(row)
                     for key in {word} | slips(word):
-                        self._slipped.setdefault(key, []).append(row)
+                        self._slipped.setdefault(key, set()).add(word)
             self.pages += 1
 
     def __repr__(self) -> str:
         return f"TitleMatcher(pages={self.pages})"
 
     def _misspelt(self, message: str, wanted: set[str]) -> list[SearchRow]:
-        """Names of two or more words the message holds with one of them a slip off."""
+        """Names of two or more words the message holds with one of them a slip off. Each
+        name word is compared once, however many pages carry it ("Tomas" spelt right
+        finds no one here)."""
         said = set(words(message))
         found: list[SearchRow] = []
         for word in sorted(w for w in said if len(w) >= SLIP_MIN - 1):
-            for key in sorted({word} | slips(word)):
-                for row in self._slipped.get(key, ()):
+            keys = {word} | slips(word)
+            near_words = {t for key in keys for t in self._slipped.get(key, ()) if near(t, word)}
+            for name_word in sorted(near_words):
+                for row in self._name_words[name_word]:
                     if row not in found and mended(row.title, said, wanted) is not None:
                         found.append(row)
         return found
