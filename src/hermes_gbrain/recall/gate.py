@@ -449,9 +449,10 @@ def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> b
     return bool(rest) and rest <= wanted and agree(marks, message.dates)
 
 
-def _reading(
-    row: SearchRow, message: _Message, vocabulary: TitleVocabulary | None
-) -> tuple[set[str], set[str], set[str], set[str], bool]:
+_Reading = tuple[set[str], set[str], set[str], set[str], bool]
+
+
+def _reading(row: SearchRow, message: _Message, vocabulary: TitleVocabulary | None) -> _Reading:
     """The message's stems for this row, its distinctive ones, the row's title and body
     stems, and whether the message uses the title about something else."""
     wanted = message.wanted_by(row)
@@ -462,15 +463,12 @@ def _reading(
     return wanted, asked, title, body, _elsewhere(row, title, body, asked, message)
 
 
-def _spent(
-    rows: Iterable[SearchRow], message: _Message, vocabulary: TitleVocabulary | None
-) -> frozenset[str]:
+def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
     """Words of titles the message holds whole but uses about something else: they back
     no row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
     writer whose page says she writes it)."""
     spent: set[str] = set()
-    for row in rows:
-        wanted, _asked, title, _body, elsewhere = _reading(row, message, vocabulary)
+    for wanted, _asked, title, _body, elsewhere in readings:
         if elsewhere and title and title <= wanted:
             spent |= title
     return frozenset(spent)
@@ -499,13 +497,16 @@ def _tier(
     vocabulary: TitleVocabulary | None,
     min_cosine: float | None = None,
     spent: frozenset[str] = frozenset(),
+    *,
+    reading: _Reading | None = None,
 ) -> int | None:
-    """0-3 as in the module docstring (lower is stronger); None when unanchored."""
+    """0-3 as in the module docstring (lower is stronger); None when unanchored.
+    ``reading``: :func:`_reading` of the row, when the caller has it already."""
     if row.evidence in STRONG_EVIDENCE or row.exact_lookup in ("title", "slug"):
         return 0
     if message.acronyms and message.acronyms & acronyms(row.title):
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
-    wanted, asked, title, body, elsewhere = _reading(row, message, vocabulary)
+    wanted, asked, title, body, elsewhere = reading or _reading(row, message, vocabulary)
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
     if not elsewhere and _names(
@@ -610,9 +611,11 @@ def gate_rows(
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     floor = cosine_floor(rows, gate)
-    spent = _spent(clean, said, vocabulary)
+    readings = [_reading(row, said, vocabulary) for row in clean]
+    spent = _spent(readings)
     for position, row in enumerate(clean):
-        tier = _tier(row, said, vocabulary, floor if position < COSINE_TOP else None, spent)
+        near_top = floor if position < COSINE_TOP else None
+        tier = _tier(row, said, vocabulary, near_top, spent, reading=readings[position])
         if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1
