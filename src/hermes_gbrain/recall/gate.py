@@ -76,7 +76,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..api import SearchRow
 from ..files import data_dir, read_state, write_atomic
@@ -341,13 +341,13 @@ class _Message:
             other_language(message),
         )
 
-    def knowing(self, rows: Iterable[SearchRow]) -> _Message:
+    def knowing(self, rows: Iterable[_RowWords]) -> _Message:
         """This message with :attr:`known` narrowed to names the rows mention."""
         if not self.names:
             return self
         seen: set[str] = set()
         for row in rows:
-            seen |= content_stems(row.title + " " + _summary_text(row)) & self.names
+            seen |= row.body & self.names
         return replace(self, known=seen)
 
     def wanted_by(self, row: SearchRow) -> set[str]:
@@ -449,18 +449,44 @@ def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> b
     return bool(rest) and rest <= wanted and agree(marks, message.dates)
 
 
-_Reading = tuple[set[str], set[str], set[str], set[str], bool]
+class _RowWords(NamedTuple):
+    """A row's words, read once per turn: its title's, its slug's last part's, and all of
+    them with its summary's."""
+
+    title: set[str]
+    tail: set[str]
+    body: set[str]
+
+    @classmethod
+    def of(cls, row: SearchRow) -> _RowWords:
+        tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
+        body = content_stems(row.title + " " + tail + " " + _summary_text(row))
+        return cls(content_stems(row.title), content_stems(tail), body)
 
 
-def _reading(row: SearchRow, message: _Message, vocabulary: TitleVocabulary | None) -> _Reading:
-    """The message's stems for this row, its distinctive ones, the row's title and body
-    stems, and whether the message uses the title about something else."""
+class _Reading(NamedTuple):
+    """What the gate reads of one row against this message."""
+
+    wanted: set[str]
+    """The message's stems for this row."""
+    asked: set[str]
+    """The distinctive ones."""
+    row: _RowWords
+    elsewhere: bool
+    """Whether the message uses the row's title about something else."""
+
+
+def _reading(
+    row: SearchRow,
+    message: _Message,
+    vocabulary: TitleVocabulary | None,
+    row_words: _RowWords | None = None,
+) -> _Reading:
     wanted = message.wanted_by(row)
     asked = {s for s in wanted if _distinctive(s, vocabulary)}
-    title = content_stems(row.title)
-    tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
-    body = content_stems(row.title + " " + tail + " " + _summary_text(row))
-    return wanted, asked, title, body, _elsewhere(row, title, body, asked, message)
+    words_ = row_words or _RowWords.of(row)
+    elsewhere = _elsewhere(row, words_.title, words_.body, asked, message)
+    return _Reading(wanted, asked, words_, elsewhere)
 
 
 def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
@@ -468,8 +494,9 @@ def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
     no row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
     writer whose page says she writes it)."""
     spent: set[str] = set()
-    for wanted, _asked, title, _body, elsewhere in readings:
-        if elsewhere and title and title <= wanted:
+    for reading in readings:
+        title = reading.row.title
+        if reading.elsewhere and title and title <= reading.wanted:
             spent |= title
     return frozenset(spent)
 
@@ -506,7 +533,8 @@ def _tier(
         return 0
     if message.acronyms and message.acronyms & acronyms(row.title):
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
-    wanted, asked, title, body, elsewhere = reading or _reading(row, message, vocabulary)
+    wanted, asked, words_, elsewhere = reading or _reading(row, message, vocabulary)
+    title, body = words_.title, words_.body
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
     if not elsewhere and _names(
@@ -517,8 +545,7 @@ def _tier(
     support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})
     if names - body and support < NAME_OVERRIDE:
         return None  # the message names something this row never mentions
-    tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
-    anchors = {s for s in (title | content_stems(tail)) & wanted if _distinctive(s, vocabulary)}
+    anchors = {s for s in (title | words_.tail) & wanted if _distinctive(s, vocabulary)}
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
@@ -607,11 +634,12 @@ def gate_rows(
             and not (top and r.score is not None and r.score < gate.min_ratio * top)
         ]
         return kept[:limit]
-    said = _Message.of(message).knowing(clean)
+    row_words = [_RowWords.of(row) for row in clean]
+    said = _Message.of(message).knowing(row_words)
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     floor = cosine_floor(rows, gate)
-    readings = [_reading(row, said, vocabulary) for row in clean]
+    readings = [_reading(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)]
     spent = _spent(readings)
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None

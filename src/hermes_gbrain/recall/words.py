@@ -104,7 +104,7 @@ _OTHER_LATIN_STOPS = frozenset(
 def other_language(text: str) -> bool:
     """Whether a message in Latin script is in another language than English: two of its
     words are function words of German, Spanish, French or Portuguese."""
-    return len({fold(w) for w in _OTHER_LATIN_STOPS} & set(words(text))) >= 2
+    return len(_OTHER_LATIN_FOLDED & set(words(text))) >= 2
 
 
 GENERIC_WORDS = frozenset(
@@ -215,6 +215,7 @@ def stem(word: str) -> str:
 
 
 STOP_STEMS = frozenset(stem(fold(w)) for w in STOP_WORDS)
+_OTHER_LATIN_FOLDED = frozenset(fold(w) for w in _OTHER_LATIN_STOPS)
 GENERIC_STEMS = frozenset(stem(fold(w)) for w in GENERIC_WORDS)
 
 
