@@ -366,3 +366,40 @@ def test_ordinary_words_and_a_date_that_agrees_name_a_page(
 ) -> None:
     page = row("meetings/x", title, 0.5, "weak_semantic", "meeting", snippet="Notes.")
     assert bool(gate_rows([page], message)) is named
+
+
+def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() -> None:
+    fixer = row("people/farid-haddad", "Farid Haddad", 0.5, "weak_semantic", "person",
+                snippet="Fixed the bluetooth pairing crash on older Android phones.")  # fmt: skip
+    earbuds = "my bluetooth earbuds won't pair with my laptop, ideas?"
+    assert gate_rows([fixer], earbuds) == []
+    # the same words without a thing of the writer's own: a paraphrase, as before
+    ours = "who fixed the bluetooth pairing crash?"
+    assert slugs(gate_rows([fixer], ours)) == ["people/farid-haddad"]
+    # GBrain's alias evidence for one word of a name is not enough beside such a thing ...
+    tomas = row("people/tomas-lindqvist", "Tomas Lindqvist", 0.95, "alias_hit", "person",
+                snippet="Co-founder and CTO; built the sync engine.")  # fmt: skip
+    assert gate_rows([tomas], "my neighbour Tomas wants to borrow my drill again") == []
+    assert slugs(gate_rows([tomas], "what does Tomas think of the sync engine?")) == [
+        "people/tomas-lindqvist"
+    ]
+    # ... the whole name is, and so is a thing of the writer's own the page mentions
+    whole = "my friend Tomas Lindqvist turns 40, gift ideas?"
+    assert slugs(gate_rows([tomas], whole)) == ["people/tomas-lindqvist"]
+    assert slugs(gate_rows([tomas], "Tomas built my sync engine, right?")) == [
+        "people/tomas-lindqvist"
+    ]
+    # "my notes", "my plan": words common in titles may be pages of this brain
+    assert slugs(gate_rows([tomas], "did Tomas read my notes?")) == ["people/tomas-lindqvist"]
+
+
+def test_a_title_for_someone_elses_thing_names_nothing() -> None:
+    expenses = row("notes/expense-policy", "Expense policy", 1.0, "keyword_exact",
+                   snippet="Trips are booked through the travel desk.")  # fmt: skip
+    bakery = "write a simple expense policy for a five-person bakery"
+    assert gate_rows([expenses], bakery) == []
+    # the brain's own policy, asked about a thing its page never mentions: still named
+    taxi = "does our expense policy cover a taxi for my partner?"
+    assert slugs(gate_rows([expenses], taxi)) == ["notes/expense-policy"]
+    trip = "does the expense policy say anything for a work trip?"
+    assert slugs(gate_rows([expenses], trip)) == ["notes/expense-policy"]

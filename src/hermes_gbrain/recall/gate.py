@@ -43,6 +43,13 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    for a row among its first three whose ``cosine`` is ``Gate.cosine_margin`` above the
    median cosine of the rows returned (:func:`cosine_floor`).
 
+A message that gives a thing as the writer's own or as what it is for ("my son", "my
+laptop", "for a five-person bakery": :mod:`.outside`) is about that thing. A row that never
+mentions it passes only when every word of its title is in the message (GBrain's alias
+evidence for "Tomas" in "my neighbour Tomas" is not enough), and a title it holds whole is
+used about something else ("write a simple expense policy for a five-person bakery"), with
+the same exemptions as above.
+
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
 words of the message back it (its summary may stop before the name). When any row is
@@ -85,6 +92,7 @@ from .dates import agree, date_marks, is_date_stem
 from .filecache import FileCache
 from .generated import is_generated
 from .named import NAME_TYPES, TitleMatcher
+from .outside import outside_things
 from .screen import prompt_line, prompt_ref
 from .words import (
     GENERIC_STEMS,
@@ -325,6 +333,9 @@ class _Message:
     """Its words, whole (slips of names are read on them)."""
     other_language: bool
     """Written in German, Spanish, French or Portuguese (:func:`.words.other_language`)."""
+    outside: frozenset[str]
+    """What it gives as the writer's own or as what it is for ("my son", "for a bakery":
+    :func:`.outside.outside_things`)."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -339,6 +350,7 @@ class _Message:
             names,
             frozenset(words(message)),
             other_language(message),
+            outside_things(message, _ORDINARY_STEMS),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -400,7 +412,9 @@ def _elsewhere(
     row ("write a remote work policy for my cousin's bakery"). One such word is enough when
     the message gives the title as any one's or another's ("a", "their": "write a remote
     work policy for a bakery") and does not ask whether the brain has it ("is there a
-    remote work policy?"). Not when the message names something the brain knows
+    remote work policy?"), and none when it gives a thing as the writer's own or as what it
+    is for that the row never mentions (:attr:`_Message.outside`: "for a five-person
+    bakery"). Not when the message names something the brain knows
     (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes")."""
     before = _before(row.title, message.text)
@@ -408,6 +422,8 @@ def _elsewhere(
         return False  # about this brain
     if message.other_language:
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
+    if message.outside - body:
+        return True  # "an expense policy for a five-person bakery"
     foreign = {s for s in asked - title - body if s.isascii() and s not in GENERIC_STEMS}
     if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
@@ -529,12 +545,17 @@ def _tier(
 ) -> int | None:
     """0-3 as in the module docstring (lower is stronger); None when unanchored.
     ``reading``: :func:`_reading` of the row, when the caller has it already."""
-    if row.evidence in STRONG_EVIDENCE or row.exact_lookup in ("title", "slug"):
+    if row.exact_lookup in ("title", "slug"):
+        return 0
+    wanted, asked, words_, elsewhere = reading or _reading(row, message, vocabulary)
+    title, body = words_.title, words_.body
+    apart = bool(message.outside - body)
+    if apart and not set(words(row.title)) <= message.said:
+        return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
+    if row.evidence in STRONG_EVIDENCE:
         return 0
     if message.acronyms and message.acronyms & acronyms(row.title):
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
-    wanted, asked, words_, elsewhere = reading or _reading(row, message, vocabulary)
-    title, body = words_.title, words_.body
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
     if not elsewhere and _names(

@@ -21,6 +21,7 @@ from functools import lru_cache
 import snowballstemmer  # type: ignore[import-untyped]
 
 __all__ = [
+    "ENGLISH_STOP_WORDS",
     "GENERIC_STEMS",
     "GENERIC_WORDS",
     "STOP_STEMS",
@@ -58,9 +59,10 @@ _UNSPACED = (
 )
 
 # Function words and chat filler: never an anchor. English first (the brain's usual
-# language), then the commonest function words of German, Spanish, French, Portuguese,
-# Russian and Arabic, so a question in those languages is not "supported" by them.
-STOP_WORDS = frozenset(
+# language; :mod:`.outside` reads past them alone), then the commonest function words of
+# German, Spanish, French, Portuguese, Russian and Arabic, so a question in those languages
+# is not "supported" by them.
+ENGLISH_STOP_WORDS = frozenset(
     """
     about above after again all also and any are been before being below between both but can
     could did does doing down during each few for from further had has have having her here hers
@@ -72,6 +74,10 @@ STOP_WORDS = frozenset(
     really maybe good bad best well new work working use using used get got one ones lot way
     hello thanks thank okay sure right now time day week year can't don't what's who's mean
     means meant
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+STOP_WORDS = ENGLISH_STOP_WORDS | frozenset(
+    """
     der die das den dem des ein eine einer eines einem einen und oder aber ist sind war wer
     wie was wann warum welche welcher welches wir uns unser unsere ihr mit von für auf aus bei
     nach über zum zur sich nicht auch noch schon bitte gibt

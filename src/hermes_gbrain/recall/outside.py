@@ -1,0 +1,54 @@
+"""Things a message places outside the brain: "my son", "my laptop", "for a bakery".
+
+A message that gives a thing as the writer's own ("my bluetooth earbuds won't pair") or as
+what it is for ("an expense policy for a five-person bakery") says what it is about. A page
+that never mentions that thing is not about it, however many other words it shares with the
+message: the gate (:mod:`.gate`) then keeps such a page only when the message names it whole.
+Words common in page titles ("my notes", "my weekly plan", "for a work trip") are no such
+thing: the brain may hold them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, stem, words
+
+__all__ = ["LOOK_AHEAD", "outside_things"]
+
+LOOK_AHEAD = 3
+"""Words after "my" or "for a" read for the thing (past "own", "very", numbers and generic
+words: "for a 50 person law firm" gives "law")."""
+_FOR = frozenset({"a", "an", "my"})
+
+
+def _thing(after: list[str], ordinary: Collection[str]) -> str | None:
+    """The stem of the first word that can name a thing, or None when that word is one
+    a title commonly holds."""
+    for word in after[:LOOK_AHEAD]:
+        if len(word) < 3 or any(c.isdigit() for c in word) or word in ENGLISH_STOP_WORDS:
+            continue
+        found = stem(word)
+        if found in GENERIC_STEMS:
+            continue
+        return None if found in ordinary else found
+    return None
+
+
+def outside_things(message: str, ordinary: Collection[str]) -> frozenset[str]:
+    """Stems of what follows "my", "for a", "for an" or "for my" in ``message``, when it
+    can name a thing: not a function word, number or generic word, and not in
+    ``ordinary`` (stems of words common in titles)."""
+    said = words(message)
+    found: set[str] = set()
+    for i, word in enumerate(said):
+        if word == "my":
+            after = said[i + 1 :]
+        elif word == "for" and i + 1 < len(said) and said[i + 1] in _FOR:
+            after = said[i + 2 :]
+        else:
+            continue
+        thing = _thing(after, ordinary)
+        if thing:
+            found.add(thing)
+    return frozenset(found)

@@ -1,0 +1,32 @@
+"""What a message gives as the writer's own or as what it is for."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_gbrain.recall.gate import ORDINARY_TITLE_WORDS
+from hermes_gbrain.recall.outside import outside_things
+from hermes_gbrain.recall.words import stem
+
+ORDINARY = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("message", "things"),
+    [
+        ("my son wants to dress up as a kestrel", {"son"}),
+        ("my bluetooth earbuds won't pair with my laptop", {"bluetooth", "laptop"}),
+        ("my own little rescue dog", {"rescue"}),
+        ("my garden shed", set()),
+        ("write a simple expense policy for a five-person bakery", {"bakery"}),
+        ("an expense policy template for a 50 person law firm", {"law"}),
+        ("what's the pattern where you stop for a while", set()),
+        ("did Tomas read my notes?", set()),
+        ("my weekly planning notes", set()),
+        ("for a work trip", set()),
+        ("for my sister's bakery", {"sister"}),
+        ("who leads our fundraising?", set()),
+    ],
+)
+def test_the_thing_after_my_or_for_a(message: str, things: set[str]) -> None:
+    assert outside_things(message, ORDINARY) == {stem(t) for t in things}
