@@ -18,6 +18,8 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem
         ("the june planning session", {"m6"}),
         ("Mar 12 and Sept", {"m3", "m9"}),
         ("may I see the mar notes", set()),  # a verb and a word, not months
+        ("jan said feb or sept", {"m2", "m9"}),  # "jan" is a name too; Jan is the month
+        ("the Jan report", {"m1"}),
         ("the retro in May", {"m5"}),
         ("we 12 people and version 3000", set()),
         ("Quarterly report Q2 2026", {"q2", "y2026"}),

@@ -359,6 +359,9 @@ def test_words_that_go_with_anything_back_a_row_only_beside_one_that_does_not() 
         ("Board Update (2026-03-09)", "the board update from March 2025", False),
         ("Quarterly report Q2 2026", "q2 report", True),
         ("Quarterly report Q2 2026", "q3 report", False),
+        # the word for what the page holds may go unsaid beside two others
+        ("Monthly planning meeting, February 2026", "feb monthly planning mtg", True),
+        ("Board meeting summary March", "what happened at the board meeting in march", True),
     ],
 )
 def test_ordinary_words_and_a_date_that_agrees_name_a_page(
@@ -403,3 +406,29 @@ def test_a_title_for_someone_elses_thing_names_nothing() -> None:
     assert slugs(gate_rows([expenses], taxi)) == ["notes/expense-policy"]
     trip = "does the expense policy say anything for a work trip?"
     assert slugs(gate_rows([expenses], trip)) == ["notes/expense-policy"]
+
+
+def test_a_date_in_the_message_is_not_read_as_about_something_else() -> None:
+    kickoff = row("meetings/osprey-kickoff", "Osprey Tracker kickoff (2026-04-04)", 1.0,
+                  "keyword_exact", "meeting", snippet="Milestones for the tag pilot.")  # fmt: skip
+    project = row("projects/osprey-tracker", "Osprey Tracker", 0.5, "keyword_exact", "project",
+                  snippet="GPS tags on migrating ospreys.")  # fmt: skip
+    asked = "osprey tracker kickoff (apr 4) - what was the first milestone"
+    assert slugs(gate_rows([kickoff, project], asked)) == [
+        "meetings/osprey-kickoff",
+        "projects/osprey-tracker",
+    ]
+
+
+def test_a_dated_title_is_not_named_by_another_meeting_of_the_month() -> None:
+    def dated(slug: str, title: str) -> SearchRow:
+        return row(slug, title, 0.5, "weak_semantic", "meeting", snippet="Notes.")
+
+    review = dated("meetings/review", "Solar Collar design review (2026-04-14)")
+    kickoff = dated("meetings/kickoff", "Solar Collar kickoff (2026-04-16)")
+    asked = "solar collar design review apr 14"
+    assert slugs(gate_rows([review, kickoff], asked)) == ["meetings/review"]
+    summary = dated("notes/board-summary", "Board meeting summary March")
+    planning = dated("meetings/planning", "Monthly planning meeting, March 2026")
+    asked = "board meeting summary from March"
+    assert slugs(gate_rows([summary, planning], asked)) == ["notes/board-summary"]

@@ -18,6 +18,8 @@ from hermes_gbrain.recall.words import (
     compact,
     content_stems,
     fold,
+    in_latin_letters,
+    latin_among_others,
     mended,
     message_acronyms,
     message_names,
@@ -250,3 +252,38 @@ def test_russian_stems_from_many_threads_at_once_are_each_their_own() -> None:
     # Turns are gated on worker threads: the Russian stemmer is shared by them.
     declined = ["смирновой", "конференциями", "заповедниками", "переговорами", "финансирования"]
     assert wrong_stems(words_module._russian.__wrapped__, declined) == []
+
+
+def test_a_name_written_in_cyrillic_names_its_page_titled_in_latin_letters() -> None:
+    assert in_latin_letters("Николай Иванов дежурит?") == "Nikolay Ivanov dezhurit?"
+    assert in_latin_letters("Ольга, на связи?") == "Olga, na svyazi?"  # no soft sign left
+    assert in_latin_letters("Who is Nikolai?") == ""
+    person = row("people/nikolai-ivanov", "Nikolai Ivanov", page_type="person")
+    titles = TitleMatcher([("default", person.slug, person.title, "person")])
+    asked = "Николай Иванов всё ещё дежурит по сервису отчётов?"
+    assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/nikolai-ivanov"]
+    assert slugs(gate_rows([person], asked)) == ["people/nikolai-ivanov"]
+    assert gate_rows([person], "Кто дежурит по сервису отчётов?") == []
+
+
+def test_a_name_written_in_latin_letters_names_its_page_titled_in_cyrillic() -> None:
+    person = row("people/olga-smirnova", "Ольга Смирнова", page_type="person")
+    titles = TitleMatcher([("default", person.slug, person.title, "person")])
+    asked = "olga smirnova - which firmware does she look after?"
+    assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/olga-smirnova"]
+    assert slugs(gate_rows([person], asked)) == ["people/olga-smirnova"]
+    assert gate_rows([], "which firmware does olga look after?", gate=Gate(titles=titles)) == []
+
+
+def test_latin_words_in_a_message_in_another_script_are_names() -> None:
+    assert latin_among_others("Fernseed 分类器能识别多少种动物?") == content_stems("Fernseed")
+    assert latin_among_others("напомни, сколько мы хотим поднять в series a") == content_stems(
+        "series"
+    )
+    assert latin_among_others("what does the Fernseed classifier do?") == set()
+    classifier = row("projects/fernseed-classifier", "Fernseed Classifier", page_type="project",
+                     snippet="Species classifier that runs on the phone.")  # fmt: skip
+    other = row("concepts/on-device-inference", "On-Device Inference",
+                snippet="分类器 models shrunk to run on phones.")  # fmt: skip
+    asked = "Fernseed 分类器能识别多少种动物?"
+    assert slugs(gate_rows([other, classifier], asked)) == ["projects/fernseed-classifier"]

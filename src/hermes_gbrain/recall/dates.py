@@ -5,15 +5,16 @@ Pages of meetings and periodic notes are titled with ordinary words and a date
 people name them the way they say dates ("the on-call retro from march", "standup notes
 week 17", "the q2 report"). The title's words alone are too ordinary to name a page; its
 words *and* its date do (:func:`.gate._names`). Marks are ``y2026``, ``q2``, ``m3`` and
-``w17``; English month names only (the brain's usual language); "May" and short forms
-("Mar") only capitalised ("may" is a verb, "mar" a word).
+``w17``; English month names only (the brain's usual language); "May", "Mar" and "Jan"
+only capitalised ("may" is a verb, "mar" a word, "jan" a name), the other short forms
+("feb", "sept") as typed.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["agree", "date_marks", "is_date_stem"]
+__all__ = ["agree", "date_marks", "is_date_stem", "is_periodic"]
 
 _MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
@@ -22,6 +23,7 @@ _MONTHS = (
 _MONTH = {name: i for i, name in enumerate(_MONTHS, 1)}
 _MONTH.update({name[:3]: i for i, name in enumerate(_MONTHS, 1) if name != "may"})
 _MONTH["sept"] = 9
+_CAPITALISED_ONLY = frozenset({"may", "mar", "jan"})
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
 _ISO_WEEK = re.compile(r"\b(?:((?:19|20)\d\d)-?)?w(?:ee)?k?\s?(0?[1-9]|[1-4]\d|5[0-3])\b", re.I)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -48,7 +50,7 @@ def date_marks(text: str) -> frozenset[str]:
     for word in _WORD.findall(text):
         lower = word.lower()
         month = _MONTH.get(lower)
-        if month is not None and (word[0].isupper() or (lower in _MONTHS and lower != "may")):
+        if month is not None and (word[0].isupper() or lower not in _CAPITALISED_ONLY):
             marks.add(f"m{month}")
     return frozenset(marks)
 
@@ -64,6 +66,11 @@ def agree(title: frozenset[str], message: frozenset[str]) -> bool:
         if ours and theirs and not ours & theirs:
             return False
     return True
+
+
+def is_periodic(stem: str) -> bool:
+    """A word that says how often a dated page comes ("monthly")."""
+    return stem in _PERIODIC
 
 
 def is_date_stem(stem: str) -> bool:

@@ -88,7 +88,7 @@ from typing import Any, NamedTuple
 from ..api import SearchRow
 from ..files import data_dir, read_state, write_atomic
 from ..text import one_line
-from .dates import agree, date_marks, is_date_stem
+from .dates import agree, date_marks, is_date_stem, is_periodic
 from .filecache import FileCache
 from .generated import is_generated
 from .named import NAME_TYPES, TitleMatcher
@@ -99,7 +99,9 @@ from .words import (
     acronyms,
     compact,
     content_stems,
+    in_latin_letters,
     is_unspaced,
+    latin_among_others,
     mended,
     message_acronyms,
     message_names,
@@ -140,6 +142,11 @@ the page (:func:`_elsewhere`)."""
 NAME_OVERRIDE = 3
 """Distinctive words of the message a row's title and summary must hold to pass though it
 never mentions a name the message gives (its summary may stop before the name)."""
+DATED_PRESENT = 2
+"""Words of a dated title (besides the date) the message must hold before the title's word
+for what the page holds ("meeting", "notes") may be left out (:func:`_dated`)."""
+_SPARABLE = frozenset(stem(w) for w in ("meeting", "notes", "summary", "minutes"))
+"""What a dated page holds, said or not: "feb monthly planning" is the meeting."""
 STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
 WEAK_EVIDENCE = frozenset({"weak_semantic"})
 TITLE_CAP = 80
@@ -337,20 +344,26 @@ class _Message:
     """What it gives as the writer's own or as what it is for ("my son", "for a bakery":
     :func:`.outside.outside_things`)."""
 
+    retyped: str
+    """Its words as another hand may have typed the titles: umlauts typed out, Greek and
+    Cyrillic in Latin letters (``""`` when nothing differs)."""
+
     @classmethod
     def of(cls, message: str) -> _Message:
-        names = message_names(message)
+        names = message_names(message) | latin_among_others(message)
+        retyped = " ".join(filter(None, (umlauts_typed(message), in_latin_letters(message))))
         return cls(
             message,
-            content_stems(message) | content_stems(umlauts_typed(message)),
+            content_stems(message) | content_stems(retyped),
             names,
             compact(message),
             message_acronyms(message),
             date_marks(message),
             names,
-            frozenset(words(message)),
+            frozenset(words(message)) | frozenset(words(retyped)),
             other_language(message),
             outside_things(message, _ORDINARY_STEMS),
+            retyped,
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -424,7 +437,11 @@ def _elsewhere(
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
     if message.outside - body:
         return True  # "an expense policy for a five-person bakery"
-    foreign = {s for s in asked - title - body if s.isascii() and s not in GENERIC_STEMS}
+    foreign = {
+        s
+        for s in asked - title - body
+        if s.isascii() and s not in GENERIC_STEMS and not is_date_stem(s)
+    }
     if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
     return len(foreign) >= ELSEWHERE_WORDS
@@ -455,14 +472,34 @@ def _names(
     return _dated(text, title, message, wanted)
 
 
+def _named(
+    row: SearchRow,
+    message: _Message,
+    wanted: set[str],
+    asked: set[str],
+    vocabulary: TitleVocabulary | None,
+) -> bool:
+    """:func:`_names` by the row's title, or by its Greek and Cyrillic words in Latin
+    letters ("olga smirnova" for *Ольга Смирнова*)."""
+    if _names(row.title, message, wanted, asked, vocabulary):
+        return True
+    latin = in_latin_letters(row.title)
+    return bool(latin) and _names(latin, message, wanted, asked, vocabulary)
+
+
 def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> bool:
-    """Ordinary words and a date: named by all its words and a date that agrees ("the
-    on-call retro from march" for *On-Call Retro (2026-03-12)*, "week 17" for 2026-W17)."""
+    """Ordinary words and a date: named by its words and a date that agrees ("the
+    on-call retro from march" for *On-Call Retro (2026-03-12)*, "week 17" for 2026-W17).
+    Its word for what the page holds may be left out beside two others ("feb monthly
+    planning" for *Monthly planning meeting, February 2026*)."""
     marks = date_marks(text)
     if not marks:
         return False
     rest = {s for s in title if not is_date_stem(s)}
-    return bool(rest) and rest <= wanted and agree(marks, message.dates)
+    missing = rest - wanted
+    present = {s for s in title if s in rest or is_periodic(s)} & wanted
+    spared = len(missing) == 1 and missing <= _SPARABLE and len(present) >= DATED_PRESENT
+    return bool(rest) and (not missing or spared) and agree(marks, message.dates)
 
 
 class _RowWords(NamedTuple):
@@ -558,9 +595,7 @@ def _tier(
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
-    if not elsewhere and _names(
-        row.title, message, _mended(row, wanted, message), asked, vocabulary
-    ):
+    if not elsewhere and _named(row, message, _mended(row, wanted, message), asked, vocabulary):
         return 1
     names, wanted = message.names, wanted - spent
     support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})
@@ -671,7 +706,8 @@ def gate_rows(
         if row_key(row) not in shown:  # decided before the skip: a named page already
             tiers.setdefault(tier, []).append(row)  # shown still rules out loose rows
     if gate.titles is not None:
-        for row in gate.titles.candidates(message, said.wanted):
+        seen_as = f"{message}\n{said.retyped}" if said.retyped else message
+        for row in gate.titles.candidates(seen_as, said.wanted):
             key = row_key(row)
             if key in seen or not _clean(row):
                 continue

@@ -24,6 +24,7 @@ from .words import (
     acronyms,
     compact,
     content_stems,
+    in_latin_letters,
     is_unspaced,
     mended,
     message_acronyms,
@@ -77,6 +78,9 @@ class TitleMatcher:
                 continue
             row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
+            latin = frozenset(content_stems(in_latin_letters(title)))
+            if latin and latin != stems:  # "Olga Smirnova" for *Ольга Смирнова*
+                self._keys.setdefault(_key(latin, counts), []).append(_Entry(row, latin))
             for initials in acronyms(title):
                 self._initials.setdefault(initials, []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:

@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
+from anyascii import anyascii
 
 __all__ = [
     "ENGLISH_STOP_WORDS",
@@ -30,7 +31,9 @@ __all__ = [
     "compact",
     "content_stems",
     "fold",
+    "in_latin_letters",
     "is_unspaced",
+    "latin_among_others",
     "mended",
     "message_acronyms",
     "message_names",
@@ -318,6 +321,32 @@ def mended(title: str, said: Iterable[str], wanted: Collection[str]) -> str | No
 
 
 _TYPED_UMLAUT = re.compile(r"(?<=[a-z])([aou])e(?=[a-z])")
+
+
+_RETYPED = re.compile("[\u0370-\u03ff\u0400-\u04ff]+")
+"""Greek and Cyrillic words: names in them are written in Latin letters by another hand."""
+
+
+def in_latin_letters(text: str) -> str:
+    """``text`` with its Greek and Cyrillic words in Latin letters ("Николай Иванов" ->
+    "Nikolay Ivanov", a slip off *Nikolai Ivanov*; "Ольга" -> "Olga"); ``""`` when it has
+    none."""
+    if not _RETYPED.search(text):
+        return ""
+    return _RETYPED.sub(lambda m: anyascii(m.group(0)).replace("'", ""), text)
+
+
+def latin_among_others(text: str) -> set[str]:
+    """Stems of the Latin words of a message written mostly in another script: names, as
+    a capitalised word is in English ("Fernseed 分类器能识别多少种动物?")."""
+    latin = [w for w in words(text) if w.isascii()]
+    if not latin:
+        return set()
+    letters = sum(1 for ch in text if ch.isalpha())
+    ascii_letters = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    if ascii_letters * 2 >= letters:
+        return set()
+    return content_stems(" ".join(latin))
 
 
 def umlauts_typed(text: str) -> str:
