@@ -90,7 +90,7 @@ ROWS = SEARCH_ROWS + SPARE_ROWS
 """What a pointer search asks for (the first turn's briefing reads the same call)."""
 SPLITS = (
     *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5"),
-    *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11"),
+    *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

@@ -241,6 +241,9 @@ def test_umlauts_typed_out_name_the_page() -> None:
 def test_a_message_in_another_latin_language_uses_no_title_about_something_else() -> None:
     assert other_language("¿cuántos cóndores lleva rastreados el proyecto condor?")
     assert not other_language("how do plants die in winter")
+    assert other_language("förderantrag bayern – wie viele halsbänder?")
+    assert other_language("informe de campo patagonia, cuántas semanas duró?")
+    assert not other_language("what does Jürgen Müller think of the sync?")
     condor = row("projects/proyecto-condor", "Proyecto Cóndor", "Tracking condors.", "project")
     asked = "¿cuántos cóndores lleva rastreados el proyecto condor?"
     assert slugs(gate_rows([condor], asked)) == ["projects/proyecto-condor"]

@@ -110,10 +110,16 @@ _OTHER_LATIN_STOPS = frozenset(
 """Function words of German, Spanish, French and Portuguese that are no English word."""
 
 
+_ACCENTED = re.compile("[¿¡\u00c0-\u00ff\u0100-\u017f]")
+"""Spanish question marks and Latin letters with accents, which English words lack."""
+
+
 def other_language(text: str) -> bool:
     """Whether a message in Latin script is in another language than English: two of its
-    words are function words of German, Spanish, French or Portuguese."""
-    return len(_OTHER_LATIN_FOLDED & set(words(text))) >= 2
+    words are function words of German, Spanish, French or Portuguese, or one is and it
+    writes a letter English does not ("förderantrag bayern: wie viele halsbänder?")."""
+    found = len(_OTHER_LATIN_FOLDED & set(words(text)))
+    return found >= 2 or (found == 1 and _ACCENTED.search(text) is not None)
 
 
 GENERIC_WORDS = frozenset(
