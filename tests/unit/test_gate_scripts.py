@@ -290,3 +290,13 @@ def test_latin_words_in_a_message_in_another_script_are_names() -> None:
                 snippet="分类器 models shrunk to run on phones.")  # fmt: skip
     asked = "Fernseed 分类器能识别多少种动物?"
     assert slugs(gate_rows([other, classifier], asked)) == ["projects/fernseed-classifier"]
+
+
+def test_words_read_in_latin_letters_never_say_a_title_is_about_something_else() -> None:
+    route = row("projects/severnyi-marshrut", "Северный маршрут", "Трекинг оленей.", "project")
+    asked = "Северный маршрут — кого там отслеживают?"
+    assert slugs(gate_rows([route], asked)) == ["projects/severnyi-marshrut"]
+    review = row("meetings/2026-03-02-sync-design-review", "Sync Design Review (2026-03-02)",
+                 "Per-field merge.", "meeting")  # fmt: skip
+    asked = "что решили на sync design review 2 марта?"
+    assert slugs(gate_rows([review], asked)) == ["meetings/2026-03-02-sync-design-review"]

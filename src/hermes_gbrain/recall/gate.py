@@ -347,14 +347,19 @@ class _Message:
     retyped: str
     """Its words as another hand may have typed the titles: umlauts typed out, Greek and
     Cyrillic in Latin letters (``""`` when nothing differs)."""
+    retyped_only: frozenset[str]
+    """Stems only :attr:`retyped` gives: they may name a title, never say the message is
+    about something else ("kogo tam otslezhivayut")."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
         names = message_names(message) | latin_among_others(message)
         retyped = " ".join(filter(None, (umlauts_typed(message), in_latin_letters(message))))
+        own = content_stems(message)
+        also = content_stems(retyped) - own
         return cls(
             message,
-            content_stems(message) | content_stems(retyped),
+            own | also,
             names,
             compact(message),
             message_acronyms(message),
@@ -364,6 +369,7 @@ class _Message:
             other_language(message),
             outside_things(message, _ORDINARY_STEMS),
             retyped,
+            frozenset(also),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -439,7 +445,7 @@ def _elsewhere(
         return True  # "an expense policy for a five-person bakery"
     foreign = {
         s
-        for s in asked - title - body
+        for s in asked - title - body - message.retyped_only
         if s.isascii() and s not in GENERIC_STEMS and not is_date_stem(s)
     }
     if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
