@@ -432,3 +432,11 @@ def test_a_dated_title_is_not_named_by_another_meeting_of_the_month() -> None:
     planning = dated("meetings/planning", "Monthly planning meeting, March 2026")
     asked = "board meeting summary from March"
     assert slugs(gate_rows([summary, planning], asked)) == ["notes/board-summary"]
+
+
+def test_a_title_of_ordinary_words_is_named_as_a_phrase_of_the_message() -> None:
+    review = row("notes/working-capital-review", "Working capital review", 0.5, "keyword_exact",
+                 snippet="Cash tied up in collars and stock.")  # fmt: skip
+    asked = "What did the working capital review say?"
+    assert slugs(gate_rows([review], asked)) == ["notes/working-capital-review"]
+    assert gate_rows([review], "review the working capital of a bakery") == []

@@ -336,8 +336,10 @@ class _Message:
     dates: frozenset[str]
     known: set[str]
     """The names the brain knows: those some row returned for the message mentions."""
+    sequence: tuple[str, ...]
+    """Its words in order (a title's place in it is read on them)."""
     said: frozenset[str]
-    """Its words, whole (slips of names are read on them)."""
+    """Its words, whole, and those of :attr:`retyped` (slips of names are read on them)."""
     other_language: bool
     """Written in German, Spanish, French or Portuguese (:func:`.words.other_language`)."""
     outside: frozenset[str]
@@ -357,6 +359,7 @@ class _Message:
         retyped = " ".join(filter(None, (umlauts_typed(message), in_latin_letters(message))))
         own = content_stems(message)
         also = content_stems(retyped) - own
+        sequence = tuple(words(message))
         return cls(
             message,
             own | also,
@@ -365,7 +368,8 @@ class _Message:
             message_acronyms(message),
             date_marks(message),
             names,
-            frozenset(words(message)) | frozenset(words(retyped)),
+            sequence,
+            frozenset(sequence) | frozenset(words(retyped)),
             other_language(message),
             outside_things(message, _ORDINARY_STEMS),
             retyped,
@@ -387,9 +391,9 @@ class _Message:
         return self.wanted | runs if runs else self.wanted
 
 
-def _phrase_in(title: str, message: str) -> bool:
-    """The title's words, in order and contiguous, inside the message."""
-    t, m = words(title), words(message)
+def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
+    """The title's words, in order and contiguous, inside the message's (``m``)."""
+    t = tuple(words(title))
     if len(t) < 2 or len(t) > len(m):
         return False
     return any(m[i : i + len(t)] == t for i in range(len(m) - len(t) + 1))
@@ -405,9 +409,9 @@ def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> boo
     return not (surface.isalpha() and surface[1:].islower())
 
 
-def _before(title: str, message: str) -> set[str]:
-    """The words right before each place the title's words stand in the message."""
-    t, m = words(title), words(message)
+def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
+    """The words right before each place the title's words (``t``) stand in the message's
+    (``m``)."""
     if not t:
         return set()
     return {m[i - 1] for i in range(1, len(m) - len(t) + 1) if m[i : i + len(t)] == t}
@@ -421,9 +425,7 @@ _EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\b
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
 
 
-def _elsewhere(
-    row: SearchRow, title: set[str], body: set[str], asked: set[str], message: _Message
-) -> bool:
+def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Message) -> bool:
     """The message uses the row's title as ordinary words about something else: it names
     nothing (no capitalised word inside the sentence), the row is no person's or company's
     page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message, in Latin
@@ -436,7 +438,8 @@ def _elsewhere(
     bakery"). Not when the message names something the brain knows
     (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes")."""
-    before = _before(row.title, message.text)
+    title, body = read.title, read.body
+    before = _before(read.sequence, message.sequence)
     if message.known or (row.type or "") in NAME_TYPES or before & _OURS:
         return False  # about this brain
     if message.other_language:
@@ -473,24 +476,25 @@ def _names(
     if named and named <= wanted and whole:
         return True
     # the title as a phrase of the message ("the working capital review")
-    if _phrase_in(text, message.text) and (distinctive >= 1 or len(words(text)) >= 3):
+    if _phrase_in(text, message.sequence) and (distinctive >= 1 or len(words(text)) >= 3):
         return True
     return _dated(text, title, message, wanted)
 
 
 def _named(
-    row: SearchRow,
+    title: str,
+    read: _RowWords,
     message: _Message,
     wanted: set[str],
     asked: set[str],
+    *,
     vocabulary: TitleVocabulary | None,
 ) -> bool:
     """:func:`_names` by the row's title, or by its Greek and Cyrillic words in Latin
     letters ("olga smirnova" for *Ольга Смирнова*)."""
-    if _names(row.title, message, wanted, asked, vocabulary):
+    if _names(title, message, wanted, asked, vocabulary):
         return True
-    latin = in_latin_letters(row.title)
-    return bool(latin) and _names(latin, message, wanted, asked, vocabulary)
+    return bool(read.latin) and _names(read.latin, message, wanted, asked, vocabulary)
 
 
 def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> bool:
@@ -510,17 +514,24 @@ def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> b
 
 class _RowWords(NamedTuple):
     """A row's words, read once per turn: its title's, its slug's last part's, and all of
-    them with its summary's."""
+    them with its summary's; its title's words in order, and the title in Latin letters."""
 
     title: set[str]
     tail: set[str]
     body: set[str]
+    sequence: tuple[str, ...]
+    latin: str
+    """:func:`.words.in_latin_letters` of the title (``""`` when it has no Greek or
+    Cyrillic word)."""
 
     @classmethod
     def of(cls, row: SearchRow) -> _RowWords:
         tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
         body = content_stems(row.title + " " + tail + " " + _summary_text(row))
-        return cls(content_stems(row.title), content_stems(tail), body)
+        title = content_stems(row.title)
+        return cls(
+            title, content_stems(tail), body, tuple(words(row.title)), in_latin_letters(row.title)
+        )
 
 
 class _Reading(NamedTuple):
@@ -544,7 +555,7 @@ def _reading(
     wanted = message.wanted_by(row)
     asked = {s for s in wanted if _distinctive(s, vocabulary)}
     words_ = row_words or _RowWords.of(row)
-    elsewhere = _elsewhere(row, words_.title, words_.body, asked, message)
+    elsewhere = _elsewhere(row, words_, asked, message)
     return _Reading(wanted, asked, words_, elsewhere)
 
 
@@ -593,7 +604,7 @@ def _tier(
     wanted, asked, words_, elsewhere = reading or _reading(row, message, vocabulary)
     title, body = words_.title, words_.body
     apart = bool(message.outside - body)
-    if apart and not set(words(row.title)) <= message.said:
+    if apart and not set(words_.sequence) <= message.said:
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
     if row.evidence in STRONG_EVIDENCE:
         return 0
@@ -601,7 +612,9 @@ def _tier(
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
-    if not elsewhere and _named(row, message, _mended(row, wanted, message), asked, vocabulary):
+    if not elsewhere and _named(
+        row.title, words_, message, _mended(row, wanted, message), asked, vocabulary=vocabulary
+    ):
         return 1
     names, wanted = message.names, wanted - spent
     support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})

@@ -326,9 +326,6 @@ def mended(title: str, said: Iterable[str], wanted: Collection[str]) -> str | No
     return found if any(near(word, m) for m in said) else None
 
 
-_TYPED_UMLAUT = re.compile(r"(?<=[a-z])([aou])e(?=[a-z])")
-
-
 _RETYPED = re.compile("[\u0370-\u03ff\u0400-\u04ff]+")
 """Greek and Cyrillic words: names in them are written in Latin letters by another hand."""
 
@@ -353,6 +350,9 @@ def latin_among_others(text: str) -> set[str]:
     if ascii_letters * 2 >= letters:
         return set()
     return content_stems(" ".join(latin))
+
+
+_TYPED_UMLAUT = re.compile(r"(?<=[a-z])([aou])e(?=[a-z])")
 
 
 def umlauts_typed(text: str) -> str:
