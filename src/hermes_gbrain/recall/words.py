@@ -43,6 +43,7 @@ __all__ = [
     "stem",
     "umlauts_typed",
     "unspaced_runs",
+    "versions",
     "words",
 ]
 
@@ -265,6 +266,17 @@ ACRONYM_MIN = 3
 def message_acronyms(message: str) -> set[str]:
     """Capitalised acronyms in the message, folded, a plural "s" dropped ("CRDTs" -> "crdt")."""
     return {m.lower() for m in _ACRONYM.findall(message) if len(m) >= ACRONYM_MIN}
+
+
+_VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?!\w|\.\w)")
+"""A version number: digits joined by dots, maybe after a "v" ("2.4", "v3.0", "1.2.3")."""
+
+
+def versions(text: str) -> set[str]:
+    """The version numbers written in ``text`` ("Beacon 2.4", "v3.0"), without the "v".
+    Dates in dots ("12.03.2026") read as versions too; a date in a title is written with
+    dashes."""
+    return set(_VERSION.findall(text))
 
 
 def acronyms(title: str) -> set[str]:
