@@ -24,6 +24,14 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem
         ("we 12 people and version 3000", set()),
         ("Quarterly report Q2 2026", {"q2", "y2026"}),
         ("the q3 numbers", {"q3"}),
+        ("oncall retro 12 mar", {"m3"}),  # beside a day, a short month is one however typed
+        ("may 3rd or jan 5", {"m5", "m1"}),
+        ("i may go 2 days", set()),
+        ("on-call retro 12/3", {"m3", "m12"}),  # day first or month first
+        ("12/3/2026", {"m3", "m12", "y2026"}),
+        ("1/13", {"m1"}),  # only one way round is a date
+        ("40/50 and 1/2/3", set()),
+        ("2026/12", {"y2026"}),
     ],
 )
 def test_marks(text: str, marks: set[str]) -> None:
@@ -37,6 +45,8 @@ def test_agree_needs_a_shared_date_and_no_contradiction() -> None:
     assert not agree(title, date_marks("march 2025"))  # the year contradicts
     assert not agree(title, date_marks("june"))
     assert not agree(title, frozenset())
+    assert agree(title, date_marks("9/3"))  # either reading may be the title's
+    assert not agree(title, date_marks("9/4"))
 
 
 def test_date_stems() -> None:

@@ -237,6 +237,20 @@ def test_a_title_s_version_beside_its_name_names_the_page() -> None:
     assert slugs(gate_rows([retro, plan], "what broke in 2.4 exactly?")) == []
 
 
+def test_hyphenated_title_words_typed_as_one_name_the_page() -> None:
+    retro = row(
+        "meetings/2026-03-12-oncall-retro",
+        "On-Call Retro (2026-03-12)",
+        1.0,
+        "keyword_exact",
+        "meeting",
+        snippet="The nightly job failed twice after a phone uploaded duplicates.",
+    )
+    assert slugs(gate_rows([retro], "oncall retro 12 mar")) == [retro.slug]
+    assert slugs(gate_rows([retro], "on-call retro 12/3")) == [retro.slug]
+    assert slugs(gate_rows([retro], "oncall retro in june")) == []
+
+
 def test_weak_semantic_rows_named_by_the_message_pass() -> None:
     rows = [
         row("concepts/crdt", "CRDT", 0.49, "weak_semantic", "concept"),

@@ -6,8 +6,9 @@ people name them the way they say dates ("the on-call retro from march", "standu
 week 17", "the q2 report"). The title's words alone are too ordinary to name a page; its
 words *and* its date do (:func:`.gate._names`). Marks are ``y2026``, ``q2``, ``m3`` and
 ``w17``; English month names only (the brain's usual language); "May", "Mar" and "Jan"
-only capitalised ("may" is a verb, "mar" a word, "jan" a name), the other short forms
-("feb", "sept") as typed.
+only capitalised ("may" is a verb, "mar" a word, "jan" a name) or beside a day ("12 mar",
+"may 3rd"), the other short forms ("feb", "sept") as typed. A date in figures ("12/3") is
+read both ways, day first and month first: either month may be the title's.
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[0
 _ISO_WEEK = re.compile(r"\b(?:((?:19|20)\d\d)-?)?w(?:ee)?k?\s?(0?[1-9]|[1-4]\d|5[0-3])\b", re.I)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _QUARTER = re.compile(r"\bq([1-4])\b", re.I)
+_BESIDE_DAY = re.compile(
+    r"\b(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s+(may|mar|jan)"
+    r"|(may|mar|jan)\s+(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?)\b",
+    re.I,
+)
+"""A short month name that is also a word, beside a day: a date however it is typed."""
+_FIGURES = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/((?:19|20)?\d\d))?(?![\d/])")
+"""A date in figures, day and month either way round, maybe with a year ("12/3/2026")."""
 _PERIODIC = frozenset({"daily", "weekly", "monthly", "quarterly", "annual", "yearly"})
 """Words that only say how often a dated page comes ("Quarterly report Q2 2026" is named
 by "the q2 report")."""
@@ -52,7 +61,23 @@ def date_marks(text: str) -> frozenset[str]:
         month = _MONTH.get(lower)
         if month is not None and (word[0].isupper() or lower not in _CAPITALISED_ONLY):
             marks.add(f"m{month}")
+    for before, after in _BESIDE_DAY.findall(text):
+        marks.add(f"m{_MONTH[(before or after).lower()]}")
+    for first, second, year in _FIGURES.findall(text):
+        marks.update(_figures(int(first), int(second)))
+        if len(year) == 4:
+            marks.add(f"y{year}")
     return frozenset(marks)
+
+
+def _figures(first: int, second: int) -> set[str]:
+    """The months "first/second" may give: day then month, or month then day."""
+    months = set()
+    if 1 <= first <= 31 and 1 <= second <= 12:
+        months.add(f"m{second}")
+    if 1 <= first <= 12 and 1 <= second <= 31:
+        months.add(f"m{first}")
+    return months
 
 
 def agree(title: frozenset[str], message: frozenset[str]) -> bool:

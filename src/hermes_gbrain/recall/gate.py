@@ -505,11 +505,18 @@ def _named(
     *,
     vocabulary: TitleVocabulary | None,
 ) -> bool:
-    """:func:`_names` by the row's title, or by its Greek and Cyrillic words in Latin
-    letters ("olga smirnova" for *Ольга Смирнова*)."""
-    if _names(title, message, wanted, asked, vocabulary):
-        return True
-    return bool(read.latin) and _names(read.latin, message, wanted, asked, vocabulary)
+    """:func:`_names` by the row's title, by its hyphenated words written as one ("oncall
+    retro" for *On-Call Retro*), or by its Greek and Cyrillic words in Latin letters ("olga
+    smirnova" for *Ольга Смирнова*)."""
+    return any(
+        _names(form, message, wanted, asked, vocabulary)
+        for form in (title, read.joined, read.latin)
+        if form
+    )
+
+
+_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+"""A hyphen between letters ("On-Call"), not one of a date."""
 
 
 def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> bool:
@@ -540,6 +547,9 @@ class _RowWords(NamedTuple):
     Cyrillic word)."""
     versions: frozenset[str]
     """The title's version numbers."""
+    joined: str
+    """The title with its hyphenated words written as one ("OnCall Retro"; ``""`` when it
+    has none)."""
 
     @classmethod
     def of(cls, row: SearchRow) -> _RowWords:
@@ -553,6 +563,7 @@ class _RowWords(NamedTuple):
             tuple(words(row.title)),
             in_latin_letters(row.title),
             frozenset(versions(row.title)),
+            joined if (joined := _HYPHEN.sub("", row.title)) != row.title else "",
         )
 
 
