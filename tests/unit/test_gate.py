@@ -251,6 +251,31 @@ def test_hyphenated_title_words_typed_as_one_name_the_page() -> None:
     assert slugs(gate_rows([retro], "oncall retro in june")) == []
 
 
+def test_a_name_used_as_a_common_noun_names_nothing() -> None:
+    company = row(
+        "companies/kestrel-works",
+        "Kestrel Works",
+        1.2,
+        "alias_hit",
+        "company",
+        snippet="Kestrel Works builds offline apps for rangers.",
+    )
+    for message in (
+        "how does a kestrel hover in one spot while hunting?",
+        "do kestrels actually hover when they hunt?",
+    ):
+        assert slugs(gate_rows([company], message)) == []
+    for message in (
+        "what does kestrel sell?",  # the name as it is written
+        "is there a Kestrel laptop policy?",  # capitalised inside the sentence: a name
+        "does a kestrel hover, and who founded kestrel?",  # written as the name once
+    ):
+        assert slugs(gate_rows([company], message)) == [company.slug]
+    # only names: a concept's page is read as before
+    concept = replace(company, slug="concepts/kestrel", title="Kestrel", type="concept")
+    assert slugs(gate_rows([concept], "do kestrels actually hover?")) == [concept.slug]
+
+
 def test_weak_semantic_rows_named_by_the_message_pass() -> None:
     rows = [
         row("concepts/crdt", "CRDT", 0.49, "weak_semantic", "concept"),

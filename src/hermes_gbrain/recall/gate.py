@@ -51,6 +51,11 @@ evidence for "Tomas" in "my neighbour Tomas" is not enough), and a title it hold
 used about something else ("write a simple expense policy for a five-person bakery"), with
 the same exemptions as above.
 
+A person's or company's page is not named by a message that has its title's words only as a
+common noun: after "a" or "an", or in the plural where the title is not, never capitalised
+inside the sentence ("how does a kestrel hover?", "do kestrels hover?" are about birds, not
+*Kestrel Works*), whatever GBrain's evidence.
+
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
 words of the message back it (its summary may stop before the name). When any row is
@@ -102,6 +107,7 @@ from .outside import outside_things
 from .screen import prompt_line, prompt_ref
 from .words import (
     GENERIC_STEMS,
+    STOP_WORDS,
     acronyms,
     compact,
     content_stems,
@@ -430,6 +436,7 @@ def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
     return {m[i - 1] for i in range(1, len(m) - len(t) + 1) if m[i : i + len(t)] == t}
 
 
+_ARTICLES = frozenset({"a", "an"})
 _WHO = frozenset({"who", "whom"})
 """Words that ask for a person (:func:`_leader`, the order of loose rows)."""
 _OURS = frozenset({"our", "my"})
@@ -438,6 +445,25 @@ _THEIRS = frozenset({"a", "an", "their", "his", "her", "your"})
 """Words before a title that make it any one's or another's."""
 _EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
+
+
+def _common_noun(title: tuple[str, ...], message: _Message) -> bool:
+    """The message has the words of a name's title only as a common noun: after "a" or
+    "an", or in the plural where the title is not, and never capitalised inside the
+    sentence ("how does a kestrel hover?", "do kestrels hover?" beside *Kestrel Works*;
+    "a marula fruit" beside *Marula Conservancy*)."""
+    said, common = message.sequence, False
+    for word in set(title):
+        if len(word) < 3 or word in STOP_WORDS or stem(word) in message.names:
+            continue
+        for i, token in enumerate(said):
+            if token == word and i and said[i - 1] in _ARTICLES:
+                common = True
+            elif token == word:
+                return False  # the name as it is written
+            elif token == word + "s" and not word.endswith("s"):
+                common = True
+    return common
 
 
 def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Message) -> bool:
@@ -639,6 +665,8 @@ def _tier(
     apart = bool(message.outside - body)
     if apart and not set(words_.sequence) <= message.said:
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
+    if (row.type or "") in NAME_TYPES and _common_noun(words_.sequence, message):
+        return None  # "how does a kestrel hover?" is not about Kestrel Works
     if row.evidence in STRONG_EVIDENCE:
         return 0
     if message.acronyms and message.acronyms & acronyms(row.title):
