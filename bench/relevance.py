@@ -321,7 +321,8 @@ def run_provider(
                 briefed = gate(rows, turn.message, gate=rules, limit=LIMIT)
                 briefing = format_briefing(briefed)
             skip = {*shown, *(row_key(r) for r in briefed)}
-            pointed = gate(rows, turn.message, gate=rules, limit=LIMIT, skip=skip)
+            subject = next((keys for keys in reversed(recent[-NO_REPEAT_TURNS:]) if keys), [])
+            pointed = gate(rows, turn.message, gate=rules, limit=LIMIT, skip=skip, subject=subject)
             block = format_block(pointer_lines(pointed), LIMIT)
             layers["briefing"].append((turn, ([r.slug for r in briefed], briefing)))
             layers["pointers"].append((turn, ([r.slug for r in pointed], block)))

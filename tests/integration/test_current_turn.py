@@ -12,6 +12,7 @@ import re
 import stat
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -211,3 +212,26 @@ def test_prefetch_searches_a_message_it_was_not_told_about(profile: Profile) -> 
     block = provider.prefetch("Tell me about Tomas Lindqvist")
     assert TOMAS in block and MAYA not in block
     provider.shutdown()
+
+
+@pytest.fixture(scope="module")
+def large_brain() -> Iterator[Emulator]:
+    with Emulator(brain="large", lean=False) as emulator:
+        yield emulator
+
+
+def test_a_follow_up_points_back_at_what_the_last_turn_showed(
+    hermes_home: HermesHome, large_brain: Emulator
+) -> None:
+    make_profile(hermes_home, large_brain)
+    messages = ["Marula Conservancy - how big is it?", "who's their head ranger?"]
+    with MemoryManagerDriver(load_provider("gbrain")) as driver:
+        first, second = (driver.turn(m) for m in messages)
+        assert engine_idle()
+    assert "[default:companies/marula-conservancy]" in cited_pages(first.prefetch)
+    # the head ranger of Marula, not the head of another conservancy's rangers
+    assert cited_pages(second.prefetch) == ["[default:people/samuel-mwangi]"]
+    with MemoryManagerDriver(load_provider("gbrain")) as driver:  # a new session: no subject
+        alone = driver.turn(messages[1])
+        assert engine_idle()
+    assert "[default:people/jomo-otieno]" in cited_pages(alone.prefetch)

@@ -271,6 +271,30 @@ def test_hook_mode_beside_another_provider(
     assert len(system) == 1 and DIGEST_HEADER not in next(iter(system))
 
 
+def test_hook_mode_follow_up_points_back_at_what_the_last_turn_showed(
+    hermes_home: HermesHome, stub_model: StubModel
+) -> None:
+    from hermes_cli import plugins
+
+    with Emulator(brain="large", lean=False) as large:
+        _hook_home(hermes_home, large)
+        plugins.discover_plugins(force=True)
+        agent = build_agent(stub_model)
+        history: list[dict[str, Any]] = []
+        try:
+            for message in ("Marula Conservancy - how big is it?", "who's their head ranger?"):
+                result = agent.run_conversation(message, conversation_history=history)
+                history = list(result.get("messages") or [])
+                assert engine_idle()
+        finally:
+            agent.shutdown_memory_provider(history)
+            agent.close()
+    first, second = (_last_user(body) for body in stub_model.requests)
+    assert "[default:companies/marula-conservancy]" in first
+    pointers = second[second.index(HEADER) :]
+    assert cited_pages(pointers) == ["[default:people/samuel-mwangi]"]
+
+
 def test_hook_found_through_its_entry_point_without_a_folder(
     hermes_home: HermesHome, emu: Emulator
 ) -> None:

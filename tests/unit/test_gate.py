@@ -276,6 +276,41 @@ def test_a_name_used_as_a_common_noun_names_nothing() -> None:
     assert slugs(gate_rows([concept], "do kestrels actually hover?")) == [concept.slug]
 
 
+def test_a_follow_up_keeps_the_rows_about_what_the_last_turn_showed() -> None:
+    marula = "[default:companies/marula-conservancy]"
+    ours = row(
+        "people/samuel-mwangi",
+        "Samuel Mwangi",
+        1.0,
+        "keyword_exact",
+        "person",
+        snippet="Samuel is the head ranger at [[companies/marula-conservancy]].",
+    )
+    theirs = row(
+        "people/jomo-otieno",
+        "Jomo Otieno",
+        1.1,
+        "keyword_exact",
+        "person",
+        snippet="Jomo is the head of the rapid response rangers at the Savanna Trust.",
+    )
+    asked = "who's their head ranger?"
+    assert slugs(gate_rows([theirs, ours], asked)) == [theirs.slug, ours.slug]
+    assert slugs(gate_rows([theirs, ours], asked, subject=[marula])) == [ours.slug]
+    # a message that does not point back, or a subject no row mentions: as before
+    plain = "who is the head ranger?"
+    assert slugs(gate_rows([theirs, ours], plain, subject=[marula])) == [theirs.slug, ours.slug]
+    elsewhere = ["[default:projects/solar-collar]"]
+    assert slugs(gate_rows([theirs, ours], asked, subject=elsewhere)) == [theirs.slug, ours.slug]
+    # the best-backed row must be one that mentions it: a thinner tie does not win
+    veteran = "who's their head ranger, the veteran one?"
+    backed = replace(theirs, snippet="Jomo, a veteran, is the head of the rangers.")
+    assert slugs(gate_rows([backed, ours], veteran, subject=[marula])) == [
+        backed.slug,
+        ours.slug,
+    ]
+
+
 def test_weak_semantic_rows_named_by_the_message_pass() -> None:
     rows = [
         row("concepts/crdt", "CRDT", 0.49, "weak_semantic", "concept"),

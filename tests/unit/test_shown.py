@@ -28,6 +28,19 @@ def test_recent_pages_within_the_window_only(tmp_path: Path) -> None:
     assert log.recent(home, "s2", 2) == frozenset()  # another session saw nothing
 
 
+def test_the_last_turn_that_showed_pages_is_the_subject(tmp_path: Path) -> None:
+    home = str(tmp_path)
+    other = "[default:companies/marula-conservancy]"
+    log = ShownLog()
+    assert log.last(home, "s1", 1) == frozenset()
+    log.record(home, "s1", turn=1, pages=[PAGE])
+    log.record(home, "s1", turn=2, pages=[other, PAGE])
+    log.record(home, "s1", turn=3, pages=[])  # a turn that showed nothing
+    assert log.last(home, "s1", 4) == {other, PAGE}
+    assert ShownLog().last(home, "s1", 4) == {other, PAGE}  # another process
+    assert log.last(home, "s1", 3 + REPEAT_TURNS) == frozenset()  # out of the window
+
+
 def test_a_new_process_reads_the_record_back(tmp_path: Path) -> None:
     home = str(tmp_path)
     ShownLog().record(home, "s1", turn=1, pages=[PAGE], briefed=True)

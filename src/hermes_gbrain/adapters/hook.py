@@ -38,6 +38,7 @@ from .layers import (
     compose_turn,
     first_turn_digest,
     join_context,
+    last_pages,
     read_layers,
     recent_pages,
     take_briefing,
@@ -120,7 +121,10 @@ class GBrainHook:
         recent = recent_pages(config, session, turn)
         rows = turns.rows_wanted(config.limit, recent)
         window = turns.window_of(earlier, message)
-        search = turns.GatedSearch(config, layers.briefing.gate, window=window, recent=recent)
+        subject = last_pages(config, session, turn)
+        search = turns.GatedSearch(
+            config, layers.briefing.gate, window=window, recent=recent, subject=subject
+        )
         if first:  # with pointers on, the briefing reads the pointer search's own call
             shared = search.share(message, rows) if layers.hook_pointers else None
             begin_briefing(config, layers, session, message, context=context, recall=shared)

@@ -42,6 +42,7 @@ __all__ = [
     "end_briefing",
     "first_turn_digest",
     "join_context",
+    "last_pages",
     "layer_schema",
     "read_layers",
     "recent_pages",
@@ -146,6 +147,11 @@ def end_briefing(config: PointerConfig, session: str) -> None:
     """No briefing for this session from now on (resumed, branched or compressed)."""
     shared_desk().mark_done(_key(config, session))
     shared_log().record(config.home, session, turn=0, briefed=True)
+
+
+def last_pages(config: PointerConfig, session: str, turn: int) -> frozenset[str]:
+    """The pages the session's latest turn before ``turn`` showed (within the window)."""
+    return shared_log().last(config.home, session, turn)
 
 
 def recent_pages(config: PointerConfig, session: str, turn: int) -> frozenset[str]:

@@ -40,6 +40,7 @@ from .layers import (
     compose_turn,
     digest_block,
     end_briefing,
+    last_pages,
     layer_schema,
     read_layers,
     recent_pages,
@@ -239,7 +240,10 @@ class GBrainMemoryProvider(MemoryProvider):
         window = turns.window_of(self._earlier, query)
         self._earlier = [*self._earlier, query][-turns.WINDOW_TURNS :]
         rows = turns.rows_wanted(config.limit, recent)
-        search = turns.GatedSearch(config, self._gate(), window=window, recent=recent)
+        subject = last_pages(config, session, self._turn)
+        search = turns.GatedSearch(
+            config, self._gate(), window=window, recent=recent, subject=subject
+        )
         if brief:
             begin_briefing(
                 config,
@@ -411,13 +415,14 @@ class GBrainMemoryProvider(MemoryProvider):
             self._submit(config, key, query)
             return
         recent = recent_pages(config, session, self._turn + 1)
+        subject = last_pages(config, session, self._turn + 1)
         window = turns.window_of(self._earlier, query)
         self._earlier = [*self._earlier, query][-turns.WINDOW_TURNS :]
         shared_engine(compat.spawn_thread).submit(
             key,
             query[:QUERY_CHARS],
             turns.rows_wanted(config.limit, recent),
-            turns.GatedSearch(config, self._gate(), window=window, recent=recent),
+            turns.GatedSearch(config, self._gate(), window=window, recent=recent, subject=subject),
             owner=self._owner,
             screen=config.screen,
             context=self._context,

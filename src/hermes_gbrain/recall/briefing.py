@@ -154,13 +154,17 @@ def select_rows(
     limit: int = DEFAULT_LIMIT,
     skip: Collection[str] = (),
     vocabulary: TitleVocabulary | None = None,
+    subject: Collection[str] = (),
 ) -> list[SearchRow]:
     """The rows a briefing (or a gated pointer block) shows, best first.
 
     Delegates to :func:`.gate.gate_rows`: ``skip`` holds ``source:slug`` keys already
-    shown, ``vocabulary`` the profile's title-word counts (:func:`.gate.load_vocabulary`).
+    shown, ``vocabulary`` the profile's title-word counts (:func:`.gate.load_vocabulary`),
+    ``subject`` the keys of the pages the last turn showed.
     """
-    return gate_rows(rows, message, gate=gate, limit=limit, skip=skip, vocabulary=vocabulary)
+    return gate_rows(
+        rows, message, gate=gate, limit=limit, skip=skip, vocabulary=vocabulary, subject=subject
+    )
 
 
 _CITE = re.compile(r"\[[a-z0-9][a-z0-9-]{0,31}:[^\]\s:]+\]")

@@ -69,6 +69,11 @@ it, when two distinctive words of the message beyond the named titles' back it (
 camera traps along the elephant corridors at Marula?" names the conservancy, and the page
 of the ecologist who does leads).
 
+On a message that points back at the conversation ("who's their head ranger?", "when did it
+kick off?"), the loose rows that mention what the last turn showed (``subject``: *Marula
+Conservancy*) are kept and the others dropped, when the best-backed row is one of them: the
+head ranger of another conservancy is about another subject.
+
 Supporting words are counted as one while all of them are generic (``GENERIC_WORDS``:
 "keep", "last", "two"): such words go with anything ("undo my last commit but keep the
 changes" is not about a review that decided "to keep per-field last-writer-wins").
@@ -437,6 +442,10 @@ def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
 
 
 _ARTICLES = frozenset({"a", "an"})
+_BACK = frozenset(
+    "it its he him his she her they them their those these that this there".split()  # noqa: SIM905
+)
+"""Words that point back at what the conversation was about ("who leads their rangers?")."""
 _WHO = frozenset({"who", "whom"})
 """Words that ask for a person (:func:`_leader`, the order of loose rows)."""
 _OURS = frozenset({"our", "my"})
@@ -743,6 +752,39 @@ def _leader(
     return min(ahead, key=lambda r: order[row_key(r)], default=None)
 
 
+def _subject_words(subject: Iterable[str], vocabulary: TitleVocabulary | None) -> list[set[str]]:
+    """The distinctive words of each page of ``subject`` (``source:slug`` keys), read off
+    its slug: a page is mentioned by its slug's words, in a summary's ``[[link]]`` too."""
+    found = []
+    for key in subject:
+        tail = key.strip("[]").rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
+        if stems := {s for s in content_stems(tail) if _distinctive(s, vocabulary)}:
+            found.append(stems)
+    return found
+
+
+def _tied(
+    kept: list[SearchRow],
+    bodies: Mapping[str, set[str]],
+    said: _Message,
+    subject: Collection[str],
+    vocabulary: TitleVocabulary | None,
+) -> list[SearchRow]:
+    """``kept`` (loose rows, best-backed first) narrowed to those that mention the
+    ``subject``, when the message points back at it and the best-backed row does:
+    "who's their head ranger?" after *Marula Conservancy* is not about the head of another
+    conservancy's rangers. Unchanged otherwise."""
+    if not subject or not kept or not _BACK.intersection(said.sequence):
+        return kept
+    pages = _subject_words(subject, vocabulary)
+    tied = [r for r in kept if any(p <= bodies[row_key(r)] for p in pages)]
+    if not tied or _support(tied[0], said.wanted, vocabulary) < _support(
+        kept[0], said.wanted, vocabulary
+    ):
+        return kept
+    return tied
+
+
 def gate_rows(
     rows: Sequence[SearchRow],
     message: str,
@@ -752,6 +794,7 @@ def gate_rows(
     skip: Collection[str] = (),
     vocabulary: TitleVocabulary | None = None,
     max_tier: int = 3,
+    subject: Collection[str] = (),
 ) -> list[SearchRow]:
     """The rows that may reach the model, strongest first, at most ``limit``.
 
@@ -759,7 +802,8 @@ def gate_rows(
     with other rows or left short); ``vocabulary`` weighs title words by how common
     they are in this brain (optional). With the gate's title index, pages the message
     names are added after the named rows search returned. ``max_tier`` 2 keeps only rows
-    with a title anchor (no content-only paraphrase match).
+    with a title anchor (no content-only paraphrase match). ``subject``: the keys of the
+    pages the conversation's last turn showed (what a follow-up's "it" points back at).
     """
     if vocabulary is None:
         vocabulary = gate.vocabulary
@@ -821,4 +865,5 @@ def gate_rows(
     kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
     # more supporting words first, a person's page first for "who"; stable: GBrain order next
     kept.sort(key=lambda r: (-_support(r, said.wanted, vocabulary), not (said.who and _person(r))))
-    return kept[:limit]
+    bodies = {row_key(r): w.body for r, w in zip(clean, row_words, strict=True)}
+    return _tied(kept, bodies, said, subject, vocabulary)[:limit]

@@ -81,6 +81,13 @@ class Shown:
         """Pages shown within ``window`` turns before ``turn`` (or later, after an undo)."""
         return frozenset(page for page, at in self.pages.items() if turn - at <= window)
 
+    def last(self, turn: int, window: int = REPEAT_TURNS) -> frozenset[str]:
+        """The pages of the latest turn within ``window`` before ``turn`` that showed any:
+        what a follow-up's "it" or "their" points back at."""
+        within = {page: at for page, at in self.pages.items() if turn - at <= window}
+        latest = max(within.values(), default=None)
+        return frozenset(page for page, at in within.items() if at == latest)
+
     def to_json(self) -> str:
         return json.dumps(
             {"v": _VERSION, "briefed": self.briefed, "turn": self.turn, "pages": self.pages},
@@ -155,6 +162,12 @@ class ShownLog:
         record = self.get(home, session)
         with self._lock:
             return record.recent(turn)
+
+    def last(self, home: str, session: str, turn: int) -> frozenset[str]:
+        """The pages of the latest turn before ``turn`` that showed any (within the window)."""
+        record = self.get(home, session)
+        with self._lock:
+            return record.last(turn)
 
     def _load(self, home: str, session: str) -> Shown:
         if not self._persist or not session:

@@ -114,7 +114,7 @@ class GatedSearch:
     briefing's summary length: the gate anchors paraphrases on the summary.
     """
 
-    __slots__ = ("_config", "_gate", "_recent", "_shared", "_window", "found")
+    __slots__ = ("_config", "_gate", "_recent", "_shared", "_subject", "_window", "found")
 
     def __init__(
         self,
@@ -123,11 +123,14 @@ class GatedSearch:
         *,
         window: str | None = None,
         recent: frozenset[str] = frozenset(),
+        subject: frozenset[str] = frozenset(),
     ) -> None:
         self._config = config
         self._gate = gate
         self._window = window
         self._recent = recent
+        self._subject = subject
+        """The pages the last turn showed: what a follow-up points back at (the gate)."""
         self._shared: SharedRecall | None = None
         self.found: tuple[SearchRow, ...] = ()
         """The rows the server sent, before the gate: a late answer's second chance."""
@@ -154,7 +157,9 @@ class GatedSearch:
         record_search(self._config.home, self._config.settings.mcp_url, time.monotonic() - started)
         self.found = tuple(rows)
         skip = {page.strip("[]") for page in self._recent}
-        return select_rows(rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip)
+        return select_rows(
+            rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip, subject=self._subject
+        )
 
 
 @dataclass(frozen=True, slots=True)
