@@ -576,6 +576,8 @@ class _RowWords(NamedTuple):
     title: set[str]
     tail: set[str]
     body: set[str]
+    backing: set[str]
+    """Its title's and its summary's: where the message's supporting words are counted."""
     sequence: tuple[str, ...]
     latin: str
     """:func:`.words.in_latin_letters` of the title (``""`` when it has no Greek or
@@ -588,13 +590,14 @@ class _RowWords(NamedTuple):
 
     @classmethod
     def of(cls, row: SearchRow) -> _RowWords:
-        tail = row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
-        body = content_stems(row.title + " " + tail + " " + _summary_text(row))
+        tail = content_stems(row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " "))
         title = content_stems(row.title)
+        backing = title | content_stems(_summary_text(row))
         return cls(
             title,
-            content_stems(tail),
-            body,
+            tail,
+            backing | tail,
+            backing,
             tuple(words(row.title)),
             in_latin_letters(row.title),
             frozenset(versions(row.title)),
@@ -716,9 +719,9 @@ def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
     return max(floors) if floors and cosines else None
 
 
-def _support(row: SearchRow, wanted: set[str], vocabulary: TitleVocabulary | None) -> int:
-    body = content_stems(row.title + " " + _summary_text(row))
-    return _count({s for s in body & wanted if _distinctive(s, vocabulary)})
+def _support(read: _RowWords, wanted: set[str], vocabulary: TitleVocabulary | None) -> int:
+    """The message's distinctive words in the row's title and summary, counted."""
+    return _count({s for s in read.backing & wanted if _distinctive(s, vocabulary)})
 
 
 def _person(row: SearchRow) -> bool:
@@ -729,6 +732,8 @@ def _leader(
     clean: Sequence[SearchRow],
     named: Sequence[SearchRow],
     loose: Sequence[SearchRow],
+    *,
+    read: Mapping[str, _RowWords],
     said: _Message,
     vocabulary: TitleVocabulary | None,
 ) -> SearchRow | None:
@@ -744,11 +749,15 @@ def _leader(
     order = {row_key(r): i for i, r in enumerate(clean)}
     first = min(order.get(row_key(r), len(clean)) for r in named)
     ahead = [
-        r for r in loose if order[row_key(r)] < first and _support(r, said.wanted, vocabulary) >= 2
+        r
+        for r in loose
+        if order[row_key(r)] < first and _support(read[row_key(r)], said.wanted, vocabulary) >= 2
     ]
     if not ahead and said.who:
         beyond = said.wanted - set().union(*(content_stems(r.title) for r in named))
-        ahead = [r for r in loose if _person(r) and _support(r, beyond, vocabulary) >= 2]
+        ahead = [
+            r for r in loose if _person(r) and _support(read[row_key(r)], beyond, vocabulary) >= 2
+        ]
     return min(ahead, key=lambda r: order[row_key(r)], default=None)
 
 
@@ -765,7 +774,7 @@ def _subject_words(subject: Iterable[str], vocabulary: TitleVocabulary | None) -
 
 def _tied(
     kept: list[SearchRow],
-    bodies: Mapping[str, set[str]],
+    read: Mapping[str, _RowWords],
     said: _Message,
     subject: Collection[str],
     vocabulary: TitleVocabulary | None,
@@ -777,10 +786,9 @@ def _tied(
     if not subject or not kept or not _BACK.intersection(said.sequence):
         return kept
     pages = _subject_words(subject, vocabulary)
-    tied = [r for r in kept if any(p <= bodies[row_key(r)] for p in pages)]
-    if not tied or _support(tied[0], said.wanted, vocabulary) < _support(
-        kept[0], said.wanted, vocabulary
-    ):
+    tied = [r for r in kept if any(p <= read[row_key(r)].body for p in pages)]
+    best = _support(read[row_key(kept[0])], said.wanted, vocabulary)
+    if not tied or _support(read[row_key(tied[0])], said.wanted, vocabulary) < best:
         return kept
     return tied
 
@@ -830,6 +838,7 @@ def gate_rows(
         ]
         return kept[:limit]
     row_words = [_RowWords.of(row) for row in clean]
+    read = {row_key(row): w for row, w in zip(clean, row_words, strict=True)}
     said = _Message.of(message).knowing(row_words)
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
@@ -858,12 +867,17 @@ def gate_rows(
                     tiers.setdefault(1, []).append(row)
     if any_named:  # something is named: named pages, and at most one loose row ahead of them
         named = tiers.get(0, []) + tiers.get(1, [])
-        leader = _leader(clean, named, tiers.get(2, []) + tiers.get(3, []), said, vocabulary)
+        loose = tiers.get(2, []) + tiers.get(3, [])
+        leader = _leader(clean, named, loose, read=read, said=said, vocabulary=vocabulary)
         return [*named[: limit - 1], leader] if leader and limit > 1 else named[:limit]
     loose = tiers.get(2, []) + tiers.get(3, [])
     top = max((r.score for r in loose if r.score is not None), default=0.0)
     kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
     # more supporting words first, a person's page first for "who"; stable: GBrain order next
-    kept.sort(key=lambda r: (-_support(r, said.wanted, vocabulary), not (said.who and _person(r))))
-    bodies = {row_key(r): w.body for r, w in zip(clean, row_words, strict=True)}
-    return _tied(kept, bodies, said, subject, vocabulary)[:limit]
+    kept.sort(
+        key=lambda r: (
+            -_support(read[row_key(r)], said.wanted, vocabulary),
+            not (said.who and _person(r)),
+        )
+    )
+    return _tied(kept, read, said, subject, vocabulary)[:limit]
