@@ -229,7 +229,7 @@ def test_a_follow_up_points_back_at_what_the_last_turn_showed(
         first, second = (driver.turn(m) for m in messages)
         assert engine_idle()
     assert "[default:companies/marula-conservancy]" in cited_pages(first.prefetch)
-    # the head ranger of Marula, not the head of another conservancy's rangers
+    # the head ranger of Marula, not the Savanna Trust's
     assert cited_pages(second.prefetch) == ["[default:people/samuel-mwangi]"]
     with MemoryManagerDriver(load_provider("gbrain")) as driver:  # a new session: no subject
         alone = driver.turn(messages[1])

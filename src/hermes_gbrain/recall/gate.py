@@ -72,7 +72,7 @@ of the ecologist who does leads).
 On a message that points back at the conversation ("who's their head ranger?", "when did it
 kick off?"), the loose rows that mention what the last turn showed (``subject``: *Marula
 Conservancy*) are kept and the others dropped, when the best-backed row is one of them: the
-head ranger of another conservancy is about another subject.
+head ranger of another trust is about another subject.
 
 Supporting words are counted as one while all of them are generic (``GENERIC_WORDS``:
 "keep", "last", "two"): such words go with anything ("undo my last commit but keep the
@@ -781,8 +781,8 @@ def _tied(
 ) -> list[SearchRow]:
     """``kept`` (loose rows, best-backed first) narrowed to those that mention the
     ``subject``, when the message points back at it and the best-backed row does:
-    "who's their head ranger?" after *Marula Conservancy* is not about the head of another
-    conservancy's rangers. Unchanged otherwise."""
+    "who's their head ranger?" after *Marula Conservancy* is not about another trust's head
+    ranger. Unchanged otherwise."""
     if not subject or not kept or not _BACK.intersection(said.sequence):
         return kept
     pages = _subject_words(subject, vocabulary)
