@@ -569,6 +569,12 @@ def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> b
     return bool(rest) and (not missing or spared) and agree(marks, message.dates)
 
 
+def _slug_words(slug: str) -> str:
+    """The last part of a slug (or a ``source:slug`` key) as words: how a page is written
+    in a ``[[link]]`` and often in text ("marula-conservancy" -> "marula conservancy")."""
+    return slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
+
+
 class _RowWords(NamedTuple):
     """A row's words, read once per turn: its title's, its slug's last part's, and all of
     them with its summary's; its title's words in order, and the title in Latin letters."""
@@ -590,7 +596,7 @@ class _RowWords(NamedTuple):
 
     @classmethod
     def of(cls, row: SearchRow) -> _RowWords:
-        tail = content_stems(row.slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " "))
+        tail = content_stems(_slug_words(row.slug))
         title = content_stems(row.title)
         backing = title | content_stems(_summary_text(row))
         return cls(
@@ -766,8 +772,9 @@ def _subject_words(subject: Iterable[str], vocabulary: TitleVocabulary | None) -
     its slug: a page is mentioned by its slug's words, in a summary's ``[[link]]`` too."""
     found = []
     for key in subject:
-        tail = key.strip("[]").rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
-        if stems := {s for s in content_stems(tail) if _distinctive(s, vocabulary)}:
+        if stems := {
+            s for s in content_stems(_slug_words(key.strip("[]"))) if _distinctive(s, vocabulary)
+        }:
             found.append(stems)
     return found
 
