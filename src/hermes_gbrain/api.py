@@ -450,10 +450,10 @@ class GBrain:
         rows = [*merged, *(r for r in found.rows if (r.source_id, r.slug) not in seen)]
         if all(r.cosine is None for r in found.rows):  # a hybrid brain's vectors do better
             seen.update((r.source_id, r.slug) for r in found.rows)
-            for row in extra:
+            for row in extra:  # its evidence is about the pairs, not the message: dropped
                 if (row.source_id, row.slug) not in seen:
                     seen.add((row.source_id, row.slug))
-                    rows.append(row)
+                    rows.append(replace(row, evidence=None))
         return SearchResult(
             rows=tuple(rows),
             tool=found.tool,

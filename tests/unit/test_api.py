@@ -623,6 +623,9 @@ def test_the_also_search_adds_its_rows_last_and_fails_quietly(monkeypatch: Any) 
     gbrain, fake = brain(OLD_SEARCH, search=search)
     result = gbrain.recall_rows("alpha bravo charlie", also="alpha bravo or bravo charlie")
     assert [r.slug for r in result.rows] == ["a/one", "b/two", "c/three"]
+    # GBrain's evidence on the pairs' rows is about the pairs ("keystone auth" is a title),
+    # not about the message: it is dropped
+    assert [r.evidence for r in result.rows] == ["exact_title_match", "exact_title_match", None]
     queries = sorted(c["query"] for c in fake.tool_calls("search"))
     assert queries == ["alpha bravo charlie", "alpha bravo or bravo charlie"]
 

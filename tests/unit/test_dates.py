@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem
+from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_periodic
 
 
 @pytest.mark.parametrize(
@@ -52,3 +52,10 @@ def test_agree_needs_a_shared_date_and_no_contradiction() -> None:
 def test_date_stems() -> None:
     assert all(is_date_stem(s) for s in ("2026", "w17", "q2", "june", "march", "quarterly"))
     assert not any(is_date_stem(s) for s in ("retro", "week", "w", "wiki"))
+
+
+def test_date_words_are_read_as_the_gate_stems_them() -> None:
+    from hermes_gbrain.recall.words import stem
+
+    assert all(is_date_stem(stem(w)) for w in ("february", "january", "monthly", "quarterly"))
+    assert is_periodic(stem("yearly")) and is_periodic(stem("daily"))

@@ -366,6 +366,9 @@ def test_a_common_title_word_in_this_brain_is_ordinary(tmp_path: Path) -> None:
     config = load_briefing_config({}.get, hermes_home=str(tmp_path))
     assert config.gate.vocabulary == vocab
     assert select_rows(rows, message, gate=config.gate) == []
+    # a file counted by an older stemmer is not read ("batteri" was "batter")
+    vocabulary_path(str(tmp_path)).write_text(json.dumps({**stored, "schema": 1}))
+    assert load_vocabulary(str(tmp_path)) is None
     vocabulary_path(str(tmp_path)).write_text("{not json")
     assert load_vocabulary(str(tmp_path)) is None
     assert load_vocabulary(str(tmp_path / "missing")) is None
@@ -601,3 +604,41 @@ def test_a_title_of_ordinary_words_is_named_as_a_phrase_of_the_message() -> None
     asked = "What did the working capital review say?"
     assert slugs(gate_rows([review], asked)) == ["notes/working-capital-review"]
     assert gate_rows([review], "review the working capital of a bakery") == []
+
+
+def test_a_message_opening_with_a_project_s_title_is_about_it() -> None:
+    lake = row("projects/ledger-lake", "Ledger Lake", 1.0, "keyword_exact", "project",
+               snippet="The reporting warehouse behind the monthly reports.")  # fmt: skip
+    message = "ledger lake nightly job - what time does it actually kick off?"
+    assert slugs(gate_rows([lake], message)) == [lake.slug]
+    # elsewhere in the message the same words are read as before: about something else
+    assert gate_rows([lake], "what time does the nightly job kick off for ledger lake") == []
+    # a note's title opening the message is not enough ("holiday schedule 2026 for uk schools")
+    note = replace(lake, slug="notes/ledger-lake", type="note")
+    assert gate_rows([note], message) == []
+    # a longer title goes on with the message's next word: that page may be meant
+    runbook = row("runbooks/ledger-lake-backfill", "Runbook: Ledger Lake Backfill", 0.9,
+                  "keyword_exact", "runbook", snippet="Steps: pause the nightly job.")  # fmt: skip
+    backfill = "ledger lake backfill nightly job steps pls"
+    assert slugs(gate_rows([lake, runbook], backfill)) == [runbook.slug]
+    assert slugs(gate_rows([lake, runbook], message)) == [lake.slug]
+
+
+def test_a_name_s_own_first_word_names_the_page_alone() -> None:
+    fernseed = row("projects/fernseed-classifier", "Fernseed Classifier", 1.0, "keyword_exact",
+                   "project", snippet="An on-phone species model.")  # fmt: skip
+    others = [f"Classifier note {i}" for i in range(3)]
+    vocab = TitleVocabulary.build(["Fernseed Classifier", *others, *(f"T{i}" for i in range(30))])
+    message = "remind me what fernseed does"  # "remind" goes with anything: one word backs it
+    assert slugs(gate_rows([fernseed], message, vocabulary=vocab)) == [fernseed.slug]
+    # every other distinctive word must be the row's
+    assert gate_rows([fernseed], "fernseed wedding dress ideas", vocabulary=vocab) == []
+    # not without the vocabulary that says no other title holds the word
+    assert gate_rows([fernseed], message) == []
+    # a person's name in the possessive is about something of hers
+    # beside a word that goes with anything; in the possessive it is something of hers
+    katja = row("people/katja-brandt", "Katja Brandt", 1.0, "keyword_exact", "person",
+                snippet="Katja Brandt designs the patrol dashboard.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Katja Brandt", *others])
+    assert slugs(gate_rows([katja], "what did katja do last", vocabulary=vocab)) == [katja.slug]
+    assert gate_rows([katja], "what was katja's last one", vocabulary=vocab) == []

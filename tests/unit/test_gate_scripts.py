@@ -300,3 +300,32 @@ def test_words_read_in_latin_letters_never_say_a_title_is_about_something_else()
                  "Per-field merge.", "meeting")  # fmt: skip
     asked = "что решили на sync design review 2 марта?"
     assert slugs(gate_rows([review], asked)) == ["meetings/2026-03-02-sync-design-review"]
+
+
+def test_a_plural_in_ies_meets_its_singular_and_negations_are_no_words() -> None:
+    assert content_stems("batteries drained") == content_stems("battery drain")
+    assert content_stems("the policies") == content_stems("policy")
+    # negations, typed with either apostrophe, are no words ("wasn" of "wasn't")
+    assert content_stems("wasn't there, don't, couldn’t") == set()
+    assert words("it isn't here") == ["it", "here"]
+    # chat filler anchors nothing
+    assert content_stems("hey btw pls, anyway") == set()
+
+
+def test_an_index_of_an_older_stemmer_counts_its_titles_again(tmp_path: Path) -> None:
+    import json
+
+    from hermes_gbrain.api import PageRef
+    from hermes_gbrain.recall.title_index import TitleIndex, index_path, load_index, write_index
+
+    index = TitleIndex(built_at="2026-12-01T00:00:00+00:00")
+    index.apply([PageRef("notes/battery", "Battery notes", "default", "note")])
+    write_index(tmp_path, index)
+    data = json.loads(index_path(tmp_path).read_text())
+    data.update(schema=1, df={"batter": 1, "notes": 1})  # what the older stemmer counted
+    index_path(tmp_path).write_text(json.dumps(data))
+    again = load_index(tmp_path)
+    assert again is not None and again.pages == index.pages and again.df == index.df
+    data["schema"] = 99
+    index_path(tmp_path).write_text(json.dumps(data))
+    assert load_index(tmp_path) is None

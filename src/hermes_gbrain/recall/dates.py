@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from .words import stem as _stem
+
 __all__ = ["agree", "date_marks", "is_date_stem", "is_periodic"]
 
 _MONTHS = (
@@ -40,6 +42,9 @@ _FIGURES = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/((?:19|20)?\d\d))?(?![\
 _PERIODIC = frozenset({"daily", "weekly", "monthly", "quarterly", "annual", "yearly"})
 """Words that only say how often a dated page comes ("Quarterly report Q2 2026" is named
 by "the q2 report")."""
+_PERIODIC_STEMS = _PERIODIC | frozenset(map(_stem, _PERIODIC))
+_MONTH_STEMS = frozenset(_MONTH) | frozenset(map(_stem, _MONTH))
+"""The words, and as the gate's stems spell them ("monthly" -> "monthli")."""
 _WORD = re.compile(r"[A-Za-z]+")
 _WEEK_STEM = re.compile(r"w(?:0?[1-9]|[1-4]\d|5[0-3])")
 _QUARTER_STEM = re.compile(r"q[1-4]")
@@ -95,7 +100,7 @@ def agree(title: frozenset[str], message: frozenset[str]) -> bool:
 
 def is_periodic(stem: str) -> bool:
     """A word that says how often a dated page comes ("monthly")."""
-    return stem in _PERIODIC
+    return stem in _PERIODIC_STEMS
 
 
 def is_date_stem(stem: str) -> bool:
@@ -104,6 +109,6 @@ def is_date_stem(stem: str) -> bool:
     return (
         stem.isdigit()
         or bool(_WEEK_STEM.fullmatch(stem) or _QUARTER_STEM.fullmatch(stem))
-        or stem in _MONTH
-        or stem in _PERIODIC
+        or stem in _MONTH_STEMS
+        or stem in _PERIODIC_STEMS
     )

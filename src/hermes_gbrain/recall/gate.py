@@ -91,6 +91,7 @@ stores message text.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -192,7 +193,9 @@ COMMON_SHARE = 0.03
 ordinary."""
 COMMON_MIN_TITLES = 5
 VOCABULARY_FILE = "title_vocab.json"
-VOCABULARY_SCHEMA = 1
+VOCABULARY_SCHEMA = 2
+"""Bumped when :func:`.words.stem` changes: an older file counts other stems, so it is
+ignored until the next digest build writes it again."""
 MAX_VOCABULARY = 20_000
 MAX_VOCABULARY_BYTES = 2 * 1024 * 1024
 
@@ -374,6 +377,8 @@ class _Message:
     """It asks who: a person's page answers it."""
     versions: frozenset[str]
     """Its version numbers ("2.4")."""
+    opened: frozenset[tuple[str, ...]] = frozenset()
+    """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -401,13 +406,14 @@ class _Message:
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
-        """This message with :attr:`known` narrowed to names the rows mention."""
-        if not self.names:
-            return self
+        """This message with :attr:`known` narrowed to names the rows mention, and the
+        rows' titles it opens with."""
+        rows = list(rows)
         seen: set[str] = set()
         for row in rows:
             seen |= row.body & self.names
-        return replace(self, known=seen)
+        opened = _opened(self.sequence, (row.sequence for row in rows))
+        return replace(self, known=seen if self.names else self.known, opened=opened)
 
     def wanted_by(self, row: SearchRow) -> set[str]:
         """The message's stems, plus the row title's unspaced runs found in its text."""
@@ -475,6 +481,60 @@ def _common_noun(title: tuple[str, ...], message: _Message) -> bool:
     return common
 
 
+_OWN_TYPES = frozenset({"project", "meeting"})
+"""Pages whose titles name the brain's own work: a message that opens with one is about it."""
+
+
+def _plain(title: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(w for w in title if not w.isdigit())
+
+
+def _opened(said: tuple[str, ...], titles: Iterable[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The titles (numbers left out) the message opens with ("ledger lake nightly job - when
+    does it run?" opens with *Ledger Lake*), save one a longer title goes on from with the
+    message's next word ("ledger lake backfill steps" may mean *Runbook: Ledger Lake Backfill*;
+    "osprey tracker kick off" the *Osprey Tracker kickoff* meeting)."""
+    plain = {_plain(t) for t in titles}
+    opening = {t for t in plain if len(t) >= 2 and said[: len(t)] == t}
+
+    def longer(t: tuple[str, ...]) -> bool:
+        if len(said) <= len(t):
+            return False
+        after, n = said[len(t)], len(t)
+        return any(
+            o[i : i + n] == t and (o[i + n].startswith(after) or after.startswith(o[i + n]))
+            for o in plain
+            for i in range(len(o) - n)
+        )
+
+    return frozenset(t for t in opening if not longer(t))
+
+
+def _lone_name(
+    row: SearchRow,
+    read: _RowWords,
+    asked: set[str],
+    said: tuple[str, ...],
+    vocabulary: TitleVocabulary | None,
+) -> bool:
+    """A project's, person's or company's title opens with a word no other title holds,
+    and the message has that word and no distinctive word the row lacks: it names the
+    page by that word ("remind me what fernseed does" for *Fernseed Classifier*). Not by
+    a later word of the title ("the wildlife foundation grant"), nor in the possessive."""
+    if vocabulary is None or (row.type or "") not in _LONE_TYPES:
+        return False
+    head = stem(read.sequence[0]) if read.sequence else ""
+    if head not in asked or not _distinctive(head, vocabulary) or head in vocabulary.df:
+        return False
+    if any(a == read.sequence[0] and b == "s" for a, b in itertools.pairwise(said)):
+        return False  # "katja's dashboard project": hers, not her
+    rest = {s for s in asked - read.body if s not in GENERIC_STEMS and not is_date_stem(s)}
+    return not rest
+
+
+_LONE_TYPES = NAME_TYPES | {"project"}
+
+
 def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Message) -> bool:
     """The message uses the row's title as ordinary words about something else: it names
     nothing (no capitalised word inside the sentence), the row is no person's or company's
@@ -496,6 +556,8 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
     if message.outside - body:
         return True  # "an expense policy for a five-person bakery"
+    if (row.type or "") in _OWN_TYPES and _plain(read.sequence) in message.opened:
+        return False  # "ledger lake nightly job - when does it kick off?"
     foreign = {
         s
         for s in asked - title - body - message.retyped_only
@@ -699,6 +761,8 @@ def _tier(
         row.title, words_, message, _mended(row, wanted, message), asked, vocabulary=vocabulary
     ):
         return 1
+    if not elsewhere and _lone_name(row, words_, asked, message.sequence, vocabulary):
+        return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
     support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})
     if names - body and support < NAME_OVERRIDE:

@@ -52,7 +52,9 @@ __all__ = [
 ]
 
 INDEX_FILE = "title_index.json"
-INDEX_SCHEMA = 1
+INDEX_SCHEMA = 2
+_OLD_SCHEMAS = frozenset({1})
+"""Schemas whose stem counts were made by an older stemmer: read, their counts made again."""
 FULL_REBUILD_HOURS = 168.0
 """A week: deletions and renames GBrain did not stamp are caught by then at the latest."""
 OVERLAP = timedelta(minutes=5)
@@ -140,7 +142,8 @@ class TitleIndex:
 
     @classmethod
     def from_json(cls, data: Any) -> TitleIndex | None:
-        if not isinstance(data, dict) or data.get("schema") != INDEX_SCHEMA:
+        schema = data.get("schema") if isinstance(data, dict) else None
+        if schema != INDEX_SCHEMA and schema not in _OLD_SCHEMAS:
             return None
         cursor, built, total = data.get("cursor"), data.get("built_at"), data.get("server_total")
         nested = data.get("pages")
@@ -161,13 +164,18 @@ class TitleIndex:
             isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in df.values()
         ):
             return None
-        return cls(
+        index = cls(
             pages,
             cursor if isinstance(cursor, str) else None,
             built,
             total if isinstance(total, int) and not isinstance(total, bool) else None,
             df=df,
         )
+        if schema != INDEX_SCHEMA:  # the titles are good; their stems are counted again
+            index.df = {}
+            for key, (title, _) in pages.items():
+                index._count(key, title, +1)
+        return index
 
 
 def index_path(hermes_home: str | os.PathLike[str]) -> Path:

@@ -77,7 +77,7 @@ ENGLISH_STOP_WORDS = frozenset(
     find look explain describe say something anything thing things stuff today tomorrow yesterday
     really maybe good bad best well new work working use using used get got one ones lot way
     hello thanks thank okay sure right now time day week year can't don't what's who's mean
-    means meant
+    means meant hey hiya pls plz btw anyway anyways ugh hmm yeah yep nope lol thx cheers ever
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 STOP_WORDS = ENGLISH_STOP_WORDS | frozenset(
@@ -125,7 +125,7 @@ def other_language(text: str) -> bool:
 
 GENERIC_WORDS = frozenset(
     """
-    next last previous recent recently current upcoming early earlier late later soon ago
+    next last previous recent recently current upcoming early earlier late later latest soon ago
     month months morning mornings evening evenings night nights tonight weekend weekends hour
     hours minute minutes second seconds moment season spring summer autumn fall winter daily
     monday tuesday wednesday thursday friday saturday sunday january february march april may
@@ -185,8 +185,12 @@ def _split(token: str) -> Iterator[tuple[str, bool]]:
         yield run, is_unspaced(run[0])
 
 
+_NEGATED = re.compile(r"\b[a-z]+n['\u2019]t\b")
+"""A negated auxiliary ("wasn't", "don't", "couldn't"): read as nothing, not as "wasn"."""
+
+
 def _tokens(text: str) -> Iterator[tuple[str, bool]]:
-    for match in _TOKEN.finditer(fold(text)):
+    for match in _TOKEN.finditer(_NEGATED.sub(" ", fold(text))):
         yield from _split(match.group(0))
 
 
@@ -223,10 +227,12 @@ def stem(word: str) -> str:
     Смирнову" for *Ольга Смирнова*)."""
     if not word.isascii() and _CYRILLIC.match(word):
         return _russian(word)
-    for suffix in ("ing", "ies", "es", "ed", "s"):
+    for suffix in ("ing", "es", "ed", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             word = word[: -len(suffix)]
             break
+    if len(word) > 3 and word.endswith("y") and word[-2] not in "aeiouy":
+        return word[:-1] + "i"  # "battery" meets "batteries" and "studied" meets "study"
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
