@@ -329,3 +329,10 @@ def test_an_index_of_an_older_stemmer_counts_its_titles_again(tmp_path: Path) ->
     data["schema"] = 99
     index_path(tmp_path).write_text(json.dumps(data))
     assert load_index(tmp_path) is None
+
+
+def test_an_initial_does_not_end_the_sentence_its_name_is_in() -> None:
+    assert message_names("best Samuel L. Jackson movies?") == {"samuel", "jackson"}
+    assert message_names("I met Tomas. Then we left") == {"toma"}  # a sentence's first word
+    person = row("people/samuel-mwangi", "Samuel Mwangi", "Head ranger at Marula.", "person")
+    assert gate_rows([person], "best Samuel L. Jackson movies?") == []

@@ -254,7 +254,11 @@ def content_stems(text: str) -> set[str]:
     return out - STOP_STEMS
 
 
-_NAME = re.compile(r"(?<=[^\s.!?:;\n\"(¿¡\u300c\u300e\uff08])\s+([^\W\d_][\w'\u2019-]*)")
+_NAME = re.compile(
+    r"(?:(?<=[^\s.!?:;\n\"(¿¡\u300c\u300e\uff08])|(?<=\s[A-Z]\.))\s+([^\W\d_][\w'\u2019-]*)"
+)
+"""A word after a space inside a sentence: not after a full stop, save one that ends an
+initial ("Samuel L. Jackson")."""
 
 
 def message_names(message: str) -> set[str]:
