@@ -91,7 +91,7 @@ ROWS = SEARCH_ROWS + SPARE_ROWS
 SPLITS = (
     *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5"),
     *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12"),
-    *("sealed13", "sealed14", "sealed15"),
+    *("sealed13", "sealed14", "sealed15", "sealed16", "sealed17"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -118,7 +118,11 @@ in Latin letters could say a title was used about something else, which was mend
 frozen (a person's page answering "who", version numbers, dates in figures, hyphenated words
 typed as one, names used as common nouns and follow-ups read against the last turn's pages were
 then chosen looking at every set); ``sealed15``: by a sixteenth hand, measured once with those
-frozen."""
+frozen; ``sealed16``: by a seventeenth hand, with more messages in other languages, measured
+once with the same rules (negations and chat filler as no words, plurals in "-ies", the pairs
+search's evidence, a message opening with a project's title, a name's unique first word and an
+initial inside a name were then chosen looking at every set); ``sealed17``: by an eighteenth
+hand, measured once with those frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
