@@ -642,3 +642,20 @@ def test_a_name_s_own_first_word_names_the_page_alone() -> None:
     vocab = TitleVocabulary.build(["Katja Brandt", *others])
     assert slugs(gate_rows([katja], "what did katja do last", vocabulary=vocab)) == [katja.slug]
     assert gate_rows([katja], "what was katja's last one", vocabulary=vocab) == []
+
+
+def test_a_phrase_of_the_summary_backs_a_row_like_a_second_word() -> None:
+    hiroshi = row("people/hiroshi-tanaka", "Hiroshi Tanaka", 0.3, "keyword_exact", "person",
+                  snippet="Hardware engineer; designed the charging board of the collar.")  # fmt: skip
+    titles = [f"Board meeting {i}" for i in range(9)] + ["Hiroshi Tanaka"]
+    vocab = TitleVocabulary.build([*titles, *(f"T{i}" for i in range(20))])
+    assert vocab.common("board")  # "board" alone backs nothing here; "charging" is one word
+    message = "who's building the charging board for it?"
+    assert slugs(gate_rows([hiroshi], message, vocabulary=vocab)) == [hiroshi.slug]
+    # the same words apart are one supporting word, as before
+    apart = "is the board charging us for it?"
+    assert gate_rows([hiroshi], apart, vocabulary=vocab) == []
+    # the words of a title side by side are read by the naming rules, not as a phrase
+    trip = row("notes/weekend-hiking-trip-notes", "Weekend hiking trip notes", 1.0,
+               "keyword_exact", snippet="Longonot on Saturday; bring water.")  # fmt: skip
+    assert gate_rows([trip], "help me plan a hiking trip in the dolomites") == []

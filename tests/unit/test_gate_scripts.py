@@ -336,3 +336,9 @@ def test_an_initial_does_not_end_the_sentence_its_name_is_in() -> None:
     assert message_names("I met Tomas. Then we left") == {"toma"}  # a sentence's first word
     person = row("people/samuel-mwangi", "Samuel Mwangi", "Head ranger at Marula.", "person")
     assert gate_rows([person], "best Samuel L. Jackson movies?") == []
+
+
+def test_function_words_back_no_row() -> None:
+    assert content_stems("across the sheets, rather than instead of whatever") == {"sheet"}
+    # "per" stays a word: it is one of titles ("Price per seat")
+    assert "per" in content_stems("price per seat")

@@ -379,6 +379,8 @@ class _Message:
     """Its version numbers ("2.4")."""
     opened: frozenset[tuple[str, ...]] = frozenset()
     """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
+    phrases: frozenset[tuple[str, str]] = frozenset()
+    """Its pairs of words side by side (:func:`_phrases`)."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -403,6 +405,7 @@ class _Message:
             frozenset(also),
             bool(_WHO.intersection(sequence)),
             frozenset(versions(message)),
+            phrases=_phrases(sequence),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -631,6 +634,12 @@ def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> b
     return bool(rest) and (not missing or spared) and agree(marks, message.dates)
 
 
+def _phrases(sequence: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """Pairs of words side by side, as stems, neither filler ("charging board")."""
+    stems = [stem(w) if len(w) >= 3 and w not in STOP_WORDS else "" for w in sequence]
+    return frozenset((a, b) for a, b in itertools.pairwise(stems) if a and b)
+
+
 def _slug_words(slug: str) -> str:
     """The last part of a slug (or a ``source:slug`` key) as words: how a page is written
     in a ``[[link]]`` and often in text ("marula-conservancy" -> "marula conservancy")."""
@@ -655,6 +664,9 @@ class _RowWords(NamedTuple):
     joined: str
     """The title with its hyphenated words written as one ("OnCall Retro"; ``""`` when it
     has none)."""
+    phrases: frozenset[tuple[str, str]] = frozenset()
+    """Two words side by side in its summary, as stems, not both of its title
+    (:func:`_phrases`): a title's words together are read by the naming rules."""
 
     @classmethod
     def of(cls, row: SearchRow) -> _RowWords:
@@ -670,6 +682,7 @@ class _RowWords(NamedTuple):
             in_latin_letters(row.title),
             frozenset(versions(row.title)),
             joined if (joined := _HYPHEN.sub("", row.title)) != row.title else "",
+            frozenset(p for p in _phrases(words(_summary_text(row))) if not set(p) <= title),
         )
 
 
@@ -765,6 +778,8 @@ def _tier(
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
     support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})
+    if support == 1 and message.phrases & words_.phrases:
+        support = 2  # "who's building the charging board?": a phrase of the page's summary
     if names - body and support < NAME_OVERRIDE:
         return None  # the message names something this row never mentions
     anchors = {s for s in (title | words_.tail) & wanted if _distinctive(s, vocabulary)}

@@ -78,6 +78,12 @@ ENGLISH_STOP_WORDS = frozenset(
     really maybe good bad best well new work working use using used get got one ones lot way
     hello thanks thank okay sure right now time day week year can't don't what's who's mean
     means meant hey hiya pls plz btw anyway anyways ugh hmm yeah yep nope lol thx cheers ever
+    across among amongst within without along around behind beside besides beyond toward towards
+    upon onto via versus since though although unless whether either neither still even
+    everything nothing everybody nobody whatever whenever wherever whichever whoever however
+    therefore thus hence etc others already always never often sometimes perhaps probably
+    quite rather almost enough instead might shall cannot mine ours ourselves yourself himself
+    herself themselves
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 STOP_WORDS = ENGLISH_STOP_WORDS | frozenset(
