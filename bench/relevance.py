@@ -91,7 +91,7 @@ ROWS = SEARCH_ROWS + SPARE_ROWS
 SPLITS = (
     *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5"),
     *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12"),
-    *("sealed13", "sealed14", "sealed15", "sealed16", "sealed17"),
+    *("sealed13", "sealed14", "sealed15", "sealed16", "sealed17", "sealed18"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -122,7 +122,9 @@ frozen; ``sealed16``: by a seventeenth hand, with more messages in other languag
 once with the same rules (negations and chat filler as no words, plurals in "-ies", the pairs
 search's evidence, a message opening with a project's title, a name's unique first word and an
 initial inside a name were then chosen looking at every set); ``sealed17``: by an eighteenth
-hand, measured once with those frozen."""
+hand, measured once with those frozen (function words and a phrase of a row's summary were then
+chosen looking at every set); ``sealed18``: by a nineteenth hand, measured once with those
+frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
