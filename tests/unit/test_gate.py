@@ -646,7 +646,7 @@ def test_a_name_s_own_first_word_names_the_page_alone() -> None:
 
 def test_a_phrase_of_the_summary_backs_a_row_like_a_second_word() -> None:
     hiroshi = row("people/hiroshi-tanaka", "Hiroshi Tanaka", 0.3, "keyword_exact", "person",
-                  snippet="Hardware engineer; designed the charging board of the collar.")  # fmt: skip
+                  snippet="Engineer; designed the charging board of the collar.")  # fmt: skip
     titles = [f"Board meeting {i}" for i in range(9)] + ["Hiroshi Tanaka"]
     vocab = TitleVocabulary.build([*titles, *(f"T{i}" for i in range(20))])
     assert vocab.common("board")  # "board" alone backs nothing here; "charging" is one word
