@@ -513,6 +513,10 @@ def _opened(said: tuple[str, ...], titles: Iterable[tuple[str, ...]]) -> frozens
     return frozenset(t for t in opening if not longer(t))
 
 
+_LONE_TYPES = NAME_TYPES | {"project"}
+"""Pages a name's own first word may name alone (:func:`_lone_name`)."""
+
+
 def _lone_name(
     row: SearchRow,
     read: _RowWords,
@@ -533,9 +537,6 @@ def _lone_name(
         return False  # "katja's dashboard project": hers, not her
     rest = {s for s in asked - read.body if s not in GENERIC_STEMS and not is_date_stem(s)}
     return not rest
-
-
-_LONE_TYPES = NAME_TYPES | {"project"}
 
 
 def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Message) -> bool:

@@ -76,7 +76,7 @@ ENGLISH_STOP_WORDS = frozenset(
     will with would you your yours please tell show give make write know think want need help
     find look explain describe say something anything thing things stuff today tomorrow yesterday
     really maybe good bad best well new work working use using used get got one ones lot way
-    hello thanks thank okay sure right now time day week year can't don't what's who's mean
+    hello thanks thank okay sure right now time day week year mean
     means meant hey hiya pls plz btw anyway anyways ugh hmm yeah yep nope lol thx cheers ever
     across among amongst within without along around behind beside besides beyond toward towards
     upon onto via versus since though although unless whether either neither still even
