@@ -116,6 +116,7 @@ from .words import (
     STOP_WORDS,
     acronyms,
     compact,
+    content_stem,
     content_stems,
     in_latin_letters,
     is_unspaced,
@@ -416,7 +417,7 @@ class _Message:
         for row in rows:
             seen |= row.body & self.names
         opened = _opened(self.sequence, (row.sequence for row in rows))
-        return replace(self, known=seen if self.names else self.known, opened=opened)
+        return replace(self, known=seen, opened=opened)
 
     def wanted_by(self, row: SearchRow) -> set[str]:
         """The message's stems, plus the row title's unspaced runs found in its text."""
@@ -637,7 +638,7 @@ def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> b
 
 def _phrases(sequence: Sequence[str]) -> frozenset[tuple[str, str]]:
     """Pairs of words side by side, as stems, neither filler ("charging board")."""
-    stems = [stem(w) if len(w) >= 3 and w not in STOP_WORDS else "" for w in sequence]
+    stems = [content_stem(w) for w in sequence]
     return frozenset((a, b) for a, b in itertools.pairwise(stems) if a and b)
 
 
@@ -673,7 +674,8 @@ class _RowWords(NamedTuple):
     def of(cls, row: SearchRow) -> _RowWords:
         tail = content_stems(_slug_words(row.slug))
         title = content_stems(row.title)
-        backing = title | content_stems(_summary_text(row))
+        summary = _summary_text(row)
+        backing = title | content_stems(summary)
         return cls(
             title,
             tail,
@@ -683,7 +685,7 @@ class _RowWords(NamedTuple):
             in_latin_letters(row.title),
             frozenset(versions(row.title)),
             joined if (joined := _HYPHEN.sub("", row.title)) != row.title else "",
-            frozenset(p for p in _phrases(words(_summary_text(row))) if not set(p) <= title),
+            frozenset(p for p in _phrases(words(summary)) if not set(p) <= title),
         )
 
 

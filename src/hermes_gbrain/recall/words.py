@@ -29,6 +29,7 @@ __all__ = [
     "STOP_WORDS",
     "acronyms",
     "compact",
+    "content_stem",
     "content_stems",
     "fold",
     "in_latin_letters",
@@ -247,16 +248,25 @@ _OTHER_LATIN_FOLDED = frozenset(fold(w) for w in _OTHER_LATIN_STOPS)
 GENERIC_STEMS = frozenset(stem(fold(w)) for w in GENERIC_WORDS)
 
 
+def content_stem(word: str) -> str | None:
+    """The stem a folded word of a spaced script anchors by (3+ letters or a short code
+    such as "q3", not filler), or None."""
+    if len(word) >= 3 or _SHORT_CODE.fullmatch(word):
+        root = stem(word)
+        return None if root in STOP_STEMS else root
+    return None
+
+
 def content_stems(text: str) -> set[str]:
-    """Stems of the words of ``text`` that can anchor a row (3+ letters, not filler),
-    and its unspaced runs of 2+ characters, whole."""
+    """:func:`content_stem` of the words of ``text``, and its unspaced runs of 2+
+    characters, whole."""
     out: set[str] = set()
     for token, unspaced in _tokens(text.replace("'s", "").replace("\u2019s", "")):
         if unspaced:
             if len(token) >= 2:
                 out.add(token)
-        elif len(token) >= 3 or _SHORT_CODE.fullmatch(token):
-            out.add(stem(token))
+        elif root := content_stem(token):
+            out.add(root)
     return out - STOP_STEMS
 
 
