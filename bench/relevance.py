@@ -91,7 +91,8 @@ ROWS = SEARCH_ROWS + SPARE_ROWS
 SPLITS = (
     *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5"),
     *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12"),
-    *("sealed13", "sealed14", "sealed15", "sealed16", "sealed17", "sealed18"),
+    *("sealed13", "sealed14", "sealed15", "sealed16", "sealed17", "sealed18", "sealed19"),
+    *("sealed20", "sealed21"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -124,7 +125,11 @@ search's evidence, a message opening with a project's title, a name's unique fir
 initial inside a name were then chosen looking at every set); ``sealed17``: by an eighteenth
 hand, measured once with those frozen (function words and a phrase of a row's summary were then
 chosen looking at every set); ``sealed18``: by a nineteenth hand, measured once with those
-frozen."""
+frozen; ``sealed19``: by a twentieth hand, measured once with the same rules (a first name
+before another surname, a how-to question beside a person's page, a person's surname and a
+name set apart at the message's opening, and Japanese titles with a particle inside or a name
+before an honorific were then chosen looking at every set); ``sealed20`` and ``sealed21``: by a
+twenty-first and a twenty-second hand, each measured once with those frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -659,3 +659,47 @@ def test_a_phrase_of_the_summary_backs_a_row_like_a_second_word() -> None:
     trip = row("notes/weekend-hiking-trip-notes", "Weekend hiking trip notes", 1.0,
                "keyword_exact", snippet="Longonot on Saturday; bring water.")  # fmt: skip
     assert gate_rows([trip], "help me plan a hiking trip in the dolomites") == []
+
+
+def test_a_first_name_before_another_surname_is_someone_else() -> None:
+    maya = row("people/maya-okafor", "Maya Okafor", 1.0, "alias_hit", "person",
+               snippet="Maya Okafor, CEO; she keeps the runway numbers.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Maya Okafor", "Board deck", "Board update", "Board review"])
+    for other in ("maya angelou quote about courage", "what movies has maya rudolph been in"):
+        assert gate_rows([maya], other, vocabulary=vocab) == [], other
+    samuel = row("people/samuel-mwangi", "Samuel Mwangi", 1.0, "alias_hit", "person",
+                 snippet="Samuel Mwangi, head ranger at Marula.")  # fmt: skip
+    assert gate_rows([samuel], "best Samuel L Jackson movies", vocabulary=vocab) == []
+    # a word of her page, a verb, a word of other titles or the rest of her name: hers
+    for hers in ("maya runway numbers?", "what did maya suggest", "maya wants it",
+                 "maya board prep", "maya okafor angelou"):  # fmt: skip
+        assert slugs(gate_rows([maya], hers, vocabulary=vocab)) == [maya.slug], hers
+
+
+def test_a_how_to_question_is_no_person_s() -> None:
+    sanjay = row("people/sanjay-mehta", "Sanjay Mehta", 0.4, "weak_semantic", "person",
+                 snippet="Moved our CI to GitHub Actions; caches every build.")  # fmt: skip
+    assert gate_rows([sanjay], "how do I cache npm dependencies in github actions") == []
+    assert gate_rows([sanjay], "github actions: how to cache pip deps between runs") == []
+    # asking who, or naming him, is asking for him
+    for his in ("who set up the cache in github actions?", "how do I ask sanjay about actions"):
+        assert slugs(gate_rows([sanjay], his)) == [sanjay.slug], his
+
+
+def test_a_name_set_apart_at_the_opening_names_the_page_whatever_else_it_asks() -> None:
+    bjorn = row("people/bjorn-halvorsen", "Bjorn Halvorsen", 1.0, "keyword_exact", "person",
+                snippet="Partner at Harbor Vale Capital; led the bridge round.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Bjorn Halvorsen", *(f"Fund note {i}" for i in range(3))])
+    assert slugs(gate_rows([bjorn], "halvorsen.. which fund is he with again",
+                           vocabulary=vocab)) == [bjorn.slug]  # fmt: skip
+    # inside the sentence the message's other words must be the row's, as before
+    assert gate_rows([bjorn], "which fund is halvorsen with again", vocabulary=vocab) == []
+    # a person's surname names them like their first name
+    kestrel = row("companies/kestrel-works", "Kestrel Works", 1.0, "alias_hit", "company",
+                  snippet="Our company.")  # fmt: skip
+    tomas = row("people/tomas-lindqvist", "Tomas Lindqvist", 0.8, "keyword_exact", "person",
+                snippet="CTO; built replication at a logistics firm before Kestrel.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Tomas Lindqvist", "Kestrel Works", "Kestrel notes"])
+    asked = "what was lindqvist doing before kestrel"
+    shown = gate_rows([kestrel, tomas], asked, vocabulary=vocab)
+    assert slugs(shown) == [kestrel.slug, tomas.slug]

@@ -342,3 +342,20 @@ def test_function_words_back_no_row() -> None:
     assert content_stems("across the sheets, rather than instead of whatever") == {"sheet"}
     # "per" stays a word: it is one of titles ("Price per seat")
     assert "per" in content_stems("price per seat")
+
+
+def test_a_japanese_title_is_named_with_a_particle_inside_or_a_name_by_its_honorific() -> None:
+    titles = TitleMatcher(
+        [
+            ("default", "notes/tokyo-shutcho", "東京出張メモ", "note"),
+            ("default", "people/sato-yuki", "佐藤由紀", "person"),
+        ]
+    )
+    gate = Gate(titles=titles)
+    assert slugs(gate_rows([], "東京出張のメモ見せて", gate=gate)) == ["notes/tokyo-shutcho"]
+    asked = "佐藤さんが担当してる契約ってどこの団体だっけ"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["people/sato-yuki"]
+    # part of a title is still not its name: no honorific, or a part that is no opening
+    assert gate_rows([], "佐藤が好きです", gate=gate) == []
+    assert gate_rows([], "由紀さんは元気？", gate=gate) == []
+    assert gate_rows([], "東京のメモ", gate=gate) == []

@@ -11,7 +11,7 @@ from hermes_gbrain.emulator import large_brain
 LATER_SETS = (
     *("fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5", "sealed6", "sealed7"),
     *("sealed8", "sealed9", "sealed10", "sealed11", "sealed12", "sealed13", "sealed14"),
-    *("sealed15", "sealed16", "sealed17", "sealed18"),
+    *("sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20", "sealed21"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -28,7 +28,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed18'
+        # the gate, 'fresh' and 'sealed' to 'sealed21'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS

@@ -54,7 +54,14 @@ the same exemptions as above.
 A person's or company's page is not named by a message that has its title's words only as a
 common noun: after "a" or "an", or in the plural where the title is not, never capitalised
 inside the sentence ("how does a kestrel hover?", "do kestrels hover?" are about birds, not
-*Kestrel Works*), whatever GBrain's evidence.
+*Kestrel Works*), whatever GBrain's evidence. Nor is a person's page named by their first
+name right before a word that may be another surname ("maya angelou quote" beside *Maya
+Okafor*: not a word of the page or of other titles, not a verb), and a message asking how to
+do something ("how do I cache npm deps in github actions?") is answered by no person's page
+that it does not name. A word of a person's, company's or project's title that no other
+title holds names the page when the message's other distinctive words are all in it, or
+when the message opens with it set apart by punctuation ("halvorsen.. which fund is he
+with?").
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
@@ -118,6 +125,7 @@ from .words import (
     compact,
     content_stem,
     content_stems,
+    fold,
     in_latin_letters,
     is_unspaced,
     latin_among_others,
@@ -125,6 +133,7 @@ from .words import (
     message_acronyms,
     message_names,
     other_language,
+    run_in,
     stem,
     umlauts_typed,
     unspaced_runs,
@@ -382,6 +391,12 @@ class _Message:
     """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
     phrases: frozenset[tuple[str, str]] = frozenset()
     """Its pairs of words side by side (:func:`_phrases`)."""
+    topic: str = ""
+    """Its first word when punctuation follows it ("halvorsen.. which fund?")."""
+    how_to: bool = False
+    """It asks how to do something (:data:`_HOW_TO`)."""
+    adjacent: frozenset[tuple[str, str, str]] = frozenset()
+    """Words side by side with only spaces between (:func:`_adjacent`)."""
 
     @classmethod
     def of(cls, message: str) -> _Message:
@@ -390,6 +405,8 @@ class _Message:
         own = content_stems(message)
         also = content_stems(retyped) - own
         sequence = tuple(words(message))
+        folded = fold(message)
+        spoken = _SPOKEN.findall(folded)
         return cls(
             message,
             own | also,
@@ -407,6 +424,9 @@ class _Message:
             bool(_WHO.intersection(sequence)),
             frozenset(versions(message)),
             phrases=_phrases(sequence),
+            how_to=bool(_HOW_TO.search(folded)),
+            adjacent=_adjacent(spoken),
+            topic=_topic(spoken),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -421,8 +441,64 @@ class _Message:
 
     def wanted_by(self, row: SearchRow) -> set[str]:
         """The message's stems, plus the row title's unspaced runs found in its text."""
-        runs = {r for r in unspaced_runs(row.title) if len(r) >= 2 and r in self.compact}
+        runs = {r for r in unspaced_runs(row.title) if len(r) >= 2 and run_in(r, self.compact)}
         return self.wanted | runs if runs else self.wanted
+
+
+_HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
+"""A message asking how to do something: a page of the person who did it elsewhere does not
+answer it unless it names them."""
+_SPOKEN = re.compile(r"[^\W_]+|[^\w\s]")
+"""Words and marks of punctuation, each a token: what stands between two words is read."""
+_AUXILIARIES = frozenset("do does did will would can could should might must".split())  # noqa: SIM905
+_VERB_LIKE = re.compile(r"[a-z]+(?:ed|ly|[^s]s)")
+"""A word that reads as a verb or an adverb after a name ("maya wants", "elena asked")."""
+
+
+def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
+    """Each word, the word right after it with only spaces between (an initial skipped),
+    and how they stand: "initial" when one was skipped, "asked" when an auxiliary comes
+    before the first ("did maya agree": the second is a verb), else ""."""
+    pairs = set()
+    for i, token in enumerate(tokens[:-1]):
+        j, how = i + 1, ""
+        if len(tokens[j]) == 1 and tokens[j].isalpha() and tokens[j] not in "ai":
+            j, how = j + (2 if tokens[j + 1 : j + 2] == ["."] else 1), "initial"
+        if j < len(tokens) and token[0].isalnum() and tokens[j][0].isalnum():
+            if not how and i and tokens[i - 1] in _AUXILIARIES:
+                how = "asked"
+            pairs.add((token, tokens[j], how))
+    return frozenset(pairs)
+
+
+def _topic(tokens: Sequence[str]) -> str:
+    """The first word when punctuation follows it, else ``""``."""
+    if len(tokens) > 1 and tokens[0].isalnum() and not tokens[1][0].isalnum():
+        return tokens[0]
+    return ""
+
+
+def _borne_by_another(
+    read: _RowWords, message: _Message, vocabulary: TitleVocabulary | None, wanted: set[str]
+) -> bool:
+    """The message has a person's first name right before a word that may be a surname,
+    and no other word of the name: someone else of that name ("maya angelou quote" beside
+    *Maya Okafor*). A word the row holds, a verb or a word of other titles is no surname
+    ("maya runway numbers", "what did elena suggest", "elena board ask")."""
+    name = read.sequence
+    if len(name) < 2 or read.title & (wanted - {stem(name[0])}):
+        return False
+    for first, after, how in message.adjacent:
+        if first != name[0] or how == "asked":
+            continue
+        root = content_stem(after)
+        if not root or root in read.body or root in GENERIC_STEMS or is_date_stem(root):
+            continue
+        if how == "initial" or not (
+            _VERB_LIKE.fullmatch(after) or (vocabulary and root in vocabulary.df)
+        ):
+            return True
+    return False
 
 
 def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
@@ -522,22 +598,31 @@ def _lone_name(
     row: SearchRow,
     read: _RowWords,
     asked: set[str],
-    said: tuple[str, ...],
+    message: _Message,
     vocabulary: TitleVocabulary | None,
 ) -> bool:
     """A project's, person's or company's title opens with a word no other title holds,
     and the message has that word and no distinctive word the row lacks: it names the
     page by that word ("remind me what fernseed does" for *Fernseed Classifier*). Not by
-    a later word of the title ("the wildlife foundation grant"), nor in the possessive."""
-    if vocabulary is None or (row.type or "") not in _LONE_TYPES:
+    a later word of the title ("the wildlife foundation grant"), save a person's surname
+    ("wojcik runs the regression suite?"), nor in the possessive. A name the message opens
+    with, set apart by punctuation, names the page whatever else it asks ("halvorsen..
+    which fund is he with again")."""
+    kind = row.type or ""
+    if vocabulary is None or kind not in _LONE_TYPES:
         return False
-    head = stem(read.sequence[0]) if read.sequence else ""
-    if head not in asked or not _distinctive(head, vocabulary) or head in vocabulary.df:
-        return False
-    if any(a == read.sequence[0] and b == "s" for a, b in itertools.pairwise(said)):
-        return False  # "katja's dashboard project": hers, not her
-    rest = {s for s in asked - read.body if s not in GENERIC_STEMS and not is_date_stem(s)}
-    return not rest
+    for word in read.sequence if kind == "person" else read.sequence[:1]:
+        head = stem(word)
+        if head not in asked or not _distinctive(head, vocabulary) or head in vocabulary.df:
+            continue
+        if any(a == word and b == "s" for a, b in itertools.pairwise(message.sequence)):
+            continue  # "katja's dashboard project": hers, not her
+        if word == message.topic:
+            return True
+        rest = {s for s in asked - read.body if s not in GENERIC_STEMS and not is_date_stem(s)}
+        if not rest:
+            return True
+    return False
 
 
 def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Message) -> bool:
@@ -763,6 +848,12 @@ def _tier(
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
     if (row.type or "") in NAME_TYPES and _common_noun(words_.sequence, message):
         return None  # "how does a kestrel hover?" is not about Kestrel Works
+    if _person(row) and _borne_by_another(
+        words_, message, vocabulary, _mended(row, wanted, message)
+    ):
+        return None  # "maya angelou quote" is not about *Maya Okafor*
+    if message.how_to and not message.who and _person(row) and not title & wanted:
+        return None  # "how do I cache npm deps in github actions?" asks no one who set it up
     if row.evidence in STRONG_EVIDENCE:
         return 0
     if message.acronyms and message.acronyms & acronyms(row.title):
@@ -777,7 +868,7 @@ def _tier(
         row.title, words_, message, _mended(row, wanted, message), asked, vocabulary=vocabulary
     ):
         return 1
-    if not elsewhere and _lone_name(row, words_, asked, message.sequence, vocabulary):
+    if not elsewhere and _lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
     support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})

@@ -29,6 +29,7 @@ from .words import (
     mended,
     message_acronyms,
     near,
+    run_in,
     slips,
     words,
 )
@@ -118,7 +119,7 @@ class TitleMatcher:
         found: list[SearchRow] = []
         for key in sorted(keys):
             for entry in self._keys.get(key, ()):
-                if all(s in wanted or (is_unspaced(s[0]) and s in text) for s in entry.stems):
+                if all(s in wanted or (is_unspaced(s[0]) and run_in(s, text)) for s in entry.stems):
                     found.append(entry.row)
                     if len(found) >= MAX_CANDIDATES:
                         return found

@@ -40,6 +40,7 @@ __all__ = [
     "message_names",
     "near",
     "other_language",
+    "run_in",
     "slips",
     "stem",
     "umlauts_typed",
@@ -87,35 +88,37 @@ ENGLISH_STOP_WORDS = frozenset(
     herself themselves
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-STOP_WORDS = ENGLISH_STOP_WORDS | frozenset(
+_LATIN_FUNCTION_WORDS = frozenset(
     """
-    der die das den dem des ein eine einer eines einem einen und oder aber ist sind war wer
-    wie was wann warum welche welcher welches wir uns unser unsere ihr mit von für auf aus bei
-    nach über zum zur sich nicht auch noch schon bitte gibt
-    el la los las un una unos unas del que qué quién quien cómo como cuál cual cuándo dónde por
-    para con sin sobre es son está están nuestro nuestra nuestros hay muy más
-    le les des une est sont qui quoi comment quel quelle pour avec sans dans sur nous notre
-    o os as um uma dos das quem qual quais onde para com nosso nossa
+    der das den dem ein eine einer eines einem einen und oder aber ist sind wer wie wann warum
+    welche welcher welches wir uns unser unsere ihr mit von für auf aus bei nach über zum zur
+    sich nicht auch noch schon bitte gibt
+    el los las una unos unas del que qué quién quien cómo como cuál cual cuándo dónde por para
+    sobre está están nuestro nuestra nuestros muy más
+    les une est sont qui quoi comment quel quelle pour avec sans dans sur nous notre
+    os uma dos das quem qual quais onde com nosso nossa
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Function words of German, Spanish, French and Portuguese that are no English word: they
+anchor nothing, and they mark a message as written in one of those languages."""
+STOP_WORDS = (
+    ENGLISH_STOP_WORDS
+    | _LATIN_FUNCTION_WORDS
+    | frozenset(
+        """
+    die war la un es son con sin hay le des o as um
     что кто как где когда почему какой какая какие это этот эта мы наш наша наши для про
     при над под или не ли же уже ещё есть был была было нас нам вас вам её их мне меня
     всё все так да нет
     ما من هو هي في عن على إلى الى هل كيف ماذا لماذا متى أين التي الذي هذا هذه مع لنا
     """.split()  # noqa: SIM905 - a word list reads better as text
+    )
 )
-
-
-_OTHER_LATIN_STOPS = frozenset(
-    """
-    der das den dem ein eine einer eines einem einen und oder aber ist sind wer wie wann warum
-    welche welcher welches wir uns unser unsere ihr mit von für auf aus bei nach über zum zur
-    sich nicht auch noch schon bitte gibt ich sie
-    el los las una unos unas del que qué quién quien cómo como cuál cual cuándo dónde por para
-    sobre está están nuestro nuestra nuestros muy más cuánto cuántos cuánta cuántas lo se al
-    les une est sont qui quoi comment quel quelle pour avec sans dans sur nous notre du au ce
-    os uma dos das quem qual quais onde com nosso nossa na em ao quanto
-    """.split()  # noqa: SIM905 - a word list reads better as text
+_OTHER_LATIN_STOPS = _LATIN_FUNCTION_WORDS | frozenset(
+    "ich sie lo se al cuánto cuántos cuánta cuántas du au ce na em ao quanto".split()  # noqa: SIM905
 )
-"""Function words of German, Spanish, French and Portuguese that are no English word."""
+"""What marks a message as German, Spanish, French or Portuguese (:func:`other_language`):
+the function words above and a few more; "die", "la" or "son" are English words too."""
 
 
 _ACCENTED = re.compile("[¿¡\u00c0-\u00ff\u0100-\u017f]")
@@ -214,6 +217,19 @@ def unspaced_runs(text: str) -> list[str]:
 def compact(text: str) -> str:
     """Folded text without spaces or punctuation: what a title's run is looked for in."""
     return "".join(token for token, _ in _tokens(text))
+
+
+_HONORIFICS = ("さん", "様", "さま", "氏", "先生", "くん", "ちゃん")
+"""Japanese honorifics: what follows a name, often its first characters only ("佐藤さん")."""
+
+
+def run_in(run: str, text: str) -> bool:
+    """Whether a title's unspaced run is in a message's :func:`compact` text: whole, with
+    the particle の between two of its words ("東京出張のメモ" for 東京出張メモ), or its
+    first characters before an honorific ("佐藤さん" for 佐藤由紀)."""
+    if run in text or ("の" in text and run in text.replace("の", "")):
+        return True
+    return any(run[:k] + h in text for k in range(2, len(run)) for h in _HONORIFICS)
 
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
