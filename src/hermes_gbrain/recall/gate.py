@@ -139,6 +139,7 @@ from .words import (
     unspaced_runs,
     versions,
     words,
+    words_and_marks,
 )
 
 __all__ = [
@@ -405,8 +406,7 @@ class _Message:
         own = content_stems(message)
         also = content_stems(retyped) - own
         sequence = tuple(words(message))
-        folded = fold(message)
-        spoken = _SPOKEN.findall(folded)
+        spoken = words_and_marks(message)
         return cls(
             message,
             own | also,
@@ -424,7 +424,7 @@ class _Message:
             bool(_WHO.intersection(sequence)),
             frozenset(versions(message)),
             phrases=_phrases(sequence),
-            how_to=bool(_HOW_TO.search(folded)),
+            how_to=bool(_HOW_TO.search(fold(message))),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
         )
@@ -448,8 +448,6 @@ class _Message:
 _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
 """A message asking how to do something: a page of the person who did it elsewhere does not
 answer it unless it names them."""
-_SPOKEN = re.compile(r"[^\W_]+|[^\w\s]")
-"""Words and marks of punctuation, each a token: what stands between two words is read."""
 _AUXILIARIES = frozenset("do does did will would can could should might must".split())  # noqa: SIM905
 _VERB_LIKE = re.compile(r"[a-z]+(?:ed|ly|[^s]s)")
 """A word that reads as a verb or an adverb after a name ("maya wants", "elena asked")."""
@@ -848,9 +846,8 @@ def _tier(
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
     if (row.type or "") in NAME_TYPES and _common_noun(words_.sequence, message):
         return None  # "how does a kestrel hover?" is not about Kestrel Works
-    if _person(row) and _borne_by_another(
-        words_, message, vocabulary, _mended(row, wanted, message)
-    ):
+    spelt = _mended(row, wanted, message)
+    if _person(row) and _borne_by_another(words_, message, vocabulary, spelt):
         return None  # "maya angelou quote" is not about *Maya Okafor*
     if message.how_to and not message.who and _person(row) and not title & wanted:
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
@@ -864,9 +861,7 @@ def _tier(
         return 1  # "beacon 2.4" for Retro notes: Beacon 2.4, about it or not
     if elsewhere and not (body & asked) - title - GENERIC_STEMS:
         return None  # only the title's own words tie it to a message about something else
-    if not elsewhere and _named(
-        row.title, words_, message, _mended(row, wanted, message), asked, vocabulary=vocabulary
-    ):
+    if not elsewhere and _named(row.title, words_, message, spelt, asked, vocabulary=vocabulary):
         return 1
     if not elsewhere and _lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*

@@ -47,6 +47,7 @@ __all__ = [
     "unspaced_runs",
     "versions",
     "words",
+    "words_and_marks",
 ]
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -207,6 +208,15 @@ def _tokens(text: str) -> Iterator[tuple[str, bool]]:
 def words(text: str) -> list[str]:
     """The folded words of spaced scripts, in order (unspaced runs left out)."""
     return [token for token, unspaced in _tokens(text) if not unspaced]
+
+
+_WORD_OR_MARK = re.compile(rf"{_TOKEN.pattern}|[^\w\s]")
+
+
+def words_and_marks(text: str) -> list[str]:
+    """The folded words and marks of punctuation, in order, each one token, negations
+    kept: what stands between two words is read ("maya angelou" against "maya, angelou")."""
+    return _WORD_OR_MARK.findall(fold(text))
 
 
 def unspaced_runs(text: str) -> list[str]:
