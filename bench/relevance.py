@@ -92,7 +92,7 @@ SPLITS = (
     *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5"),
     *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12"),
     *("sealed13", "sealed14", "sealed15", "sealed16", "sealed17", "sealed18", "sealed19"),
-    *("sealed20", "sealed21"),
+    *("sealed20", "sealed21", "sealed22", "sealed23", "sealed24", "sealed25"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -129,7 +129,12 @@ frozen; ``sealed19``: by a twentieth hand, measured once with the same rules (a 
 before another surname, a how-to question beside a person's page, a person's surname and a
 name set apart at the message's opening, and Japanese titles with a particle inside or a name
 before an honorific were then chosen looking at every set); ``sealed20`` and ``sealed21``: by a
-twenty-first and a twenty-second hand, each measured once with those frozen."""
+twenty-first and a twenty-second hand, each measured once with those frozen; ``sealed22`` and
+``sealed23``: by two more hands, measured once with the same rules (words asking for a page,
+a name used as a common noun, a form of address before a surname, a name in the possessive,
+a unique name in another language and months in other languages were then chosen looking at
+every set); ``sealed24`` and ``sealed25``: by two more, each measured once with those
+frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

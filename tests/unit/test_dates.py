@@ -28,6 +28,18 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_perio
         ("may 3rd or jan 5", {"m5", "m1"}),
         ("i may go 2 days", set()),
         ("on-call retro 12/3", {"m3", "m12"}),  # day first or month first
+        # months in other languages; those that are also words or names only beside a day
+        ("le Board Update du 9 mars", {"m3"}),
+        ("am 9. März", {"m3"}),
+        ("el 9 de marzo y en abril", {"m3", "m4"}),
+        ("notas de agosto", {"m8"}),
+        ("im Januar", {"m1"}),
+        ("встреча 9 марта", {"m3"}),
+        ("в марте", {"m3"}),
+        ("3月9日の会議", {"m3"}),
+        ("十一月に", {"m11"}),
+        ("the mars rover and Marco's notes", set()),
+        ("ask Julio about mayo", set()),
         ("12/3/2026", {"m3", "m12", "y2026"}),
         ("1/13", {"m1"}),  # only one way round is a date
         ("40/50 and 1/2/3", set()),

@@ -703,3 +703,72 @@ def test_a_name_set_apart_at_the_opening_names_the_page_whatever_else_it_asks() 
     asked = "what was lindqvist doing before kestrel"
     shown = gate_rows([kestrel, tomas], asked, vocabulary=vocab)
     assert slugs(shown) == [kestrel.slug, tomas.slug]
+
+
+def test_words_asking_for_a_page_and_lately_say_nothing_of_what_it_is_about() -> None:
+    keystone = row("projects/keystone-auth", "Keystone Auth", 1.0, "keyword_exact", "project",
+                   snippet="Single sign-on for the reporting app; Elif owns it.")  # fmt: skip
+    asked = "pls pull up the keystone auth page, need to know who owns it"
+    assert slugs(gate_rows([keystone], asked)) == [keystone.slug]
+    fernseed = row("projects/fernseed-classifier", "Fernseed Classifier", 1.0, "keyword_exact",
+                   "project", snippet="Species from camera-trap photos.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Fernseed Classifier", "Camera grid", "Camera notes"])
+    assert slugs(gate_rows([fernseed], "whats up with fernseed lately", vocabulary=vocab)) == [
+        fernseed.slug
+    ]
+    # a word of the message beyond them still says it is about something else
+    assert gate_rows([keystone], "pull up the keystone auth page of my blog host") == []
+
+
+def test_a_name_used_as_a_common_noun_backs_no_other_page() -> None:
+    kestrel = row("companies/kestrel-works", "Kestrel Works", 1.0, "keyword_exact", "company",
+                  snippet="Our company.")  # fmt: skip
+    maya = row("people/maya-okafor", "Maya Okafor", 0.9, "keyword_exact", "person",
+               snippet="CEO of Kestrel Works; spends a week a quarter in the field.")  # fmt: skip
+    asked = "write a haiku about a kestrel hovering over a field"
+    assert gate_rows([kestrel, maya], asked) == []
+    # the company's name as a name still backs her page
+    assert slugs(gate_rows([kestrel, maya], "who at Kestrel went to the field?")) != []
+
+
+def test_a_form_of_address_before_a_surname_names_the_person() -> None:
+    jurgen = row("people/jurgen-muller", "Jürgen Müller", 1.0, "keyword_exact", "person",
+                 snippet="Berater für Datenschutz; prüft Verträge.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Jürgen Müller", "Board notes", "Board update"])
+    for asked in ("Wofür ist Herr Müller zuständig?", "what does mr muller advise on these days"):
+        assert slugs(gate_rows([jurgen], asked, vocabulary=vocab)) == [jurgen.slug], asked
+    assert gate_rows([jurgen], "thomas müller world cup goals", vocabulary=vocab) == []
+
+
+def test_a_name_in_the_possessive_before_no_title_word_asks_about_them() -> None:
+    katja = row("people/katja-brandt", "Katja Brandt", 1.0, "keyword_exact", "person",
+                snippet="Designer; joined in 2025.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Katja Brandt", "Tidepool Dashboard", "Dashboard review"])
+    assert slugs(gate_rows([katja], "Katja's role?", vocabulary=vocab)) == [katja.slug]
+    # before a word of the brain's titles it is that thing of hers that is asked about
+    assert gate_rows([katja], "katja's dashboard: is it late?", vocabulary=vocab) == []
+
+
+def test_a_unique_name_in_another_language_names_its_page_whatever_its_own_words() -> None:
+    monitor = row("projects/wasserstandsmonitor", "Wasserstandsmonitor", 1.0, "keyword_exact",
+                  "project", snippet="Misst Wasserstände an Wasserstellen.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Wasserstandsmonitor", "Water notes", "Water review"])
+    asked = "wie funktioniert der wasserstandsmonitor genau"
+    assert slugs(gate_rows([monitor], asked, vocabulary=vocab)) == [monitor.slug]
+    # not when the message names something the page never mentions
+    other = "wie funktioniert der wasserstandsmonitor von Siemens genau"
+    assert gate_rows([monitor], other, vocabulary=vocab) == []
+    # in English the other words must still be the page's
+    assert gate_rows([monitor], "wasserstandsmonitor firmware flashing", vocabulary=vocab) == []
+
+
+def test_a_name_after_an_indefinite_article_of_another_language_is_a_common_noun() -> None:
+    acacia = row("companies/acacia-mapping", "Acacia Mapping", 1.0, "keyword_exact", "company",
+                 snippet="Maps for the conservancies.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Acacia Mapping", "Mapping notes", "Mapping review"])
+    for asked in ("Quelle est la différence entre un baobab et un acacia ?",
+                  "wie schnell wächst eine acacia"):  # fmt: skip
+        assert gate_rows([acacia], asked, vocabulary=vocab) == [], asked
+    # the name as it is written still names the company
+    asked = "¿qué mapas nos hizo acacia?"
+    assert slugs(gate_rows([acacia], asked, vocabulary=vocab)) == [acacia.slug]

@@ -244,6 +244,8 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
     assert other_language("förderantrag bayern – wie viele halsbänder?")
     assert other_language("informe de campo patagonia, cuántas semanas duró?")
     assert not other_language("what does Jürgen Müller think of the sync?")
+    assert other_language("resumen del informe de campo de patagonia porfa")  # "del", "de"
+    assert not other_language("what did de Souza say about the deal")
     condor = row("projects/proyecto-condor", "Proyecto Cóndor", "Tracking condors.", "project")
     asked = "¿cuántos cóndores lleva rastreados el proyecto condor?"
     assert slugs(gate_rows([condor], asked)) == ["projects/proyecto-condor"]

@@ -5,16 +5,20 @@ Pages of meetings and periodic notes are titled with ordinary words and a date
 people name them the way they say dates ("the on-call retro from march", "standup notes
 week 17", "the q2 report"). The title's words alone are too ordinary to name a page; its
 words *and* its date do (:func:`.gate._names`). Marks are ``y2026``, ``q2``, ``m3`` and
-``w17``; English month names only (the brain's usual language); "May", "Mar" and "Jan"
-only capitalised ("may" is a verb, "mar" a word, "jan" a name) or beside a day ("12 mar",
-"may 3rd"), the other short forms ("feb", "sept") as typed. A date in figures ("12/3") is
-read both ways, day first and month first: either month may be the title's.
+``w17``. English month names: "May", "Mar" and "Jan" only capitalised ("may" is a verb,
+"mar" a word, "jan" a name) or beside a day ("12 mar", "may 3rd"), the other short forms
+("feb", "sept") as typed. Month names in French, German, Spanish, Portuguese, Italian and
+Russian, and months in Chinese and Japanese figures ("3月"): a message in those languages
+names a meeting by its date as its own words say it ("le Board Update du 9 mars"). A date
+in figures ("12/3") is read both ways, day first and month first: either month may be the
+title's.
 """
 
 from __future__ import annotations
 
 import re
 
+from .words import fold
 from .words import stem as _stem
 
 __all__ = ["agree", "date_marks", "is_date_stem", "is_periodic"]
@@ -27,6 +31,29 @@ _MONTH = {name: i for i, name in enumerate(_MONTHS, 1)}
 _MONTH.update({name[:3]: i for i, name in enumerate(_MONTHS, 1) if name != "may"})
 _MONTH["sept"] = 9
 _CAPITALISED_ONLY = frozenset({"may", "mar", "jan"})
+_ABROAD_MONTHS = (
+    "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre",
+    "januar februar marz april mai juni juli august september oktober november dezember",
+    "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro",
+    "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
+    "января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
+    "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь",
+    "январе феврале марте апреле мае июне июле августе сентябре октябре ноябре декабре",
+)
+_ABROAD = {
+    name: number for line in _ABROAD_MONTHS for number, name in enumerate(line.split(), 1)
+} | {"maerz": 3, "setiembre": 9}
+_ABROAD_BESIDE_DAY = frozenset({"mars", "mai", "mayo", "marco", "julio", "май", "мая"})
+"""Names of months in French, German, Spanish, Portuguese, Italian and Russian (folded:
+"marz" for März), and those that are also words or names ("mars", "Marco", "Julio"), read
+only beside a day ("9 mars", "9. März", "9 de marzo")."""
+_LETTERS = "a-z\u0430-\u044f\u0451"
+"""Latin letters, folded, and the Russian alphabet in lower case."""
+_ABROAD_WORD = re.compile(f"[{_LETTERS}]+")
+_ABROAD_DAY = re.compile(rf"\b(?:[12]\d|3[01]|0?[1-9])(?:er|\.)?\s+(?:de\s+)?([{_LETTERS}]+)", re.I)
+_CJK_MONTH = re.compile(r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月")
+_CJK_NUMBERS = {n: i for i, n in enumerate("一二三四五六七八九十", 1)} | {"十一": 11, "十二": 12}
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
 _ISO_WEEK = re.compile(r"\b(?:((?:19|20)\d\d)-?)?w(?:ee)?k?\s?(0?[1-9]|[1-4]\d|5[0-3])\b", re.I)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -43,7 +70,7 @@ _PERIODIC = frozenset({"daily", "weekly", "monthly", "quarterly", "annual", "yea
 """Words that only say how often a dated page comes ("Quarterly report Q2 2026" is named
 by "the q2 report")."""
 _PERIODIC_STEMS = _PERIODIC | frozenset(map(_stem, _PERIODIC))
-_MONTH_STEMS = frozenset(_MONTH) | frozenset(map(_stem, _MONTH))
+_MONTH_STEMS = frozenset((*_MONTH, *_ABROAD)) | frozenset(map(_stem, (*_MONTH, *_ABROAD)))
 """The words, and as the gate's stems spell them ("monthly" -> "monthli")."""
 _WORD = re.compile(r"[A-Za-z]+")
 _WEEK_STEM = re.compile(r"w(?:0?[1-9]|[1-4]\d|5[0-3])")
@@ -68,6 +95,15 @@ def date_marks(text: str) -> frozenset[str]:
             marks.add(f"m{month}")
     for before, after in _BESIDE_DAY.findall(text):
         marks.add(f"m{_MONTH[(before or after).lower()]}")
+    folded = fold(text)
+    for word in _ABROAD_WORD.findall(folded):
+        if word in _ABROAD and word not in _ABROAD_BESIDE_DAY:
+            marks.add(f"m{_ABROAD[word]}")
+    for word in _ABROAD_DAY.findall(folded):
+        if word in _ABROAD:
+            marks.add(f"m{_ABROAD[word]}")
+    for number in _CJK_MONTH.findall(text):
+        marks.add(f"m{int(number) if number.isdigit() else _CJK_NUMBERS[number]}")
     for first, second, year in _FIGURES.findall(text):
         marks.update(_figures(int(first), int(second)))
         if len(year) == 4:

@@ -59,9 +59,14 @@ name right before a word that may be another surname ("maya angelou quote" besid
 Okafor*: not a word of the page or of other titles, not a verb), and a message asking how to
 do something ("how do I cache npm deps in github actions?") is answered by no person's page
 that it does not name. A word of a person's, company's or project's title that no other
-title holds names the page when the message's other distinctive words are all in it, or
-when the message opens with it set apart by punctuation ("halvorsen.. which fund is he
-with?").
+title holds names the page when the message's other distinctive words are all in it, when
+the message opens with it set apart by punctuation ("halvorsen.. which fund is he
+with?"), or in another language, whose own words say nothing, when the message names
+nothing the row never mentions ("wie funktioniert der wasserstandsmonitor genau"); not in
+the possessive before a word of the brain's titles ("katja's dashboard" is about the
+dashboard; "Katja's role?" about her). A word of a person's name after a form of address
+("Herr Müller", "dr okafor") names them. A name's word the message uses as a common noun
+backs no other row ("a haiku about a kestrel" is not about the founder of *Kestrel Works*).
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
@@ -119,6 +124,7 @@ from .named import NAME_TYPES, TitleMatcher
 from .outside import outside_things
 from .screen import prompt_line, prompt_ref
 from .words import (
+    FORMS_OF_ADDRESS,
     GENERIC_STEMS,
     STOP_WORDS,
     acronyms,
@@ -469,6 +475,17 @@ def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
     return frozenset(pairs)
 
 
+def _addressed(read: _RowWords, message: _Message) -> bool:
+    """A word of a person's name right after a form of address ("Herr Müller", "dr
+    okafor"): the message names them, whatever else it asks."""
+    name = {fold(word) for word in read.sequence}
+    return any(
+        fold(first) in FORMS_OF_ADDRESS and fold(after) in name
+        for first, after, how in message.adjacent
+        if how != "initial"
+    )
+
+
 def _topic(tokens: Sequence[str]) -> str:
     """The first word when punctuation follows it, else ``""``."""
     if len(tokens) > 1 and tokens[0].isalnum() and not tokens[1][0].isalnum():
@@ -525,7 +542,8 @@ def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
     return {m[i - 1] for i in range(1, len(m) - len(t) + 1) if m[i : i + len(t)] == t}
 
 
-_ARTICLES = frozenset({"a", "an"})
+_ARTICLES = frozenset("a an un une ein eine einen einem einer uno una uma".split())  # noqa: SIM905
+"""Indefinite articles of English, French, German, Spanish, Italian and Portuguese."""
 _BACK = frozenset(
     "it its he him his she her they them their those these that this there".split()  # noqa: SIM905
 )
@@ -613,13 +631,26 @@ def _lone_name(
         head = stem(word)
         if head not in asked or not _distinctive(head, vocabulary) or head in vocabulary.df:
             continue
-        if any(a == word and b == "s" for a, b in itertools.pairwise(message.sequence)):
+        if _possessed(word, message, vocabulary):
             continue  # "katja's dashboard project": hers, not her
         if word == message.topic:
             return True
         rest = {s for s in asked - read.body if s not in GENERIC_STEMS and not is_date_stem(s)}
-        if not rest:
-            return True
+        if not rest or (message.other_language and not message.names - read.body):
+            return True  # another language's own words say nothing of what it is about
+    return False
+
+
+def _possessed(word: str, message: _Message, vocabulary: TitleVocabulary) -> bool:
+    """The message has ``word`` in the possessive before a word of the brain's titles or one
+    that goes with anything: it asks about that thing of theirs ("katja's dashboard
+    project", "katja's last one"), not about them ("Katja's role?")."""
+    said = (*message.sequence, "")
+    for i in range(len(said) - 2):
+        if said[i] == word and said[i + 1] == "s":
+            after = content_stem(said[i + 2])
+            if not after or after in vocabulary.df or after in GENERIC_STEMS:
+                return True
     return False
 
 
@@ -797,15 +828,21 @@ def _reading(
     return _Reading(wanted, asked, words_, elsewhere)
 
 
-def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
-    """Words of titles the message holds whole but uses about something else: they back
-    no row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
-    writer whose page says she writes it)."""
+def _spent(
+    rows: Sequence[SearchRow], readings: Sequence[_Reading], message: _Message
+) -> frozenset[str]:
+    """Words of titles the message holds whole but uses about something else, or of a
+    name's title it uses as a common noun: they back no row ("a field handbook for the
+    camping trip" names neither *Field Handbook* nor the writer whose page says she writes
+    it; "a haiku about a kestrel" is not about the founder whose page names *Kestrel
+    Works*)."""
     spent: set[str] = set()
-    for reading in readings:
+    for row, reading in zip(rows, readings, strict=True):
         title = reading.row.title
         if reading.elsewhere and title and title <= reading.wanted:
             spent |= title
+        elif (row.type or "") in NAME_TYPES and _common_noun(reading.row.sequence, message):
+            spent |= title & reading.wanted
     return frozenset(spent)
 
 
@@ -853,6 +890,8 @@ def _tier(
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
     if row.evidence in STRONG_EVIDENCE:
         return 0
+    if _person(row) and _addressed(words_, message):
+        return 1  # "Wofür ist Herr Müller zuständig?"
     if message.acronyms and message.acronyms & acronyms(row.title):
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
     if message.versions & words_.versions and any(
@@ -1019,7 +1058,7 @@ def gate_rows(
     any_named = False
     floor = cosine_floor(rows, gate)
     readings = [_reading(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)]
-    spent = _spent(readings)
+    spent = _spent(clean, readings, said)
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
         tier = _tier(row, said, vocabulary, near_top, spent, reading=readings[position])

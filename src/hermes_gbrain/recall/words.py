@@ -116,7 +116,7 @@ STOP_WORDS = (
     )
 )
 _OTHER_LATIN_STOPS = _LATIN_FUNCTION_WORDS | frozenset(
-    "ich sie lo se al cuánto cuántos cuánta cuántas du au ce na em ao quanto".split()  # noqa: SIM905
+    "ich sie lo se al de cuánto cuántos cuánta cuántas du au ce na em ao quanto".split()  # noqa: SIM905
 )
 """What marks a message as German, Spanish, French or Portuguese (:func:`other_language`):
 the function words above and a few more; "die", "la" or "son" are English words too."""
@@ -154,11 +154,13 @@ GENERIC_WORDS = frozenset(
     two three four five six seven eight nine ten hundred thousand million
     made makes making decide decided choose chose chosen wrote written turn turned gave
     given done went gone told asks asking says saying goes
+    lately nowadays page pages pull grab fetch doc docs link
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-"""Words that go with anything: time, size, quantity, common verbs and nouns. A pair of
-them ("next month") finds pages about nothing the message asks (``pairs``), and they say
-nothing about what a message is about (``gate``'s title-used-elsewhere rule)."""
+"""Words that go with anything: time, size, quantity, common verbs and nouns, and words
+asking for a page ("pls pull up the keystone auth page", "whats up with fernseed lately"). A
+pair of them ("next month") finds pages about nothing the message asks (``pairs``), and they
+say nothing about what a message is about (``gate``'s title-used-elsewhere rule)."""
 
 _UNSPACED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _UNSPACED)
 _RUNS = re.compile(f"[{_UNSPACED_CLASS}]+|[^{_UNSPACED_CLASS}]+")
@@ -229,6 +231,14 @@ def compact(text: str) -> str:
     return "".join(token for token, _ in _tokens(text))
 
 
+FORMS_OF_ADDRESS = frozenset(
+    fold(word)
+    for word in """
+    mr mrs ms miss dr prof herr frau señor señora sr sra srta monsieur madame mme mlle
+    signor signora senhor senhora
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Words written before a surname in Latin script ("Herr Müller", "Dr Okafor"), folded."""
 _HONORIFICS = ("さん", "様", "さま", "氏", "先生", "くん", "ちゃん")
 """Japanese honorifics: what follows a name, often its first characters only ("佐藤さん")."""
 
