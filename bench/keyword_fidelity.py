@@ -58,7 +58,8 @@ LATER_SETS = (
     *("fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5", "sealed6", "sealed7"),
     *("sealed8", "sealed9", "sealed10", "sealed11", "sealed12", "sealed13", "sealed14"),
     *("sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20", "sealed21"),
-    *("sealed22", "sealed23", "sealed24", "sealed25"),
+    *("sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27", "sealed28"),
+    *("sealed29",),
 )
 
 

@@ -92,7 +92,8 @@ SPLITS = (
     *("tune", "holdout", "fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5"),
     *("sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12"),
     *("sealed13", "sealed14", "sealed15", "sealed16", "sealed17", "sealed18", "sealed19"),
-    *("sealed20", "sealed21", "sealed22", "sealed23", "sealed24", "sealed25"),
+    *("sealed20", "sealed21", "sealed22", "sealed23", "sealed24", "sealed25", "sealed26"),
+    *("sealed27", "sealed28", "sealed29"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -134,7 +135,13 @@ twenty-first and a twenty-second hand, each measured once with those frozen; ``s
 a name used as a common noun, a form of address before a surname, a name in the possessive,
 a unique name in another language and months in other languages were then chosen looking at
 every set); ``sealed24`` and ``sealed25``: by two more, each measured once with those
-frozen."""
+frozen (other languages' indefinite articles were then added looking at ``sealed24``);
+``sealed26`` and ``sealed27``: by two more, measured once with the same rules (acronyms a row
+writes out, a name of several words after an article, a first name given to someone else, a
+person's name only as written, chat words of other languages and a Latin name among words of
+another script were then chosen looking at every set); ``sealed28`` and ``sealed29``: by two
+more, each measured once with those frozen (a name written in the message's own script was
+then left to the old rule, looking at ``sealed28``)."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

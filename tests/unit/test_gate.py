@@ -772,3 +772,73 @@ def test_a_name_after_an_indefinite_article_of_another_language_is_a_common_noun
     # the name as it is written still names the company
     asked = "¿qué mapas nos hizo acacia?"
     assert slugs(gate_rows([acacia], asked, vocabulary=vocab)) == [acacia.slug]
+
+
+def test_an_acronym_the_row_writes_out_is_no_name_it_lacks() -> None:
+    baobab = row("companies/baobab-legal", "Baobab Legal", 0.2, "weak_semantic", "company",
+                 snippet="A law firm. It drafted the data processing agreements.")  # fmt: skip
+    assert slugs(gate_rows([baobab], "which law firm drafted our DPAs?")) == [baobab.slug]
+    # an acronym it does not write out is a name it never mentions
+    assert gate_rows([baobab], "which law firm drafted our NDAs?") == []
+
+
+def test_a_name_of_several_words_after_an_article_is_a_common_noun() -> None:
+    heron = row("companies/blue-heron-logistics", "Blue Heron Logistics", 1.0, "keyword_exact",
+                "company", snippet="Ships our devices from Lisbon.")  # fmt: skip
+    assert gate_rows([heron], "write me a haiku about a blue heron at dawn") == []
+    assert slugs(gate_rows([heron], "did blue heron ship the collars?")) == [heron.slug]
+    # "a" before a name in Portuguese or Spanish is no indefinite article
+    camila = row("people/camila-souza", "Camila Souza", 1.0, "keyword_exact", "person",
+                 snippet="Designer.")  # fmt: skip
+    assert slugs(gate_rows([camila], "a camila souza é responsável pelo quê?")) == [camila.slug]
+
+
+def test_a_first_name_given_to_someone_else_backs_no_other_page() -> None:
+    samuel = row("people/samuel-mwangi", "Samuel Mwangi", 1.0, "alias_hit", "person",
+                 snippet="Head ranger at Marula.")  # fmt: skip
+    marula = row("companies/marula-conservancy", "Marula Conservancy", 0.5, "weak_semantic",
+                 "company", snippet="First customer; Samuel leads its first patrols.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Samuel Mwangi", "Marula Conservancy", "Patrol notes"])
+    asked = "what was samuel l jackson's first big movie"
+    assert gate_rows([samuel, marula], asked, vocabulary=vocab) == []
+
+
+def test_a_word_that_shares_a_stem_with_a_person_s_name_is_not_their_name() -> None:
+    lin = row("people/lin-chen", "Lin Chen", 0.5, "weak_semantic", "person",
+              snippet="Lin owns the pipeline that turns observations into reports.")  # fmt: skip
+    lake = row("projects/ledger-lake", "Ledger Lake", 0.4, "weak_semantic", "project",
+               snippet="Lin Chen's pipeline; it turns records into reports.")  # fmt: skip
+    asked = "how do i turn on camera grid lines on an iphone"
+    assert gate_rows([lin, lake], asked) == []
+    # her name as written still backs both
+    assert slugs(gate_rows([lin, lake], "what does lin do with the reports")) != []
+
+
+def test_chat_words_of_other_languages_and_other_scripts_say_nothing() -> None:
+    condor = row("projects/proyecto-condor", "Proyecto Cóndor", 1.0, "keyword_exact", "project",
+                 snippet="Seguimiento de cóndores con collares solares.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Proyecto Cóndor", "Field notes", "Field review"])
+    asked = "resumen del proyecto condor porfa"
+    assert slugs(gate_rows([condor], asked, vocabulary=vocab)) == [condor.slug]
+    fernseed = row("projects/fernseed-classifier", "Fernseed Classifier", 1.0, "keyword_exact",
+                   "project", snippet="Species from camera-trap photos.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Fernseed Classifier", "Camera grid", "Camera notes"])
+    asked = "Fernseed 分类器是谁负责的\uff1f"
+    assert slugs(gate_rows([fernseed], asked, vocabulary=vocab)) == [fernseed.slug]
+    # a name written in that script is read with the rest of the message, as before
+    layla = row("people/layla-hassan", "ليلى حسن", 1.0, "keyword_exact", "person",
+                snippet="مديرة الشراكات في مكتب القاهرة")  # fmt: skip
+    vocab = TitleVocabulary.build(["ليلى حسن", "Field notes", "Field review"])
+    assert gate_rows([layla], "من كتب قصة مجنون ليلى\u061f", vocabulary=vocab) == []
+
+
+def test_a_name_is_anchored_by_its_words_as_written() -> None:
+    collar = row("projects/solar-collar", "Solar Collar", 1.0, "keyword_exact", "project",
+                 snippet="A sun-charged tracking collar.")  # fmt: skip
+    lumen = row("companies/lumen-collars", "Lumen Collars", 0.9, "keyword_exact", "company",
+                snippet="Assembles the solar collar hardware.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Solar Collar", "Lumen Collars", "Solar notes", "Board notes"])
+    asked = "what's the latest on the Solar Collar?"
+    assert slugs(gate_rows([collar, lumen], asked, vocabulary=vocab)) == [collar.slug]
+    asked = "which company assembles the Lumen Collars?"
+    assert lumen.slug in slugs(gate_rows([collar, lumen], asked, vocabulary=vocab))

@@ -140,6 +140,7 @@ from .words import (
     message_names,
     other_language,
     run_in,
+    spelt_out,
     stem,
     umlauts_typed,
     unspaced_runs,
@@ -543,12 +544,13 @@ def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
 
 
 _ARTICLES = frozenset("a an un une ein eine einen einem einer uno una uma".split())  # noqa: SIM905
-"""Indefinite articles of English, French, German, Spanish, Italian and Portuguese."""
+"""Indefinite articles of English, French, German, Spanish, Italian and Portuguese ("a" is
+no indefinite article in a message in another language: "a camila souza é responsável")."""
 _BACK = frozenset(
     "it its he him his she her they them their those these that this there".split()  # noqa: SIM905
 )
 """Words that point back at what the conversation was about ("who leads their rangers?")."""
-_WHO = frozenset({"who", "whom"})
+_WHO = frozenset({"who", "whom", "whos"})
 """Words that ask for a person (:func:`_leader`, the order of loose rows)."""
 _OURS = frozenset({"our", "my"})
 """Words before a title that make it the brain's own."""
@@ -562,13 +564,19 @@ def _common_noun(title: tuple[str, ...], message: _Message) -> bool:
     """The message has the words of a name's title only as a common noun: after "a" or
     "an", or in the plural where the title is not, and never capitalised inside the
     sentence ("how does a kestrel hover?", "do kestrels hover?" beside *Kestrel Works*;
-    "a marula fruit" beside *Marula Conservancy*)."""
+    "a marula fruit" beside *Marula Conservancy*, "a blue heron at dawn" beside *Blue Heron
+    Logistics*: an article before the first of the title's words side by side)."""
     said, common = message.sequence, False
-    for word in set(title):
+    articles = _ARTICLES - {"a"} if message.other_language else _ARTICLES  # "a camila souza"
+    words_of = set(title)
+    for word in words_of:
         if len(word) < 3 or word in STOP_WORDS or stem(word) in message.names:
             continue
         for i, token in enumerate(said):
-            if token == word and i and said[i - 1] in _ARTICLES:
+            start = i
+            while start and said[start - 1] in words_of:
+                start -= 1
+            if token == word and start and said[start - 1] in articles:
                 common = True
             elif token == word:
                 return False  # the name as it is written
@@ -635,7 +643,13 @@ def _lone_name(
             continue  # "katja's dashboard project": hers, not her
         if word == message.topic:
             return True
-        rest = {s for s in asked - read.body if s not in GENERIC_STEMS and not is_date_stem(s)}
+        rest = {  # a Latin name among words of another script: "Fernseed 分类器是谁负责的"
+            s
+            for s in asked - read.body - message.retyped_only
+            if (s.isascii() or not head.isascii())
+            and s not in GENERIC_STEMS
+            and not is_date_stem(s)
+        }
         if not rest or (message.other_language and not message.names - read.body):
             return True  # another language's own words say nothing of what it is about
     return False
@@ -829,20 +843,30 @@ def _reading(
 
 
 def _spent(
-    rows: Sequence[SearchRow], readings: Sequence[_Reading], message: _Message
+    rows: Sequence[SearchRow],
+    readings: Sequence[_Reading],
+    message: _Message,
+    vocabulary: TitleVocabulary | None,
 ) -> frozenset[str]:
-    """Words of titles the message holds whole but uses about something else, or of a
-    name's title it uses as a common noun: they back no row ("a field handbook for the
-    camping trip" names neither *Field Handbook* nor the writer whose page says she writes
-    it; "a haiku about a kestrel" is not about the founder whose page names *Kestrel
-    Works*)."""
+    """Words of titles the message holds whole but uses about something else, of a name's
+    title it uses as a common noun, and a first name it gives to someone else: they back no
+    row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
+    writer whose page says she writes it; "a haiku about a kestrel" is not about the founder
+    whose page names *Kestrel Works*; "samuel l jackson's first big movie" is not about the
+    conservancy whose head ranger is *Samuel Mwangi*)."""
     spent: set[str] = set()
     for row, reading in zip(rows, readings, strict=True):
         title = reading.row.title
         if reading.elsewhere and title and title <= reading.wanted:
             spent |= title
-        elif (row.type or "") in NAME_TYPES and _common_noun(reading.row.sequence, message):
+        elif ((row.type or "") in NAME_TYPES and _common_noun(reading.row.sequence, message)) or (
+            _person(row) and _borne_by_another(reading.row, message, vocabulary, reading.wanted)
+        ):
             spent |= title & reading.wanted
+        elif _person(row):  # "grid lines" has the stem of *Lin Chen*, not her name
+            spent |= title & reading.wanted - {
+                content_stem(w) for w in reading.row.sequence if w in message.said
+            }
     return frozenset(spent)
 
 
@@ -909,8 +933,12 @@ def _tier(
     if support == 1 and message.phrases & words_.phrases:
         support = 2  # "who's building the charging board?": a phrase of the page's summary
     if names - body and support < NAME_OVERRIDE:
-        return None  # the message names something this row never mentions
+        unsaid = names - body
+        if not unsaid <= spelt_out(unsaid & message.acronyms, _summary_text(row)):
+            return None  # the message names something this row never mentions
     anchors = {s for s in (title | words_.tail) & wanted if _distinctive(s, vocabulary)}
+    if (row.type or "") in NAME_TYPES:  # a name as written: "grid lines" is not *Lin Chen*
+        anchors &= {content_stem(w) for w in words_.sequence if w in message.said} | spelt - wanted
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
@@ -1058,7 +1086,7 @@ def gate_rows(
     any_named = False
     floor = cosine_floor(rows, gate)
     readings = [_reading(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)]
-    spent = _spent(clean, readings, said)
+    spent = _spent(clean, readings, said, vocabulary)
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
         tier = _tier(row, said, vocabulary, near_top, spent, reading=readings[position])

@@ -116,7 +116,10 @@ STOP_WORDS = (
     )
 )
 _OTHER_LATIN_STOPS = _LATIN_FUNCTION_WORDS | frozenset(
-    "ich sie lo se al de cuánto cuántos cuánta cuántas du au ce na em ao quanto".split()  # noqa: SIM905
+    """
+    ich sie lo se al de cuánto cuántos cuánta cuántas du au ce na em ao quanto
+    porfa gracias hola kurz
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """What marks a message as German, Spanish, French or Portuguese (:func:`other_language`):
 the function words above and a few more; "die", "la" or "son" are English words too."""
@@ -355,6 +358,22 @@ def acronyms(title: str) -> set[str]:
             if len(kept) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
                 out.add(initials)
     return out
+
+
+def spelt_out(initials: Iterable[str], text: str) -> set[str]:
+    """The acronyms of ``initials`` (folded, as :func:`message_acronyms` gives them) that
+    ``text`` writes out as words side by side, small words skipped or not ("DPAs" in "drafted
+    the data processing agreements")."""
+    said = words(text)
+    content = [w for w in said if w not in _INITIAL_STOP]
+    found = set()
+    for acronym in initials:
+        n = len(acronym)
+        for sequence in (said, content):
+            heads = "".join(w[0] for w in sequence)
+            if any(heads[i : i + n] == acronym for i in range(len(heads) - n + 1)):
+                found.add(acronym)
+    return found
 
 
 SLIP_MIN = 5
