@@ -842,3 +842,40 @@ def test_a_name_is_anchored_by_its_words_as_written() -> None:
     assert slugs(gate_rows([collar, lumen], asked, vocabulary=vocab)) == [collar.slug]
     asked = "which company assembles the Lumen Collars?"
     assert lumen.slug in slugs(gate_rows([collar, lumen], asked, vocabulary=vocab))
+
+
+def test_a_name_after_an_article_and_a_word_of_its_kind_is_a_common_noun() -> None:
+    kestrel = row("companies/kestrel-works", "Kestrel Works", 1.0, "alias_hit", "company",
+                  snippet="Our company.")  # fmt: skip
+    assert gate_rows([kestrel], "how fast can an american kestrel dive") == []
+    # a word that goes with anything between them is no kind of kestrel
+    assert slugs(gate_rows([kestrel], "a quick kestrel update: any news?")) == [kestrel.slug]
+
+
+def test_a_concept_the_writer_calls_theirs_is_about_something_else() -> None:
+    breaker = row("concepts/circuit-breaker", "Circuit Breaker", 1.0, "keyword_exact",
+                  "concept", snippet="Stop calling a failing service for a while.")  # fmt: skip
+    asked = "my circuit breaker keeps tripping when the kettle and microwave run together, why?"
+    assert gate_rows([breaker], asked) == []
+    notes = row("notes/weekly-planning-notes", "Weekly planning notes", 1.0, "keyword_exact",
+                "note", snippet="Priorities for the week.")  # fmt: skip
+    asked = "my weekly planning notes from monday, what did I prioritise over coffee"
+    assert slugs(gate_rows([notes], asked)) == [notes.slug]
+
+
+def test_a_project_named_after_an_article_is_a_common_noun() -> None:
+    mesh = row("projects/mesh-radio", "Mesh Radio", 1.0, "keyword_exact", "project",
+               snippet="A LoRa mesh between ranger posts; every node relays.")  # fmt: skip
+    assert gate_rows([mesh], "how do i add a mesh wifi node to my home network") == []
+    # a project's words in the plural are often its subject: they still back it
+    collar = row("projects/solar-collar", "Solar Collar", 1.0, "keyword_exact", "project",
+                 snippet="Sun-charged; Olga fits the collars on sedated rhinos.")  # fmt: skip
+    asked = "who fits the collars on sedated rhinos?"
+    assert slugs(gate_rows([collar], asked)) == [collar.slug]
+
+
+def test_a_name_s_words_beside_others_it_never_holds_name_something_else() -> None:
+    heron = row("companies/blue-heron-logistics", "Blue Heron Logistics", 1.0, "keyword_exact",
+                "company", snippet="Ships our devices from Lisbon.")  # fmt: skip
+    assert gate_rows([heron], "blue heron vs great egret, how do i tell them apart") == []
+    assert slugs(gate_rows([heron], "has blue heron shipped the devices?")) == [heron.slug]

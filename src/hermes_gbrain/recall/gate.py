@@ -66,7 +66,16 @@ nothing the row never mentions ("wie funktioniert der wasserstandsmonitor genau"
 the possessive before a word of the brain's titles ("katja's dashboard" is about the
 dashboard; "Katja's role?" about her). A word of a person's name after a form of address
 ("Herr Müller", "dr okafor") names them. A name's word the message uses as a common noun
-backs no other row ("a haiku about a kestrel" is not about the founder of *Kestrel Works*).
+backs no other row ("a haiku about a kestrel" is not about the founder of *Kestrel Works*); an
+article may stand one word of its kind before it ("an american kestrel", "a blue heron"), and a
+project's title is read the same way after an article, not in the plural ("un cóndor andino";
+"who puts the collars on the rhinos" is about *Solar Collar*). A first name given to someone
+else backs no row either, and a person's name counts only as written ("grid lines" is not *Lin
+Chen*). A person's or company's page backed only by its title's words is not named when two
+distinctive words of the message are nowhere in it ("blue heron vs great egret"). A capitalised
+word a row never mentions still rules it out, unless it is an acronym the row writes out
+("DPAs": "data processing agreements"). "My" before a concept's title makes it the writer's own
+thing, not the brain's ("my circuit breaker keeps tripping").
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
@@ -560,7 +569,22 @@ _EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\b
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
 
 
-def _common_noun(title: tuple[str, ...], message: _Message) -> bool:
+def _after_article(said: Sequence[str], start: int, articles: frozenset[str]) -> bool:
+    """An indefinite article right before ``said[start]``, or before one word between that
+    says what kind ("an american kestrel"; not a word that goes with anything)."""
+    if start and said[start - 1] in articles:
+        return True
+    between = said[start - 1] if start else ""
+    return (
+        start >= 2
+        and said[start - 2] in articles
+        and between.isalpha()
+        and between not in STOP_WORDS
+        and stem(between) not in GENERIC_STEMS
+    )
+
+
+def _common_noun(title: tuple[str, ...], message: _Message, *, plural: bool = True) -> bool:
     """The message has the words of a name's title only as a common noun: after "a" or
     "an", or in the plural where the title is not, and never capitalised inside the
     sentence ("how does a kestrel hover?", "do kestrels hover?" beside *Kestrel Works*;
@@ -576,13 +600,23 @@ def _common_noun(title: tuple[str, ...], message: _Message) -> bool:
             start = i
             while start and said[start - 1] in words_of:
                 start -= 1
-            if token == word and start and said[start - 1] in articles:
+            if token == word and _after_article(said, start, articles):
                 common = True
             elif token == word:
                 return False  # the name as it is written
-            elif token == word + "s" and not word.endswith("s"):
-                common = True
+            elif plural and token in (word + "s", word + "es") and not word.endswith("s"):
+                common = True  # "kestrels", "cóndores"
     return common
+
+
+def _as_common_noun(row: SearchRow, read: _RowWords, message: _Message) -> bool:
+    """:func:`_common_noun` for a person's or company's title, and for a project's after an
+    article only: a project's words in the plural are often its subject ("who puts the
+    collars on the rhinos" is about *Solar Collar*; "un cóndor andino" is a bird)."""
+    kind = row.type or ""
+    if kind in NAME_TYPES:
+        return _common_noun(read.sequence, message)
+    return kind == "project" and _common_noun(read.sequence, message, plural=False)
 
 
 _OWN_TYPES = frozenset({"project", "meeting"})
@@ -683,8 +717,10 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
     is ours ("does our expense policy cover taxis?", "my weekly planning notes")."""
     title, body = read.title, read.body
     before = _before(read.sequence, message.sequence)
-    if message.known or (row.type or "") in NAME_TYPES or before & _OURS:
+    if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain
+    if before & _OURS and (row.type or "") != "concept":
+        return False  # "my weekly planning notes"; "my circuit breaker" is no concept of ours
     if message.other_language:
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
     if message.outside - body:
@@ -859,7 +895,7 @@ def _spent(
         title = reading.row.title
         if reading.elsewhere and title and title <= reading.wanted:
             spent |= title
-        elif ((row.type or "") in NAME_TYPES and _common_noun(reading.row.sequence, message)) or (
+        elif _as_common_noun(row, reading.row, message) or (
             _person(row) and _borne_by_another(reading.row, message, vocabulary, reading.wanted)
         ):
             spent |= title & reading.wanted
@@ -905,7 +941,7 @@ def _tier(
     apart = bool(message.outside - body)
     if apart and not set(words_.sequence) <= message.said:
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
-    if (row.type or "") in NAME_TYPES and _common_noun(words_.sequence, message):
+    if _as_common_noun(row, words_, message):
         return None  # "how does a kestrel hover?" is not about Kestrel Works
     spelt = _mended(row, wanted, message)
     if _person(row) and _borne_by_another(words_, message, vocabulary, spelt):
@@ -941,6 +977,12 @@ def _tier(
         anchors &= {content_stem(w) for w in words_.sequence if w in message.said} | spelt - wanted
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
+    if (
+        (row.type or "") in NAME_TYPES
+        and not anchors & names
+        and _beside_another(words_, wanted, asked, message, vocabulary)
+    ):
+        return None  # "blue heron vs great egret": the name's words and others it never holds
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
         return 2  # backed by a name, a second word, or the message is just the name
     if support >= 2:
@@ -948,6 +990,24 @@ def _tier(
     if min_cosine is not None and support == 1 and (row.cosine or 0.0) >= min_cosine:
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
+
+
+def _beside_another(
+    read: _RowWords,
+    wanted: set[str],
+    asked: set[str],
+    message: _Message,
+    vocabulary: TitleVocabulary | None,
+) -> bool:
+    """Only words of the name's title back the row, and two distinctive words of the
+    message, not generic, are nowhere in it: the words name something else."""
+    backing = {s for s in read.body & wanted if _distinctive(s, vocabulary)}
+    rest = {
+        s
+        for s in asked - read.body - message.retyped_only
+        if s.isascii() and s not in GENERIC_STEMS and not is_date_stem(s)
+    }
+    return bool(backing) and backing <= read.title and len(rest) >= ELSEWHERE_WORDS
 
 
 def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
