@@ -135,6 +135,7 @@ from .screen import prompt_line, prompt_ref
 from .words import (
     FORMS_OF_ADDRESS,
     GENERIC_STEMS,
+    STEMS_VERSION,
     STOP_WORDS,
     acronyms,
     compact,
@@ -220,9 +221,9 @@ COMMON_SHARE = 0.03
 ordinary."""
 COMMON_MIN_TITLES = 5
 VOCABULARY_FILE = "title_vocab.json"
-VOCABULARY_SCHEMA = 2
-"""Bumped when :func:`.words.stem` changes: an older file counts other stems, so it is
-ignored until the next digest build writes it again."""
+VOCABULARY_SCHEMA = STEMS_VERSION
+"""The stems' version (:data:`.words.STEMS_VERSION`): an older file counts other stems, so
+it is ignored until the next digest build writes it again."""
 MAX_VOCABULARY = 20_000
 MAX_VOCABULARY_BYTES = 2 * 1024 * 1024
 

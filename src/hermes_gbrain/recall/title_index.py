@@ -37,6 +37,7 @@ from ..files import data_dir, read_state, write_atomic
 from .filecache import FileCache
 from .gate import TitleVocabulary, content_stems
 from .named import TitleMatcher
+from .words import STEMS_VERSION
 
 __all__ = [
     "FULL_REBUILD_HOURS",
@@ -52,8 +53,10 @@ __all__ = [
 ]
 
 INDEX_FILE = "title_index.json"
-INDEX_SCHEMA = 2
-_OLD_SCHEMAS = frozenset({1})
+INDEX_SCHEMA = STEMS_VERSION
+"""The stems' version (:data:`.words.STEMS_VERSION`): the file's other fields have not
+changed since the first schema."""
+_OLD_SCHEMAS = frozenset(range(1, INDEX_SCHEMA))
 """Schemas whose stem counts were made by an older stemmer: read, their counts made again."""
 FULL_REBUILD_HOURS = 168.0
 """A week: deletions and renames GBrain did not stamp are caught by then at the latest."""

@@ -282,6 +282,9 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
+STEMS_VERSION = 2
+"""Bumped when :func:`stem` or the stop words change: stem counts kept on disk (the title
+vocabulary, the title index) were made with other stems and are made again or ignored."""
 STOP_STEMS = frozenset(stem(fold(w)) for w in STOP_WORDS)
 _OTHER_LATIN_FOLDED = frozenset(fold(w) for w in _OTHER_LATIN_STOPS)
 GENERIC_STEMS = frozenset(stem(fold(w)) for w in GENERIC_WORDS)
