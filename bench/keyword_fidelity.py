@@ -59,7 +59,8 @@ LATER_SETS = (
     *("sealed8", "sealed9", "sealed10", "sealed11", "sealed12", "sealed13", "sealed14"),
     *("sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20", "sealed21"),
     *("sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27", "sealed28"),
-    *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33"),
+    *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33", "sealed34", "sealed35"),
+    *("sealed36", "sealed37"),
 )
 
 

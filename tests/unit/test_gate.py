@@ -720,17 +720,6 @@ def test_words_asking_for_a_page_and_lately_say_nothing_of_what_it_is_about() ->
     assert gate_rows([keystone], "pull up the keystone auth page of my blog host") == []
 
 
-def test_a_name_used_as_a_common_noun_backs_no_other_page() -> None:
-    kestrel = row("companies/kestrel-works", "Kestrel Works", 1.0, "keyword_exact", "company",
-                  snippet="Our company.")  # fmt: skip
-    maya = row("people/maya-okafor", "Maya Okafor", 0.9, "keyword_exact", "person",
-               snippet="CEO of Kestrel Works; spends a week a quarter in the field.")  # fmt: skip
-    asked = "write a haiku about a kestrel hovering over a field"
-    assert gate_rows([kestrel, maya], asked) == []
-    # the company's name as a name still backs her page
-    assert slugs(gate_rows([kestrel, maya], "who at Kestrel went to the field?")) != []
-
-
 def test_a_form_of_address_before_a_surname_names_the_person() -> None:
     jurgen = row("people/jurgen-muller", "Jürgen Müller", 1.0, "keyword_exact", "person",
                  snippet="Berater für Datenschutz; prüft Verträge.")  # fmt: skip
@@ -803,15 +792,32 @@ def test_a_first_name_given_to_someone_else_backs_no_other_page() -> None:
     assert gate_rows([samuel, marula], asked, vocabulary=vocab) == []
 
 
-def test_a_word_that_shares_a_stem_with_a_person_s_name_is_not_their_name() -> None:
-    lin = row("people/lin-chen", "Lin Chen", 0.5, "weak_semantic", "person",
-              snippet="Lin owns the pipeline that turns observations into reports.")  # fmt: skip
-    lake = row("projects/ledger-lake", "Ledger Lake", 0.4, "weak_semantic", "project",
-               snippet="Lin Chen's pipeline; it turns records into reports.")  # fmt: skip
-    asked = "how do i turn on camera grid lines on an iphone"
-    assert gate_rows([lin, lake], asked) == []
-    # her name as written still backs both
-    assert slugs(gate_rows([lin, lake], "what does lin do with the reports")) != []
+_KESTREL = row("companies/kestrel-works", "Kestrel Works", 1.0, "keyword_exact", "company",
+               snippet="Our company.")  # fmt: skip
+_MAYA = row("people/maya-okafor", "Maya Okafor", 0.9, "keyword_exact", "person",
+            snippet="CEO of Kestrel Works; spends a week a quarter in the field.")  # fmt: skip
+_LIN = row("people/lin-chen", "Lin Chen", 0.5, "weak_semantic", "person",
+           snippet="Lin owns the pipeline that turns observations into reports.")  # fmt: skip
+_LAKE = row("projects/ledger-lake", "Ledger Lake", 0.4, "weak_semantic", "project",
+            snippet="Lin Chen's pipeline; it turns records into reports.")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rows", "elsewhere", "named"),
+    [
+        # a name's word used as a common noun backs no other page; as a name it still does
+        ([_KESTREL, _MAYA], "write a haiku about a kestrel hovering over a field",
+         "who at Kestrel went to the field?"),
+        # a word sharing a stem with a person's name is not her name, nor backs her pages
+        ([_LIN, _LAKE], "how do i turn on camera grid lines on an iphone",
+         "what does lin do with the reports"),
+    ],
+)  # fmt: skip
+def test_a_name_s_word_not_used_as_the_name_backs_no_page(
+    rows: list[SearchRow], elsewhere: str, named: str
+) -> None:
+    assert gate_rows(rows, elsewhere) == []
+    assert slugs(gate_rows(rows, named)) != []
 
 
 def test_chat_words_of_other_languages_and_other_scripts_say_nothing() -> None:

@@ -145,6 +145,26 @@ def test_the_title_index_names_a_page_by_its_unique_initials() -> None:
     assert gate_rows([], "Is RAG any good?", gate=gate) == []  # two titles: which one?
 
 
+def test_the_title_index_names_a_meeting_by_its_title_without_the_date() -> None:
+    titles = TitleMatcher(
+        [
+            ("default", "meetings/oncall-retro", "On-Call Retro (2026-03-12)", "meeting"),
+            *(
+                ("default", f"meetings/2026-0{m}-28-planning", f"Monthly planning 2026-0{m}-28",
+                 "meeting")
+                for m in range(1, 4)
+            ),
+        ]
+    )  # fmt: skip
+    gate = Gate(titles=titles)
+    found = gate_rows([], "pull up the on-call retro", gate=gate)
+    assert slugs(found) == ["meetings/oncall-retro"]
+    # one a month: which one?
+    assert gate_rows([], "what did we decide at monthly planning", gate=gate) == []
+    # a date that disagrees names none
+    assert gate_rows([], "the on-call retro from june", gate=gate) == []
+
+
 def test_the_title_index_bounds_its_candidates() -> None:
     many = [("default", f"people/x-{i}", f"Alex Name{i}", "person") for i in range(500)]
     titles = TitleMatcher([*many, ("default", "people/alex", "Alex", "person")])

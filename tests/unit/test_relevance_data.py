@@ -13,7 +13,8 @@ LATER_SETS = (
     *("sealed8", "sealed9", "sealed10", "sealed11", "sealed12", "sealed13", "sealed14"),
     *("sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20", "sealed21"),
     *("sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27", "sealed28"),
-    *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33"),
+    *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33", "sealed34", "sealed35"),
+    *("sealed36", "sealed37"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -30,7 +31,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed33'
+        # the gate, 'fresh' and 'sealed' to 'sealed37'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS

@@ -900,10 +900,6 @@ def _spent(
             _person(row) and _borne_by_another(reading.row, message, vocabulary, reading.wanted)
         ):
             spent |= title & reading.wanted
-        elif _person(row):  # "grid lines" has the stem of *Lin Chen*, not her name
-            spent |= title & reading.wanted - {
-                content_stem(w) for w in reading.row.sequence if w in message.said
-            }
     return frozenset(spent)
 
 
@@ -1096,6 +1092,30 @@ def _tied(
     return tied
 
 
+def _undated(
+    titles: TitleMatcher,
+    said: _Message,
+    vocabulary: TitleVocabulary | None,
+    tiers: dict[int, list[SearchRow]],
+    shown: set[str],
+) -> bool:
+    """A dated page the message names by its title's other words, when no other dated
+    title has them and the message gives no date ("pull up the on-call retro"): named,
+    unless the message uses those words about something else. Whether any was."""
+    named = {row_key(r) for tier in (0, 1) for r in tiers.get(tier, [])}
+    found = False
+    for row in titles.undated(said.wanted):
+        key = row_key(row)
+        if key in named or not _clean(row) or _reading(row, said, vocabulary).elsewhere:
+            continue
+        found = True
+        for tier in (2, 3):
+            tiers[tier] = [r for r in tiers.get(tier, []) if row_key(r) != key]
+        if key not in shown:
+            tiers.setdefault(1, []).append(row)
+    return found
+
+
 def gate_rows(
     rows: Sequence[SearchRow],
     message: str,
@@ -1168,6 +1188,8 @@ def gate_rows(
                 any_named = True
                 if key not in shown:
                     tiers.setdefault(1, []).append(row)
+    if gate.titles is not None and not said.dates:
+        any_named = _undated(gate.titles, said, vocabulary, tiers, shown) or any_named
     if any_named:  # something is named: named pages, and at most one loose row ahead of them
         named = tiers.get(0, []) + tiers.get(1, [])
         loose = tiers.get(2, []) + tiers.get(3, [])

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..api import SearchRow
+from .dates import date_marks, is_date_stem
 from .words import (
     SLIP_MIN,
     acronyms,
@@ -38,6 +39,8 @@ __all__ = ["MAX_CANDIDATES", "TitleMatcher"]
 
 MAX_CANDIDATES = 64
 """Candidates checked per message at most (a message naming more is not a question)."""
+UNDATED_WORDS = 2
+"""Words besides its date a dated title needs to be named without it."""
 NAME_TYPES = frozenset({"person", "company", "organization"})
 """Pages whose titles are names: found too when the message misspells one of their words."""
 
@@ -59,7 +62,7 @@ def _key(stems: frozenset[str], counts: Mapping[str, int]) -> str:
 class TitleMatcher:
     """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
 
-    __slots__ = ("_initials", "_keys", "_name_words", "_slipped", "pages")
+    __slots__ = ("_initials", "_keys", "_name_words", "_slipped", "_undated", "pages")
 
     def __init__(
         self,
@@ -72,6 +75,7 @@ class TitleMatcher:
         self._initials: dict[str, list[SearchRow]] = {}
         self._slipped: dict[str, set[str]] = {}
         self._name_words: dict[str, list[SearchRow]] = {}
+        self._undated: dict[frozenset[str], list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
@@ -84,6 +88,9 @@ class TitleMatcher:
                 self._keys.setdefault(_key(latin, counts), []).append(_Entry(row, latin))
             for initials in acronyms(title):
                 self._initials.setdefault(initials, []).append(row)
+            undated = frozenset(s for s in stems if not is_date_stem(s))
+            if kind == "meeting" and date_marks(title) and len(undated) >= UNDATED_WORDS:
+                self._undated.setdefault(undated, []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
                 for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
                     self._name_words.setdefault(word, []).append(row)
@@ -108,6 +115,12 @@ class TitleMatcher:
                     if row not in found and mended(row.title, said, wanted) is not None:
                         found.append(row)
         return found
+
+    def undated(self, wanted: set[str]) -> list[SearchRow]:
+        """Meetings whose title's words besides its date are all in ``wanted`` and belong to no
+        other meeting's title: "pull up the on-call retro" for *On-Call Retro (2026-03-12)*,
+        not "the monthly planning" when there is one a month."""
+        return [rows[0] for key, rows in self._undated.items() if len(rows) == 1 and key <= wanted]
 
     def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
         """Pages every title word of which is in ``wanted`` (the message's stems) and every
