@@ -25,13 +25,16 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    are inside the message's text. With the title index (``Gate.titles``) pages named
    this way are found even when search did not return them (:mod:`.named`). A title of
    ordinary words and a date is named by its words and a date of the message that agrees
-   (:mod:`.dates`: "the on-call retro from march", "standup notes week 17"). Not when the
+   (:mod:`.dates`: "the on-call retro from march", "standup notes week 17"), and a meeting's
+   by its words alone when the message gives no date and no other meeting's title has them
+   ("pull up the on-call retro"; from the title index). Not when the
    message uses the title about something else: it names nothing the brain knows, is not
    in German, Spanish, French or Portuguese (whose own words the row would not explain),
    the row is no person's or company's page, and two distinctive, not generic words of the
    message appear nowhere in the row ("write a remote work policy for my cousin's
    bakery", "my garage circuit breaker won't reset"); one is enough after "a" or "their"
-   ("a remote work policy for a 5-person bakery"), none after "our" or "my". Such a
+   ("a remote work policy for a 5-person bakery"), none after "our" or "my" (but a
+   concept's title after "my" is the writer's own thing: "my circuit breaker"). Such a
    title's words then anchor nothing and back no other row (the writer of the *Field
    Handbook*, for "a field handbook for the camping trip"); only words of the message
    beyond the title's, not generic, in its summary can (tiers 2 and 3);
