@@ -492,12 +492,11 @@ def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
 def _addressed(read: _RowWords, message: _Message) -> bool:
     """A word of a person's name right after a form of address ("Herr Müller", "dr
     okafor"): the message names them, whatever else it asks."""
-    name = {fold(word) for word in read.sequence}
     return any(
-        fold(first) in FORMS_OF_ADDRESS and fold(after) in name
+        first in FORMS_OF_ADDRESS and after in read.sequence
         for first, after, how in message.adjacent
         if how != "initial"
-    )
+    )  # both read folded (:func:`.words.words`, :func:`.words.words_and_marks`)
 
 
 def _topic(tokens: Sequence[str]) -> str:
@@ -681,13 +680,8 @@ def _lone_name(
             continue  # "katja's dashboard project": hers, not her
         if word == message.topic:
             return True
-        rest = {  # a Latin name among words of another script: "Fernseed 分类器是谁负责的"
-            s
-            for s in asked - read.body - message.retyped_only
-            if (s.isascii() or not head.isascii())
-            and s not in GENERIC_STEMS
-            and not is_date_stem(s)
-        }
+        # a Latin name among words of another script: "Fernseed 分类器是谁负责的"
+        rest = _unexplained(asked, read, message, other_scripts=not head.isascii())
         if not rest or (message.other_language and not message.names - read.body):
             return True  # another language's own words say nothing of what it is about
     return False
@@ -706,6 +700,19 @@ def _possessed(word: str, message: _Message, vocabulary: TitleVocabulary) -> boo
     return False
 
 
+def _unexplained(
+    asked: set[str], read: _RowWords, message: _Message, *, other_scripts: bool = False
+) -> set[str]:
+    """The message's distinctive words the row never holds that say what the message is
+    about: not generic, no date, not only the Latin-letter reading of another script's
+    words, and in Latin script unless ``other_scripts``."""
+    return {
+        s
+        for s in asked - read.body - message.retyped_only
+        if (other_scripts or s.isascii()) and s not in GENERIC_STEMS and not is_date_stem(s)
+    }
+
+
 def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Message) -> bool:
     """The message uses the row's title as ordinary words about something else: it names
     nothing (no capitalised word inside the sentence), the row is no person's or company's
@@ -719,7 +726,6 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
     bakery"). Not when the message names something the brain knows
     (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes")."""
-    title, body = read.title, read.body
     before = _before(read.sequence, message.sequence)
     if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain
@@ -727,15 +733,11 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
         return False  # "my weekly planning notes"; "my circuit breaker" is no concept of ours
     if message.other_language:
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
-    if message.outside - body:
+    if message.outside - read.body:
         return True  # "an expense policy for a five-person bakery"
     if (row.type or "") in _OWN_TYPES and _plain(read.sequence) in message.opened:
         return False  # "ledger lake nightly job - when does it kick off?"
-    foreign = {
-        s
-        for s in asked - title - body - message.retyped_only
-        if s.isascii() and s not in GENERIC_STEMS and not is_date_stem(s)
-    }
+    foreign = _unexplained(asked, read, message)
     if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
     return len(foreign) >= ELSEWHERE_WORDS
@@ -867,6 +869,11 @@ class _Reading(NamedTuple):
     row: _RowWords
     elsewhere: bool
     """Whether the message uses the row's title about something else."""
+    spelt: set[str]
+    """``wanted`` with a slip of a person's or company's name mended (:func:`_mended`)."""
+    common: bool
+    """The message has the words of the row's name only as a common noun, or gives the
+    person's first name to someone else: they name nothing here and back no row."""
 
 
 def _reading(
@@ -879,15 +886,14 @@ def _reading(
     asked = {s for s in wanted if _distinctive(s, vocabulary)}
     words_ = row_words or _RowWords.of(row)
     elsewhere = _elsewhere(row, words_, asked, message)
-    return _Reading(wanted, asked, words_, elsewhere)
+    spelt = _mended(row, wanted, message)
+    common = _as_common_noun(row, words_, message) or (
+        _person(row) and _borne_by_another(words_, message, vocabulary, spelt)
+    )
+    return _Reading(wanted, asked, words_, elsewhere, spelt, common)
 
 
-def _spent(
-    rows: Sequence[SearchRow],
-    readings: Sequence[_Reading],
-    message: _Message,
-    vocabulary: TitleVocabulary | None,
-) -> frozenset[str]:
+def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
     """Words of titles the message holds whole but uses about something else, of a name's
     title it uses as a common noun, and a first name it gives to someone else: they back no
     row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
@@ -895,13 +901,11 @@ def _spent(
     whose page names *Kestrel Works*; "samuel l jackson's first big movie" is not about the
     conservancy whose head ranger is *Samuel Mwangi*)."""
     spent: set[str] = set()
-    for row, reading in zip(rows, readings, strict=True):
+    for reading in readings:
         title = reading.row.title
         if reading.elsewhere and title and title <= reading.wanted:
             spent |= title
-        elif _as_common_noun(row, reading.row, message) or (
-            _person(row) and _borne_by_another(reading.row, message, vocabulary, reading.wanted)
-        ):
+        elif reading.common:
             spent |= title & reading.wanted
     return frozenset(spent)
 
@@ -936,16 +940,13 @@ def _tier(
     ``reading``: :func:`_reading` of the row, when the caller has it already."""
     if row.exact_lookup in ("title", "slug"):
         return 0
-    wanted, asked, words_, elsewhere = reading or _reading(row, message, vocabulary)
+    wanted, asked, words_, elsewhere, spelt, common = reading or _reading(row, message, vocabulary)
     title, body = words_.title, words_.body
     apart = bool(message.outside - body)
     if apart and not set(words_.sequence) <= message.said:
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
-    if _as_common_noun(row, words_, message):
-        return None  # "how does a kestrel hover?" is not about Kestrel Works
-    spelt = _mended(row, wanted, message)
-    if _person(row) and _borne_by_another(words_, message, vocabulary, spelt):
-        return None  # "maya angelou quote" is not about *Maya Okafor*
+    if common:
+        return None  # "how does a kestrel hover?", "maya angelou quote": not these pages
     if message.how_to and not message.who and _person(row) and not title & wanted:
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
     if row.evidence in STRONG_EVIDENCE:
@@ -1002,11 +1003,7 @@ def _beside_another(
     """Only words of the name's title back the row, and two distinctive words of the
     message, not generic, are nowhere in it: the words name something else."""
     backing = {s for s in read.body & wanted if _distinctive(s, vocabulary)}
-    rest = {
-        s
-        for s in asked - read.body - message.retyped_only
-        if s.isascii() and s not in GENERIC_STEMS and not is_date_stem(s)
-    }
+    rest = _unexplained(asked, read, message)
     return bool(backing) and backing <= read.title and len(rest) >= ELSEWHERE_WORDS
 
 
@@ -1170,7 +1167,7 @@ def gate_rows(
     any_named = False
     floor = cosine_floor(rows, gate)
     readings = [_reading(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)]
-    spent = _spent(clean, readings, said, vocabulary)
+    spent = _spent(readings)
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
         tier = _tier(row, said, vocabulary, near_top, spent, reading=readings[position])

@@ -75,7 +75,7 @@ class TitleMatcher:
         self._initials: dict[str, list[SearchRow]] = {}
         self._slipped: dict[str, set[str]] = {}
         self._name_words: dict[str, list[SearchRow]] = {}
-        self._undated: dict[frozenset[str], list[SearchRow]] = {}
+        meetings: dict[frozenset[str], list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
@@ -90,13 +90,20 @@ class TitleMatcher:
                 self._initials.setdefault(initials, []).append(row)
             undated = frozenset(s for s in stems if not is_date_stem(s))
             if kind == "meeting" and date_marks(title) and len(undated) >= UNDATED_WORDS:
-                self._undated.setdefault(undated, []).append(row)
+                meetings.setdefault(undated, []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
                 for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
                     self._name_words.setdefault(word, []).append(row)
                     for key in {word} | slips(word):
                         self._slipped.setdefault(key, set()).add(word)
             self.pages += 1
+        # a meeting's words besides its date, filed like a title under its rarest word,
+        # when no other meeting has the same: a message costs a few look-ups here too
+        self._undated: dict[str, list[_Entry]] = {}
+        for undated, rows in meetings.items():
+            if len(rows) == 1:
+                rarest = min(undated, key=lambda s: (counts.get(s, 0), -len(s), s))
+                self._undated.setdefault(rarest, []).append(_Entry(rows[0], undated))
 
     def __repr__(self) -> str:
         return f"TitleMatcher(pages={self.pages})"
@@ -120,7 +127,12 @@ class TitleMatcher:
         """Meetings whose title's words besides its date are all in ``wanted`` and belong to no
         other meeting's title: "pull up the on-call retro" for *On-Call Retro (2026-03-12)*,
         not "the monthly planning" when there is one a month."""
-        return [rows[0] for key, rows in self._undated.items() if len(rows) == 1 and key <= wanted]
+        return [
+            entry.row
+            for key in sorted(wanted)
+            for entry in self._undated.get(key, ())
+            if entry.stems <= wanted
+        ]
 
     def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
         """Pages every title word of which is in ``wanted`` (the message's stems) and every
