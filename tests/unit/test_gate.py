@@ -885,3 +885,32 @@ def test_a_name_s_words_beside_others_it_never_holds_name_something_else() -> No
                 "company", snippet="Ships our devices from Lisbon.")  # fmt: skip
     assert gate_rows([heron], "blue heron vs great egret, how do i tell them apart") == []
     assert slugs(gate_rows([heron], "has blue heron shipped the devices?")) == [heron.slug]
+
+
+def test_a_person_s_name_with_an_s_is_theirs_not_a_plural() -> None:
+    hiroshi = row("people/hiroshi-tanaka", "Hiroshi Tanaka", 1.0, "keyword_exact", "person",
+                  snippet="Hardware lead; designs the collar charging board.")  # fmt: skip
+    asked = "hiroshis charging board for the collar, where are we with it"
+    assert slugs(gate_rows([hiroshi], asked)) == [hiroshi.slug]
+    # "-es" is still a plural: "grid lines" is not Lin Chen's
+    assert gate_rows([_LIN], "how do i turn on camera grid lines on an iphone") == []
+
+
+def test_a_meeting_on_its_own_date_is_not_used_about_something_else() -> None:
+    review = row("meetings/2026-03-02-sync-design-review", "Sync Design Review (2026-03-02)",
+                 1.2, "keyword_exact", "meeting",
+                 snippet="Per-field merges kept; clocks compared by HLC.")  # fmt: skip
+    asked = "what came out of the sync design review on march 2nd, the new hire asks"
+    assert slugs(gate_rows([review], asked)) == [review.slug]
+    # another month's review, with words the page never holds, is not this one
+    asked = "what came out of the sync design review on june 2nd, the new hire asks"
+    assert gate_rows([review], asked) == []
+
+
+def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
+    plan = row("notes/hiring-plan-2026", "Hiring plan 2026", 1.0, "keyword_exact",
+               snippet="Roles to open this year.")  # fmt: skip
+    asked = "hiring plan 2026 — which roles did we say we'd fill before the raise?"
+    assert slugs(gate_rows([plan], asked)) == [plan.slug]
+    asked = "hiring plan 2026 for my cousin's bakery: which roles to fill before the summer?"
+    assert gate_rows([plan], asked) == []

@@ -414,6 +414,9 @@ class _Message:
     """Its pairs of words side by side (:func:`_phrases`)."""
     topic: str = ""
     """Its first word when punctuation follows it ("halvorsen.. which fund?")."""
+    heading: tuple[str, ...] = ()
+    """Its words before the first punctuation, when more words follow ("budget summary
+    2026: what's the biggest chunk?")."""
     how_to: bool = False
     """It asks how to do something (:data:`_HOW_TO`)."""
     adjacent: frozenset[tuple[str, str, str]] = frozenset()
@@ -447,6 +450,7 @@ class _Message:
             how_to=bool(_HOW_TO.search(fold(message))),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
+            heading=_heading(spoken),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -504,6 +508,15 @@ def _topic(tokens: Sequence[str]) -> str:
     if len(tokens) > 1 and tokens[0].isalnum() and not tokens[1][0].isalnum():
         return tokens[0]
     return ""
+
+
+def _heading(tokens: Sequence[str]) -> tuple[str, ...]:
+    """The words before the first punctuation mark, when words follow it, else ``()``."""
+    for i, token in enumerate(tokens):
+        if not token[0].isalnum():
+            rest = any(t[0].isalnum() for t in tokens[i + 1 :])
+            return tuple(tokens[:i]) if i and rest else ()
+    return ()
 
 
 def _borne_by_another(
@@ -587,12 +600,15 @@ def _after_article(said: Sequence[str], start: int, articles: frozenset[str]) ->
     )
 
 
-def _common_noun(title: tuple[str, ...], message: _Message, *, plural: bool = True) -> bool:
+def _common_noun(
+    title: tuple[str, ...], message: _Message, *, plural: tuple[str, ...] = ("s", "es")
+) -> bool:
     """The message has the words of a name's title only as a common noun: after "a" or
     "an", or in the plural where the title is not, and never capitalised inside the
     sentence ("how does a kestrel hover?", "do kestrels hover?" beside *Kestrel Works*;
     "a marula fruit" beside *Marula Conservancy*, "a blue heron at dawn" beside *Blue Heron
-    Logistics*: an article before the first of the title's words side by side)."""
+    Logistics*: an article before the first of the title's words side by side). ``plural``:
+    the endings read as a plural."""
     said, common = message.sequence, False
     articles = _ARTICLES - {"a"} if message.other_language else _ARTICLES  # "a camila souza"
     words_of = set(title)
@@ -607,7 +623,7 @@ def _common_noun(title: tuple[str, ...], message: _Message, *, plural: bool = Tr
                 common = True
             elif token == word:
                 return False  # the name as it is written
-            elif plural and token in (word + "s", word + "es") and not word.endswith("s"):
+            elif token in {word + end for end in plural} and not word.endswith("s"):
                 common = True  # "kestrels", "cóndores"
     return common
 
@@ -617,9 +633,11 @@ def _as_common_noun(row: SearchRow, read: _RowWords, message: _Message) -> bool:
     article only: a project's words in the plural are often its subject ("who puts the
     collars on the rhinos" is about *Solar Collar*; "un cóndor andino" is a bird)."""
     kind = row.type or ""
+    if kind == "person":  # "hiroshis board" is his, unmarked; "grid lines" still a plural
+        return _common_noun(read.sequence, message, plural=("es",))
     if kind in NAME_TYPES:
         return _common_noun(read.sequence, message)
-    return kind == "project" and _common_noun(read.sequence, message, plural=False)
+    return kind == "project" and _common_noun(read.sequence, message, plural=())
 
 
 _OWN_TYPES = frozenset({"project", "meeting"})
@@ -737,6 +755,10 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
         return True  # "an expense policy for a five-person bakery"
     if (row.type or "") in _OWN_TYPES and _plain(read.sequence) in message.opened:
         return False  # "ledger lake nightly job - when does it kick off?"
+    if row.type == "meeting" and message.dates and agree(date_marks(row.title), message.dates):
+        return False  # "the sync design review on march 2nd": a meeting on its own date
+    if read.sequence == message.heading:
+        return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
     foreign = _unexplained(asked, read, message)
     if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
