@@ -11,7 +11,7 @@ import pytest
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall import words as words_module
-from hermes_gbrain.recall.gate import Gate, gate_rows
+from hermes_gbrain.recall.gate import Gate, TitleVocabulary, gate_rows
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
 from hermes_gbrain.recall.words import (
     acronyms,
@@ -163,6 +163,21 @@ def test_the_title_index_names_a_meeting_by_its_title_without_the_date() -> None
     assert gate_rows([], "what did we decide at monthly planning", gate=gate) == []
     # a date that disagrees names none
     assert gate_rows([], "the on-call retro from june", gate=gate) == []
+
+
+def test_the_title_index_names_a_page_by_its_own_name_word_when_search_finds_nothing() -> None:
+    pages = [
+        ("default", "projects/driftwood-sync", "Driftwood Sync", "project"),
+        ("default", "notes/sync-notes", "Sync notes", "note"),
+        ("default", "people/olga-novak", "Olga Novak", "person"),
+        ("default", "people/olga-smirnova", "Ольга Смирнова", "person"),
+    ]
+    vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
+    gate = Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+    asked = "Driftwoodのクロックスキューの問題ってまだ残ってる\uff1f"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["projects/driftwood-sync"]
+    # a name read in Latin letters is not a name the message holds as written
+    assert gate_rows([], "Кто такая Ольга Бузова?", gate=gate) == []
 
 
 def test_the_title_index_bounds_its_candidates() -> None:

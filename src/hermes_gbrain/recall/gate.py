@@ -1200,7 +1200,8 @@ def gate_rows(
             tiers.setdefault(tier, []).append(row)  # shown still rules out loose rows
     if gate.titles is not None:
         seen_as = f"{message}\n{said.retyped}" if said.retyped else message
-        for row in gate.titles.candidates(seen_as, said.wanted):
+        written = said.wanted - said.retyped_only
+        for row in (*gate.titles.candidates(seen_as, said.wanted), *gate.titles.lone(written)):
             key = row_key(row)
             if key in seen or not _clean(row):
                 continue

@@ -9,7 +9,10 @@ of its first unspaced run — that any message naming it must hold, so a message
 few dictionary look-ups, however large the brain. A person's or company's name with one
 word misspelt by a slip ("Tomas Lindquist") is found through the words each name word
 becomes with a letter left out. An acronym in the message ("RRF") names the one page
-whose title has those initials, if only one has. Candidates are only candidates: the
+whose title has those initials, if only one has. A word of a name no other title holds
+(a person's any word, a project's or company's first) finds its page when the message holds
+it as written: "Driftwoodの同期…" gets no row from a keyword-only search, whose parser
+reads the Japanese run as one word no page has. Candidates are only candidates: the
 gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 """
 
@@ -45,6 +48,19 @@ NAME_TYPES = frozenset({"person", "company", "organization"})
 """Pages whose titles are names: found too when the message misspells one of their words."""
 
 
+LONE_TYPES = NAME_TYPES | {"project"}
+"""Pages a word of their own name may name alone (:func:`.gate._lone_name`)."""
+
+
+def _own_words(title: str, kind: str, counts: Mapping[str, int]) -> set[str]:
+    """The stems of a name's words that no other title holds, in Latin letters: a person's
+    every word, the first word of a project's or company's title."""
+    said = [w for w in words(title) if w.isascii() and w.isalpha()]
+    return {s for w in (said if kind == "person" else said[:1]) for s in content_stems(w)} - set(
+        counts
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Entry:
     row: SearchRow
@@ -62,7 +78,7 @@ def _key(stems: frozenset[str], counts: Mapping[str, int]) -> str:
 class TitleMatcher:
     """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
 
-    __slots__ = ("_initials", "_keys", "_name_words", "_slipped", "_undated", "pages")
+    __slots__ = ("_initials", "_keys", "_lone", "_name_words", "_slipped", "_undated", "pages")
 
     def __init__(
         self,
@@ -75,6 +91,7 @@ class TitleMatcher:
         self._initials: dict[str, list[SearchRow]] = {}
         self._slipped: dict[str, set[str]] = {}
         self._name_words: dict[str, list[SearchRow]] = {}
+        self._lone: dict[str, list[SearchRow]] = {}
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
@@ -91,6 +108,9 @@ class TitleMatcher:
             undated = frozenset(s for s in stems if not is_date_stem(s))
             if kind == "meeting" and date_marks(title) and len(undated) >= UNDATED_WORDS:
                 meetings.setdefault(undated, []).append(row)
+            if kind in LONE_TYPES and counts:
+                for word in _own_words(title, kind, counts):
+                    self._lone.setdefault(word, []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
                 for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
                     self._name_words.setdefault(word, []).append(row)
@@ -132,6 +152,14 @@ class TitleMatcher:
             for key in sorted(wanted)
             for entry in self._undated.get(key, ())
             if entry.stems <= wanted
+        ]
+
+    def lone(self, written: set[str]) -> list[SearchRow]:
+        """Pages a word of their name no other title holds may name alone, for the words
+        the message holds as written (``written``: stems, not their Latin-letter reading):
+        "Driftwoodの同期…", for which a keyword-only search finds nothing at all."""
+        return [row for key in sorted(written & self._lone.keys()) for row in self._lone[key]][
+            :MAX_CANDIDATES
         ]
 
     def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
