@@ -10,13 +10,13 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_perio
 @pytest.mark.parametrize(
     ("text", "marks"),
     [
-        ("On-Call Retro (2026-03-12)", {"y2026", "m3"}),
+        ("On-Call Retro (2026-03-12)", {"y2026", "m3", "d3-12"}),
         ("Standup notes 2026-W17", {"y2026", "w17"}),
         ("Monthly planning meeting, June 2026", {"y2026", "m6"}),
         ("standup notes week 9", {"w9"}),
         ("notes from wk 12 and W05", {"w12", "w5"}),
         ("the june planning session", {"m6"}),
-        ("Mar 12 and Sept", {"m3", "m9"}),
+        ("Mar 12 and Sept", {"m3", "m9", "d3-12"}),
         ("may I see the mar notes", set()),  # a verb and a word, not months
         ("jan said feb or sept", {"m2", "m9"}),  # "jan" is a name too; Jan is the month
         ("the Jan report", {"m1"}),
@@ -24,26 +24,32 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_perio
         ("we 12 people and version 3000", set()),
         ("Quarterly report Q2 2026", {"q2", "y2026"}),
         ("the q3 numbers", {"q3"}),
-        ("oncall retro 12 mar", {"m3"}),  # beside a day, a short month is one however typed
-        ("may 3rd or jan 5", {"m5", "m1"}),
+        # beside a day, a short month is one however typed
+        ("oncall retro 12 mar", {"m3", "d3-12"}),
+        ("may 3rd or jan 5", {"m5", "m1", "d5-3", "d1-5"}),
         ("i may go 2 days", set()),
-        ("on-call retro 12/3", {"m3", "m12"}),  # day first or month first
+        ("on-call retro 12/3", {"m3", "m12", "d3-12", "d12-3"}),  # day first or month first
         # months in other languages; those that are also words or names only beside a day
-        ("le Board Update du 9 mars", {"m3"}),
-        ("am 9. März", {"m3"}),
-        ("el 9 de marzo y en abril", {"m3", "m4"}),
+        ("le Board Update du 9 mars", {"m3", "d3-9"}),
+        ("am 9. März", {"m3", "d3-9"}),
+        ("el 9 de marzo y en abril", {"m3", "m4", "d3-9"}),
         ("notas de agosto", {"m8"}),
         ("im Januar", {"m1"}),
-        ("встреча 9 марта", {"m3"}),
+        ("встреча 9 марта", {"m3", "d3-9"}),
         ("в марте", {"m3"}),
-        ("3月9日の会議", {"m3"}),
+        ("3月9日の会議", {"m3", "d3-9"}),
         ("十一月に", {"m11"}),
         ("the mars rover and Marco's notes", set()),
         ("ask Julio about mayo", set()),
-        ("12/3/2026", {"m3", "m12", "y2026"}),
-        ("1/13", {"m1"}),  # only one way round is a date
+        ("12/3/2026", {"m3", "m12", "y2026", "d3-12", "d12-3"}),
+        ("1/13", {"m1", "d1-13"}),  # only one way round is a date
         ("40/50 and 1/2/3", set()),
         ("2026/12", {"y2026"}),
+        # a day beside its month, however it is written
+        ("the 12th of march", {"m3", "d3-12"}),
+        ("planning mtg (28.02.)", {"m2", "d2-28"}),
+        ("top 10 of may", set()),
+        ("version 1.2.10", set()),
     ],
 )
 def test_marks(text: str, marks: set[str]) -> None:
@@ -59,6 +65,8 @@ def test_agree_needs_a_shared_date_and_no_contradiction() -> None:
     assert not agree(title, frozenset())
     assert agree(title, date_marks("9/3"))  # either reading may be the title's
     assert not agree(title, date_marks("9/4"))
+    assert agree(title, date_marks("march 9th"))
+    assert not agree(title, date_marks("march 10th"))  # the month agrees, the day does not
 
 
 def test_date_stems() -> None:

@@ -180,6 +180,22 @@ def test_the_title_index_names_a_page_by_its_own_name_word_when_search_finds_not
     assert gate_rows([], "Кто такая Ольга Бузова?", gate=gate) == []
 
 
+def test_the_title_index_names_a_meeting_on_the_day_the_message_gives() -> None:
+    titles = TitleMatcher(
+        [
+            ("default", "meetings/2026-03-09-board-update", "Board Update (2026-03-09)", "meeting"),
+            ("default", "meetings/2026-04-09-roster", "Ranger Roster status update (2026-04-09)",
+             "meeting"),
+        ]
+    )  # fmt: skip
+    gate = Gate(titles=titles)
+    found = gate_rows([], "prep me for the board: what did maya present on 9 march", gate=gate)
+    assert slugs(found) == ["meetings/2026-03-09-board-update"]
+    # the day alone, or a word of the title on another day, names nothing
+    assert gate_rows([], "remind me what happens on 9 march", gate=gate) == []
+    assert gate_rows([], "what did maya present to the board on 10 march", gate=gate) == []
+
+
 def test_the_title_index_bounds_its_candidates() -> None:
     many = [("default", f"people/x-{i}", f"Alex Name{i}", "person") for i in range(500)]
     titles = TitleMatcher([*many, ("default", "people/alex", "Alex", "person")])

@@ -1,17 +1,18 @@
-"""The dates a title or a message gives: years, quarters, months and ISO weeks, as marks.
+"""The dates a title or a message gives: years, quarters, months, ISO weeks and days, as marks.
 
 Pages of meetings and periodic notes are titled with ordinary words and a date
 ("On-Call Retro (2026-03-12)", "Standup notes 2026-W17", "Quarterly report Q2 2026"), and
 people name them the way they say dates ("the on-call retro from march", "standup notes
 week 17", "the q2 report"). The title's words alone are too ordinary to name a page; its
-words *and* its date do (:func:`.gate._names`). Marks are ``y2026``, ``q2``, ``m3`` and
-``w17``. English month names: "May", "Mar" and "Jan" only capitalised ("may" is a verb,
-"mar" a word, "jan" a name) or beside a day ("12 mar", "may 3rd"), the other short forms
-("feb", "sept") as typed. Month names in French, German, Spanish, Portuguese, Italian and
-Russian, and months in Chinese and Japanese figures ("3月"): a message in those languages
-names a meeting by its date as its own words say it ("le Board Update du 9 mars"). A date
-in figures ("12/3") is read both ways, day first and month first: either month may be the
-title's.
+words *and* its date do (:func:`.gate._names`). Marks are ``y2026``, ``q2``, ``m3``,
+``w17`` and, for a day, ``d3-12`` (month, then day): "march 12th", "the 12th of march",
+"12 mars", "12.03.", "3月12日", "2026-03-12". English month names: "May", "Mar" and "Jan"
+only capitalised ("may" is a verb, "mar" a word, "jan" a name) or beside a day ("12 mar",
+"may 3rd"), the other short forms ("feb", "sept") as typed. Month names in French, German,
+Spanish, Portuguese, Italian and Russian, and months in Chinese and Japanese figures
+("3月"): a message in those languages names a meeting by its date as its own words say it
+("le Board Update du 9 mars"). A date in figures ("12/3") is read both ways, day first and
+month first: either may be the title's.
 """
 
 from __future__ import annotations
@@ -51,11 +52,19 @@ only beside a day ("9 mars", "9. März", "9 de marzo")."""
 _LETTERS = "a-z\u0430-\u044f\u0451"
 """Latin letters, folded, and the Russian alphabet in lower case."""
 _ABROAD_WORD = re.compile(f"[{_LETTERS}]+")
-_ABROAD_DAY = re.compile(rf"\b(?:[12]\d|3[01]|0?[1-9])(?:er|\.)?\s+(?:de\s+)?([{_LETTERS}]+)", re.I)
-_CJK_MONTH = re.compile(r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月")
+_ABROAD_DAY = re.compile(rf"\b([12]\d|3[01]|0?[1-9])(?:er|\.)?\s+(?:de\s+)?([{_LETTERS}]+)", re.I)
+_CJK_MONTH = re.compile(
+    r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月(?:([12]\d|3[01]|0?[1-9])日)?"
+)
 _CJK_NUMBERS = {n: i for i, n in enumerate("一二三四五六七八九十", 1)} | {"十一": 11, "十二": 12}
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
 _ISO_WEEK = re.compile(r"\b(?:((?:19|20)\d\d)-?)?w(?:ee)?k?\s?(0?[1-9]|[1-4]\d|5[0-3])\b", re.I)
+_DAY = r"([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_MONTH_DAY = re.compile(rf"\b([a-z]+)\.?\s+{_DAY}\b", re.I)
+_DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?([a-z]+)\b", re.I)
+"""An English month name beside a day, either way round ("march 2nd", "the 12th of march")."""
+_DOTTED = re.compile(r"(?<![\w.])([12]\d|3[01]|0?[1-9])\.(0[1-9]|1[0-2])\b(?!\.\d)")
+"""A day and month in figures as Germans and Russians write them ("28.02.")."""
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _QUARTER = re.compile(r"\bq([1-4])\b", re.I)
 _BESIDE_DAY = re.compile(
@@ -99,25 +108,42 @@ def date_marks(text: str) -> frozenset[str]:
     for word in _ABROAD_WORD.findall(folded):
         if word in _ABROAD and word not in _ABROAD_BESIDE_DAY:
             marks.add(f"m{_ABROAD[word]}")
-    for word in _ABROAD_DAY.findall(folded):
+    for day, word in _ABROAD_DAY.findall(folded):
         if word in _ABROAD:
-            marks.add(f"m{_ABROAD[word]}")
-    for number in _CJK_MONTH.findall(text):
-        marks.add(f"m{int(number) if number.isdigit() else _CJK_NUMBERS[number]}")
+            marks.update((f"m{_ABROAD[word]}", f"d{_ABROAD[word]}-{int(day)}"))
+    for number, day in _CJK_MONTH.findall(text):
+        month = int(number) if number.isdigit() else _CJK_NUMBERS[number]
+        marks.add(f"m{month}")
+        if day:
+            marks.add(f"d{month}-{int(day)}")
     for first, second, year in _FIGURES.findall(text):
         marks.update(_figures(int(first), int(second)))
         if len(year) == 4:
             marks.add(f"y{year}")
-    return frozenset(marks)
+    for day, month in _DOTTED.findall(text):
+        marks.update((f"m{int(month)}", f"d{int(month)}-{int(day)}"))
+    return frozenset(marks | _days(text))
+
+
+def _days(text: str) -> set[str]:
+    """Day marks of ISO dates and of English month names beside a day."""
+    days = {f"d{int(m)}-{int(d)}" for _, m, d in _ISO_DATE.findall(text) if d}
+    pairs = [*_MONTH_DAY.findall(text)]
+    for found in _DAY_MONTH.finditer(text):  # "top 10 of may" is no date
+        day, month = found.groups()
+        if " of " not in found[0] or month[0].isupper() or month not in _CAPITALISED_ONLY:
+            pairs.append((month, day))
+    days.update(f"d{_MONTH[m.lower()]}-{int(d)}" for m, d in pairs if m.lower() in _MONTH)
+    return days
 
 
 def _figures(first: int, second: int) -> set[str]:
     """The months "first/second" may give: day then month, or month then day."""
-    months = set()
+    months: set[str] = set()
     if 1 <= first <= 31 and 1 <= second <= 12:
-        months.add(f"m{second}")
+        months.update((f"m{second}", f"d{second}-{first}"))
     if 1 <= first <= 12 and 1 <= second <= 31:
-        months.add(f"m{first}")
+        months.update((f"m{first}", f"d{first}-{second}"))
     return months
 
 
@@ -126,7 +152,7 @@ def agree(title: frozenset[str], message: frozenset[str]) -> bool:
     kind (year, month, week) both give, they share one."""
     if not title & message:
         return False
-    for kind in "ymwq":
+    for kind in "ymwqd":
         ours = {m for m in title if m[0] == kind}
         theirs = {m for m in message if m[0] == kind}
         if ours and theirs and not ours & theirs:

@@ -25,7 +25,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    are inside the message's text. With the title index (``Gate.titles``) pages named
    this way are found even when search did not return them (:mod:`.named`). A title of
    ordinary words and a date is named by its words and a date of the message that agrees
-   (:mod:`.dates`: "the on-call retro from march", "standup notes week 17"), and a meeting's
+   (:mod:`.dates`: "the on-call retro from march", "standup notes week 17"), or on the
+   title's very day by one word of it ("what did maya present to the board on 9 march"; from
+   the title index too), and a meeting's
    by its words alone when the message gives no date and no other meeting's title has them
    ("pull up the on-call retro"; from the title index). Not when the
    message uses the title about something else: it names nothing the brain knows, is not
@@ -787,7 +789,8 @@ def _names(
     # the title as a phrase of the message ("the working capital review")
     if _phrase_in(text, message.sequence) and (distinctive >= 1 or len(words(text)) >= 3):
         return True
-    return _dated(text, title, message, wanted)
+    own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
+    return _dated(text, title, message, wanted, own)
 
 
 def _named(
@@ -813,11 +816,14 @@ _HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 """A hyphen between letters ("On-Call"), not one of a date."""
 
 
-def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> bool:
+def _dated(
+    text: str, title: set[str], message: _Message, wanted: set[str], distinctive: set[str]
+) -> bool:
     """Ordinary words and a date: named by its words and a date that agrees ("the
     on-call retro from march" for *On-Call Retro (2026-03-12)*, "week 17" for 2026-W17).
     Its word for what the page holds may be left out beside two others ("feb monthly
-    planning" for *Monthly planning meeting, February 2026*)."""
+    planning" for *Monthly planning meeting, February 2026*); on the title's very day, one
+    ``distinctive`` word of it is enough."""
     marks = date_marks(text)
     if not marks:
         return False
@@ -825,7 +831,15 @@ def _dated(text: str, title: set[str], message: _Message, wanted: set[str]) -> b
     missing = rest - wanted
     present = {s for s in title if s in rest or is_periodic(s)} & wanted
     spared = len(missing) == 1 and missing <= _SPARABLE and len(present) >= DATED_PRESENT
+    if _on_the_day(marks, message.dates) and present & distinctive:
+        return True  # "what did maya present on 9 march" for *Board Update (2026-03-09)*
     return bool(rest) and (not missing or spared) and agree(marks, message.dates)
+
+
+def _on_the_day(title: frozenset[str], message: frozenset[str]) -> bool:
+    """The message gives the day of the title's date, and no year that contradicts it."""
+    days = {m for m in title if m[0] == "d"}
+    return bool(days & message) and agree(title, message)
 
 
 def _phrases(sequence: Sequence[str]) -> frozenset[tuple[str, str]]:
@@ -1201,7 +1215,11 @@ def gate_rows(
     if gate.titles is not None:
         seen_as = f"{message}\n{said.retyped}" if said.retyped else message
         written = said.wanted - said.retyped_only
-        for row in (*gate.titles.candidates(seen_as, said.wanted), *gate.titles.lone(written)):
+        for row in (
+            *gate.titles.candidates(seen_as, said.wanted),
+            *gate.titles.lone(written),
+            *gate.titles.on_days(said.dates),
+        ):
             key = row_key(row)
             if key in seen or not _clean(row):
                 continue

@@ -78,7 +78,10 @@ def _key(stems: frozenset[str], counts: Mapping[str, int]) -> str:
 class TitleMatcher:
     """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
 
-    __slots__ = ("_initials", "_keys", "_lone", "_name_words", "_slipped", "_undated", "pages")
+    __slots__ = (
+        *("_days", "_initials", "_keys", "_lone", "_name_words", "_slipped", "_undated"),
+        "pages",
+    )
 
     def __init__(
         self,
@@ -92,6 +95,7 @@ class TitleMatcher:
         self._slipped: dict[str, set[str]] = {}
         self._name_words: dict[str, list[SearchRow]] = {}
         self._lone: dict[str, list[SearchRow]] = {}
+        self._days: dict[str, list[SearchRow]] = {}
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
@@ -105,6 +109,8 @@ class TitleMatcher:
                 self._keys.setdefault(_key(latin, counts), []).append(_Entry(row, latin))
             for initials in acronyms(title):
                 self._initials.setdefault(initials, []).append(row)
+            for day in (m for m in date_marks(title) if m[0] == "d"):
+                self._days.setdefault(day, []).append(row)
             undated = frozenset(s for s in stems if not is_date_stem(s))
             if kind == "meeting" and date_marks(title) and len(undated) >= UNDATED_WORDS:
                 meetings.setdefault(undated, []).append(row)
@@ -161,6 +167,12 @@ class TitleMatcher:
         return [row for key in sorted(written & self._lone.keys()) for row in self._lone[key]][
             :MAX_CANDIDATES
         ]
+
+    def on_days(self, marks: frozenset[str]) -> list[SearchRow]:
+        """Pages whose title's date falls on a day the message gives ("9 march"): the gate
+        names one when the message holds a distinctive word of its title too."""
+        days = sorted(m for m in marks if m[0] == "d")
+        return [row for day in days for row in self._days.get(day, ())][:MAX_CANDIDATES]
 
     def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
         """Pages every title word of which is in ``wanted`` (the message's stems) and every
