@@ -196,6 +196,20 @@ def test_the_title_index_names_a_meeting_on_the_day_the_message_gives() -> None:
     assert gate_rows([], "what did maya present to the board on 10 march", gate=gate) == []
 
 
+def test_the_title_index_names_a_person_whose_name_is_written_in_another_script() -> None:
+    titles = TitleMatcher(
+        [
+            ("default", "people/leila-farahani", "Leila Farahani", "person"),
+            ("default", "people/maya-okafor", "Maya Okafor", "person"),
+        ]
+    )
+    gate = Gate(titles=titles)
+    assert slugs(gate_rows([], "من هي ليلى فراهاني؟", gate=gate)) == ["people/leila-farahani"]
+    found = gate_rows([], "マヤ・オカフォーの経歴を教えて", gate=gate)
+    assert slugs(found) == ["people/maya-okafor"]
+    assert gate_rows([], "マヤ・アンジェロウの詩を教えて", gate=gate) == []
+
+
 def test_the_title_index_bounds_its_candidates() -> None:
     many = [("default", f"people/x-{i}", f"Alex Name{i}", "person") for i in range(500)]
     titles = TitleMatcher([*many, ("default", "people/alex", "Alex", "person")])

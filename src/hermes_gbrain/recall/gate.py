@@ -20,7 +20,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    question), or the title is a phrase of the message, or the message holds its
    acronym ("CRDTs"), or its version number beside one of its distinctive words ("why did
    beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised name in the message
-   ("Mwangi") is a word of the title of a person or company page. Words are those of any script
+   ("Mwangi") is a word of the title of a person or company page, or a person's Latin name is
+   written in Arabic letters or in katakana (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for
+   *Leila Farahani*; from the title index). Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs
    are inside the message's text. With the title index (``Gate.titles``) pages named
    this way are found even when search did not return them (:mod:`.named`). A title of
@@ -1138,11 +1140,18 @@ def _undated(
     """A dated page the message names by its title's other words, when no other dated
     title has them and the message gives no date ("pull up the on-call retro"): named,
     unless the message uses those words about something else. Whether any was."""
+    rows = [r for r in titles.undated(said.wanted) if not _reading(r, said, vocabulary).elsewhere]
+    return _promote(rows, tiers, shown)
+
+
+def _promote(rows: Iterable[SearchRow], tiers: dict[int, list[SearchRow]], shown: set[str]) -> bool:
+    """``rows`` named outright: moved to tier 1 (left out when already shown). Whether any
+    was clean."""
     named = {row_key(r) for tier in (0, 1) for r in tiers.get(tier, [])}
     found = False
-    for row in titles.undated(said.wanted):
+    for row in rows:
         key = row_key(row)
-        if key in named or not _clean(row) or _reading(row, said, vocabulary).elsewhere:
+        if key in named or not _clean(row):
             continue
         found = True
         for tier in (2, 3):
@@ -1231,6 +1240,8 @@ def gate_rows(
                     tiers.setdefault(1, []).append(row)
     if gate.titles is not None and not said.dates:
         any_named = _undated(gate.titles, said, vocabulary, tiers, shown) or any_named
+    if gate.titles is not None and (across := gate.titles.across_scripts(message)):
+        any_named = _promote(across, tiers, shown) or any_named  # "من هي ليلى فراهاني؟"
     if any_named:  # something is named: named pages, and at most one loose row ahead of them
         named = tiers.get(0, []) + tiers.get(1, [])
         loose = tiers.get(2, []) + tiers.get(3, [])

@@ -12,7 +12,9 @@ becomes with a letter left out. An acronym in the message ("RRF") names the one 
 whose title has those initials, if only one has. A word of a name no other title holds
 (a person's any word, a project's or company's first) finds its page when the message holds
 it as written: "Driftwoodの同期…" gets no row from a keyword-only search, whose parser
-reads the Japanese run as one word no page has. Candidates are only candidates: the
+reads the Japanese run as one word no page has. A person's Latin name written in Arabic
+letters or in katakana is read by its consonants (:mod:`.skeletons`); the page is named when
+no other name reads the same. Other candidates are only candidates: the
 gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 """
 
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from ..api import SearchRow
 from .dates import date_marks, is_date_stem
+from .skeletons import latin_skeletons, message_skeletons
 from .words import (
     SLIP_MIN,
     acronyms,
@@ -79,8 +82,8 @@ class TitleMatcher:
     """Every indexed title, filed for :meth:`candidates`. Holds titles only, no text."""
 
     __slots__ = (
-        *("_days", "_initials", "_keys", "_lone", "_name_words", "_slipped", "_undated"),
-        "pages",
+        *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
+        *("_undated", "pages"),
     )
 
     def __init__(
@@ -96,6 +99,7 @@ class TitleMatcher:
         self._name_words: dict[str, list[SearchRow]] = {}
         self._lone: dict[str, list[SearchRow]] = {}
         self._days: dict[str, list[SearchRow]] = {}
+        self._skeletons: dict[tuple[str, tuple[str, ...]], list[SearchRow]] = {}
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
@@ -117,6 +121,9 @@ class TitleMatcher:
             if kind in LONE_TYPES and counts:
                 for word in _own_words(title, kind, counts):
                     self._lone.setdefault(word, []).append(row)
+            if kind == "person":
+                for skeleton in latin_skeletons(words(title)):
+                    self._skeletons.setdefault(skeleton, []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
                 for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
                     self._name_words.setdefault(word, []).append(row)
@@ -167,6 +174,16 @@ class TitleMatcher:
         return [row for key in sorted(written & self._lone.keys()) for row in self._lone[key]][
             :MAX_CANDIDATES
         ]
+
+    def across_scripts(self, message: str) -> list[SearchRow]:
+        """People whose Latin name the message writes in Arabic letters or in katakana
+        (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー"), when only one name reads so."""
+        found: list[SearchRow] = []
+        for skeleton in message_skeletons(message):
+            owners = self._skeletons.get(skeleton, ())
+            if len(owners) == 1 and owners[0] not in found:
+                found.append(owners[0])
+        return found[:MAX_CANDIDATES]
 
     def on_days(self, marks: frozenset[str]) -> list[SearchRow]:
         """Pages whose title's date falls on a day the message gives ("9 march"): the gate

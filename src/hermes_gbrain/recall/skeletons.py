@@ -1,0 +1,144 @@
+"""Names written in Arabic letters or in katakana, compared with names in Latin letters.
+
+A person's page is titled "Rania Saleh"; an Arabic message writes رانيا صالح and a Japanese
+one マヤ・オカフォー for *Maya Okafor*. Neither script spells a Latin name one way: Arabic
+leaves short vowels out, katakana adds a vowel after every consonant and drops a final "r".
+What survives is the order of consonants, so both sides are read as *skeletons*: the
+consonants of each word, with vowels, "w" and "y" (also long vowels in both scripts), a
+final "h" and doubled letters left out, and the letters the other script lacks read as its
+nearest ("p" as "b" in Arabic, "l" as "r" in katakana). A whole name of two or more words
+must agree, word by word and in order, with three consonants or more in all: one word's
+skeleton ("m" for Maya) says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+
+__all__ = ["MIN_CONSONANTS", "latin_skeletons", "message_skeletons"]
+
+MIN_CONSONANTS = 3
+"""Consonants a whole name's skeleton needs before it may name a page."""
+
+_ARABIC_LETTERS = {
+    **dict.fromkeys("بپ", "b"),
+    **dict.fromkeys("تطة", "t"),
+    "ث": "th",
+    "ج": "j",
+    **dict.fromkeys("حه", "h"),
+    "خ": "kh",
+    **dict.fromkeys("دض", "d"),
+    "ذ": "dh",
+    "ر": "r",
+    **dict.fromkeys("زظ", "z"),
+    **dict.fromkeys("سص", "s"),
+    "ش": "sh",
+    "غ": "gh",
+    **dict.fromkeys("فڤ", "f"),
+    **dict.fromkeys("قكگ", "k"),
+    "ل": "l",
+    "م": "m",
+    "ن": "n",
+    "چ": "sh",
+}
+"""Each Arabic consonant as Latin letters; alif, waw, ya, hamza and ain have none."""
+_ARABIC_WORD = re.compile("[\u0621-\u064a\u067e\u0686\u06a4\u06af\u06cc]+")
+_ARABIC_PREFIXES = ("و", "ب", "ل", "ك")
+"""Conjunctions and prepositions written joined to the next word ("ورانيا": and Rania)."""
+
+_KANA_CONSONANTS = {
+    **dict.fromkeys("カキクケコ", "k"),
+    **dict.fromkeys("ガギグゲゴ", "g"),
+    **dict.fromkeys("サスセソ", "s"),
+    "シ": "sh",
+    **dict.fromkeys("ザズゼゾヅ", "z"),
+    **dict.fromkeys("ジヂ", "j"),
+    **dict.fromkeys("タテト", "t"),
+    "チ": "ch",
+    "ツ": "ts",
+    **dict.fromkeys("ダデド", "d"),
+    **dict.fromkeys("ナニヌネノン", "n"),
+    **dict.fromkeys("ハヒヘホ", "h"),
+    "フ": "f",
+    **dict.fromkeys("バビブベボヴ", "b"),
+    **dict.fromkeys("パピプペポ", "p"),
+    **dict.fromkeys("マミムメモ", "m"),
+    **dict.fromkeys("ラリルレロ", "r"),
+}
+"""Each katakana's consonant as Latin letters; vowels, ya-yu-yo, wa, the small kana, the
+doubling mark and the long-vowel mark have none."""
+_KATAKANA_WORD = re.compile("[\u30a1-\u30fa\u30fc]+")
+
+_FOR_ARABIC = str.maketrans({"p": "b", "v": "f", "g": "j", "c": "k", "q": "k", "x": "k"})
+_FOR_KANA = str.maketrans({"l": "r", "v": "b", "q": "k", "x": "k"})
+_HARD_C = re.compile("c(?!h)")
+"""A "c" katakana writes as "k"; "ch" is チ."""
+_SOFT_H = re.compile(r"(?<=[tpgkrdb])h")
+"""An "h" that only colours the consonant before it ("Thomas", "Ghana")."""
+
+
+def _squeeze(consonants: str) -> str:
+    """Doubled letters once, a final "h" left out: both scripts may write either."""
+    out: list[str] = []
+    for ch in consonants:
+        if not out or out[-1] != ch:
+            out.append(ch)
+    return "".join(out).removesuffix("h")
+
+
+def _latin(word: str) -> str:
+    folded = unicodedata.normalize("NFKD", word.lower())
+    letters = "".join(ch for ch in folded if "a" <= ch <= "z")
+    return re.sub("[aeiouyw]", "", letters)
+
+
+def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...]]]:
+    """A Latin name's skeletons as Arabic and as katakana would write it, ``(script,
+    skeletons)``; none when the name is too short to say anything."""
+    latin = [_latin(w) for w in title_words]
+    if len(latin) < 2 or not all(latin):
+        return set()
+    arabic = tuple(_squeeze(w.replace("ch", "sh").translate(_FOR_ARABIC)) for w in latin)
+    kana = tuple(_squeeze(_SOFT_H.sub("", _HARD_C.sub("k", w).translate(_FOR_KANA))) for w in latin)
+    readings = [("arabic", arabic), ("kana", kana)]
+    if kana[-1].endswith("r") and len(kana[-1]) > 1:
+        readings.append(("kana", (*kana[:-1], kana[-1][:-1])))  # "Okafor" is オカフォー
+    return {
+        (script, skeleton)
+        for script, skeleton in readings
+        if all(skeleton) and sum(map(len, skeleton)) >= MIN_CONSONANTS
+    }
+
+
+def _arabic(word: str) -> Iterator[str]:
+    yield _squeeze("".join(_ARABIC_LETTERS.get(ch, "") for ch in word))
+    if len(word) > 3 and word.startswith(_ARABIC_PREFIXES):
+        yield _squeeze("".join(_ARABIC_LETTERS.get(ch, "") for ch in word[1:]))
+
+
+def _kana(word: str) -> str:
+    return _squeeze("".join(_KANA_CONSONANTS.get(ch, "") for ch in word))
+
+
+def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """``(script, skeletons)`` of each run of two or three words in Arabic letters or in
+    katakana, side by side ("マヤ・オカフォー" is two words), for looking names up."""
+    arabic = [list(_arabic(w)) for w in _ARABIC_WORD.findall(message)]
+    kana = [[_kana(w)] for w in _KATAKANA_WORD.findall(message.replace("\u30fb", " "))]
+    for script, runs in (("arabic", arabic), ("kana", kana)):
+        for size in (2, 3):
+            for start in range(len(runs) - size + 1):
+                yield from ((script, s) for s in _choices(runs[start : start + size]))
+
+
+def _choices(readings: list[list[str]]) -> Iterator[tuple[str, ...]]:
+    """Every way of reading the words, one reading each (a joined prefix or not)."""
+    if not readings:
+        yield ()
+        return
+    for first in readings[0]:
+        if first:
+            for rest in _choices(readings[1:]):
+                yield (first, *rest)
