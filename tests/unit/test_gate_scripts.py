@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -165,7 +166,10 @@ def test_the_title_index_names_a_meeting_by_its_title_without_the_date() -> None
     assert gate_rows([], "the on-call retro from june", gate=gate) == []
 
 
-def test_the_title_index_names_a_page_by_its_own_name_word_when_search_finds_nothing() -> None:
+@pytest.mark.parametrize("every_count", [False, True])  # the vocabulary's, or the index's
+def test_the_title_index_names_a_page_by_its_own_name_word_when_search_finds_nothing(
+    every_count: bool,
+) -> None:
     pages = [
         ("default", "projects/driftwood-sync", "Driftwood Sync", "project"),
         ("default", "notes/sync-notes", "Sync notes", "note"),
@@ -173,7 +177,9 @@ def test_the_title_index_names_a_page_by_its_own_name_word_when_search_finds_not
         ("default", "people/olga-smirnova", "Ольга Смирнова", "person"),
     ]
     vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
-    gate = Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+    counts = Counter(s for _, _, title, _ in pages for s in content_stems(title))
+    titles = TitleMatcher(pages, counts if every_count else vocabulary.df)
+    gate = Gate(vocabulary=vocabulary, titles=titles)
     asked = "Driftwoodのクロックスキューの問題ってまだ残ってる\uff1f"
     assert slugs(gate_rows([], asked, gate=gate)) == ["projects/driftwood-sync"]
     # a name read in Latin letters is not a name the message holds as written

@@ -59,9 +59,8 @@ def _own_words(title: str, kind: str, counts: Mapping[str, int]) -> set[str]:
     """The stems of a name's words that no other title holds, in Latin letters: a person's
     every word, the first word of a project's or company's title."""
     said = [w for w in words(title) if w.isascii() and w.isalpha()]
-    return {s for w in (said if kind == "person" else said[:1]) for s in content_stems(w)} - set(
-        counts
-    )
+    stems = {s for w in (said if kind == "person" else said[:1]) for s in content_stems(w)}
+    return {s for s in stems if counts.get(s, 0) <= 1}
 
 
 @dataclass(frozen=True, slots=True)
