@@ -14,34 +14,32 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 
 0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``, or an
    ``exact_lookup`` of the title or slug;
-1. **named in the message** — every word of its title is in the message (with at
-   least one *distinctive* word, or three words; a one-word title only as a name:
-   capitalised inside the sentence, not spelt like an ordinary word, or the whole
-   question), or the title is a phrase of the message, or the message holds its
-   acronym ("CRDTs"), or its version number beside one of its distinctive words ("why did
-   beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised name in the message
-   ("Mwangi") is a word of the title of a person or company page, or a person's Latin name is
-   written in Arabic letters or in katakana (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for
-   *Leila Farahani*; from the title index). Words are those of any script
-   (:mod:`.words`): a title in a script written without spaces counts when its runs
-   are inside the message's text. With the title index (``Gate.titles``) pages named
-   this way are found even when search did not return them (:mod:`.named`). A title of
-   ordinary words and a date is named by its words and a date of the message that agrees
-   (:mod:`.dates`: "the on-call retro from march", "standup notes week 17"), or on the
-   title's very day by one word of it ("what did maya present to the board on 9 march"; from
-   the title index too), and a meeting's
-   by its words alone when the message gives no date and no other meeting's title has them
-   ("pull up the on-call retro"; from the title index). Not when the
-   message uses the title about something else: it names nothing the brain knows, is not
-   in German, Spanish, French or Portuguese (whose own words the row would not explain),
-   the row is no person's or company's page, and two distinctive, not generic words of the
-   message appear nowhere in the row ("write a remote work policy for my cousin's
-   bakery", "my garage circuit breaker won't reset"); one is enough after "a" or "their"
-   ("a remote work policy for a 5-person bakery"), none after "our" or "my" (but a
-   concept's title after "my" is the writer's own thing: "my circuit breaker"). Such a
-   title's words then anchor nothing and back no other row (the writer of the *Field
-   Handbook*, for "a field handbook for the camping trip"); only words of the message
-   beyond the title's, not generic, in its summary can (tiers 2 and 3);
+1. **named in the message** — every word of its title is in the message (with at least one
+   *distinctive* word, or three words; a one-word title only as a name: capitalised inside the
+   sentence, not spelt like an ordinary word, or the whole question), or the title is a phrase of
+   the message, or the message holds its acronym ("CRDTs"), or its version number beside one of
+   its distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a
+   capitalised name in the message ("Mwangi") is a word of the title of a person or company page,
+   or a person's Latin name is written in Arabic letters or in katakana (:mod:`.skeletons`: "من
+   هي ليلى فراهاني؟" for *Leila Farahani*; from the title index). Words are those of any script
+   (:mod:`.words`): a title in a script written without spaces counts when its runs are inside
+   the message's text. With the title index (``Gate.titles``) pages named this way are found even
+   when search did not return them (:mod:`.named`). A title of ordinary words and a date is named
+   by its words and a date of the message that agrees (:mod:`.dates`: "the on-call retro from
+   march", "standup notes week 17"), or on the title's very day by one word of it ("what did maya
+   present to the board on 9 march"; from the title index too), and a meeting's by its words
+   alone when the message gives no date and no other meeting's title has them ("pull up the
+   on-call retro"; from the title index). Not when the message uses the title about something
+   else: it names nothing the brain knows, is not in German, Spanish, French or Portuguese (whose
+   own words the row would not explain), the row is no person's or company's page, no meeting on
+   a date the message gives, no title the message opens with set apart ("hiring plan 2026 — which
+   roles?"), and two distinctive, not generic words of the message appear nowhere in the row
+   ("write a remote work policy for my cousin's bakery", "my garage circuit breaker won't
+   reset"); one is enough after "a" or "their" ("a remote work policy for a 5-person bakery"),
+   none after "our" or "my" (but a concept's title after "my" is the writer's own thing: "my
+   circuit breaker"). Such a title's words then anchor nothing and back no other row (the writer
+   of the *Field Handbook*, for "a field handbook for the camping trip"); only words of the
+   message beyond the title's, not generic, in its summary can (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
@@ -747,7 +745,9 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
     is for that the row never mentions (:attr:`_Message.outside`: "for a five-person
     bakery"). Not when the message names something the brain knows
     (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
-    is ours ("does our expense policy cover taxis?", "my weekly planning notes")."""
+    is ours ("does our expense policy cover taxis?", "my weekly planning notes"), nor for a
+    meeting on a date the message gives ("the sync design review on march 2nd") or a title the
+    message opens with, set apart ("hiring plan 2026 — which roles first?")."""
     before = _before(read.sequence, message.sequence)
     if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain
