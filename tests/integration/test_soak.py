@@ -60,7 +60,9 @@ def test_short_write_soak_never_loses_repeats_clobbers_or_reorders() -> None:
         WriteSoakConfig(writes=200, pages=12, seed=3, fault_every_s=0.4, crash_rate=0.1)
     )
     assert result.stuck == [], "\n".join(result.stuck)  # each open row, explained
-    assert result.writes == 200 and result.applied > 80
+    # a queued write superseded by a later one to the same page is not applied, and a busy
+    # machine queues more of them: many are applied, how many depends on the machine's speed
+    assert result.writes == 200 and result.applied > 40
     assert result.crashes >= 1 and result.faults["slow-apply"] + result.faults["latency"] >= 1
     assert (result.lost, result.applied_twice) == (0, 0), result.lost_states
     assert (result.clobbered, result.out_of_order) == (0, 0)

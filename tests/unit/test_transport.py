@@ -475,7 +475,7 @@ def test_declared_huge_body_then_stall_is_refused_at_once(real: Transport) -> No
             )
         )
     assert isinstance(exc, TooLargeError), exc
-    assert elapsed < 1.0
+    assert elapsed < 5.0  # before the deadline: it did not wait for the rest of the body
 
 
 def test_until_returns_while_the_server_keeps_the_stream_open(real: Transport) -> None:
@@ -502,7 +502,7 @@ def test_until_returns_while_the_server_keeps_the_stream_open(real: Transport) -
             )
         )
     assert exc is None, exc
-    assert elapsed < 1.0
+    assert elapsed < 5.0  # before the deadline: it did not wait for the stream to close
 
 
 def test_sequential_posts_reuse_one_connection(real: Transport) -> None:
