@@ -134,7 +134,7 @@ from ..text import one_line
 from .dates import agree, date_marks, is_date_stem, is_periodic
 from .filecache import FileCache
 from .generated import is_generated
-from .named import NAME_TYPES, TitleMatcher
+from .named import LONE_TYPES, NAME_TYPES, TitleMatcher
 from .outside import outside_things
 from .screen import prompt_line, prompt_ref
 from .words import (
@@ -671,10 +671,6 @@ def _opened(said: tuple[str, ...], titles: Iterable[tuple[str, ...]]) -> frozens
     return frozenset(t for t in opening if not longer(t))
 
 
-_LONE_TYPES = NAME_TYPES | {"project"}
-"""Pages a name's own first word may name alone (:func:`_lone_name`)."""
-
-
 def _lone_name(
     row: SearchRow,
     read: _RowWords,
@@ -690,7 +686,7 @@ def _lone_name(
     with, set apart by punctuation, names the page whatever else it asks ("halvorsen..
     which fund is he with again")."""
     kind = row.type or ""
-    if vocabulary is None or kind not in _LONE_TYPES:
+    if vocabulary is None or kind not in LONE_TYPES:
         return False
     for word in read.sequence if kind == "person" else read.sequence[:1]:
         head = stem(word)

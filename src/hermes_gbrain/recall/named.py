@@ -41,7 +41,7 @@ from .words import (
     words,
 )
 
-__all__ = ["MAX_CANDIDATES", "TitleMatcher"]
+__all__ = ["LONE_TYPES", "MAX_CANDIDATES", "NAME_TYPES", "TitleMatcher"]
 
 MAX_CANDIDATES = 64
 """Candidates checked per message at most (a message naming more is not a question)."""
@@ -112,10 +112,11 @@ class TitleMatcher:
                 self._keys.setdefault(_key(latin, counts), []).append(_Entry(row, latin))
             for initials in acronyms(title):
                 self._initials.setdefault(initials, []).append(row)
-            for day in (m for m in date_marks(title) if m[0] == "d"):
+            marks = date_marks(title)
+            for day in (m for m in marks if m[0] == "d"):
                 self._days.setdefault(day, []).append(row)
             undated = frozenset(s for s in stems if not is_date_stem(s))
-            if kind == "meeting" and date_marks(title) and len(undated) >= UNDATED_WORDS:
+            if kind == "meeting" and marks and len(undated) >= UNDATED_WORDS:
                 meetings.setdefault(undated, []).append(row)
             if kind in LONE_TYPES and counts:
                 for word in _own_words(title, kind, counts):
@@ -186,7 +187,8 @@ class TitleMatcher:
 
     def on_days(self, marks: frozenset[str]) -> list[SearchRow]:
         """Pages whose title's date falls on a day the message gives ("9 march"): the gate
-        names one when the message holds a distinctive word of its title too."""
+        names one when the message holds a word of its title too, not one that goes with
+        anything."""
         days = sorted(m for m in marks if m[0] == "d")
         return [row for day in days for row in self._days.get(day, ())][:MAX_CANDIDATES]
 
