@@ -28,8 +28,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
+# Tests run in worker processes (pytest-xdist), one per core up to four: every test keeps
+# its state in its own temporary profile and ports, so none depends on running alone.
+PYTEST_WORKERS := -n auto --maxprocesses 4
+
 unit: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_WORKERS)
 
 test: lint typecheck unit
 
@@ -44,7 +48,7 @@ $(NEWER_STAMP): pyproject.toml
 	touch $(NEWER_STAMP)
 
 test-newer: $(NEWER_STAMP)
-	$(NEWER_VENV)/bin/python -m pytest --ignore=tests/emulator --ignore=tests/contract
+	$(NEWER_VENV)/bin/python -m pytest $(PYTEST_WORKERS) --ignore=tests/emulator --ignore=tests/contract
 
 # Opt-in: the digest sink and hook mode against the real Mnemosyne (about 500 MB with its
 # embedding runtime, so it gets its own environment). MNEMOSYNE_NO_EMBEDDINGS=1: no model download.

@@ -19,7 +19,7 @@ from hermes_gbrain.commands.setup import EMULATOR_DIR, EMULATOR_PID
 from hermes_gbrain.emulator.cli import _parser as emulator_parser
 from hermes_gbrain.files import data_dir
 from hermes_gbrain.recall.digest import read_digest
-from support.hermes_cli import child_env, model_config
+from support.hermes_cli import CLI_TEST_TIMEOUT_S, child_env, model_config
 from support.hermes_home import HermesHome
 from support.stub_model import StubModel
 
@@ -67,6 +67,7 @@ def _fresh_venv(target: Path) -> Path:
     return target
 
 
+@pytest.mark.timeout(CLI_TEST_TIMEOUT_S)
 def test_walkthrough_runs_word_for_word_to_a_hermes_turn_with_digest_and_briefing(
     hermes_home: HermesHome, stub_model: StubModel, tmp_path: Path
 ) -> None:

@@ -16,10 +16,11 @@ import pytest
 
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
+from support.hermes_cli import CLI_TEST_TIMEOUT_S
 from support.hermes_home import HermesHome
 from support.pointer_env import make_profile
 
-pytestmark = pytest.mark.hermes
+pytestmark = [pytest.mark.hermes, pytest.mark.timeout(CLI_TEST_TIMEOUT_S)]
 
 PROCESSES = 4
 TESTS_DIR = Path(__file__).resolve().parents[1]

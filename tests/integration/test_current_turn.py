@@ -19,6 +19,7 @@ import pytest
 
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.mcp import MCP_DEADLINE_S
 from hermes_gbrain.recall import briefing as briefing_module
 from hermes_gbrain.recall.briefing import SEARCH_ROWS, cited_pages
 from hermes_gbrain.recall.pointers import HEADER, StoreKey, shared_engine
@@ -146,7 +147,9 @@ def test_past_the_budget_the_turn_gets_nothing_and_the_late_result_never_shows(
             key = StoreKey(str(profile.home.path), provider._config.cache_key, "s1")
             started = time.monotonic()
             late = driver.turn("Who is Maya Okafor?", flush=False)
-            assert time.monotonic() - started < 2.0
+            # The server still holds the search: the turn ended on its budget, not on the
+            # search's own deadline (a loaded machine may stretch 0.1 s, never to 12 s).
+            assert time.monotonic() - started < MCP_DEADLINE_S
             gate.set()
             assert engine_idle()  # the late answer has arrived...
             assert not shared_engine().waiting(key)  # ...and was published nowhere
@@ -182,7 +185,8 @@ def test_default_budget_applies_when_unset(profile: Profile) -> None:
             gate.set()
     finally:
         gate.set()
-    assert record.memory_context is None and elapsed < 2.0
+    # The default budget (at most 1 s), not the held search's own deadline.
+    assert record.memory_context is None and elapsed < MCP_DEADLINE_S
 
 
 def test_one_session_key_for_briefing_pointers_and_record(briefed: Profile) -> None:

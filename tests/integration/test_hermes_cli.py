@@ -14,11 +14,11 @@ import pytest
 
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.recall.briefing import cited_pages
-from support.hermes_cli import CliRun, chat_query, model_config, oneshot
+from support.hermes_cli import CLI_TEST_TIMEOUT_S, CliRun, chat_query, model_config, oneshot
 from support.pointer_env import Profile
 from support.stub_model import StubModel
 
-pytestmark = pytest.mark.hermes
+pytestmark = [pytest.mark.hermes, pytest.mark.timeout(CLI_TEST_TIMEOUT_S)]
 
 BLOCK = "Retrieved reference pointers."
 BRIEF_LINE = re.compile(r"^- .+ \[[a-z]+:[a-z0-9/._-]+\] — ", re.MULTILINE)

@@ -17,11 +17,18 @@ import pytest
 from hermes_gbrain.adapters.provider import UNANSWERED_S
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.recall import health
-from support.hermes_cli import CliRun, chat_query, model_config, oneshot, run_hermes
+from support.hermes_cli import (
+    CLI_TEST_TIMEOUT_S,
+    CliRun,
+    chat_query,
+    model_config,
+    oneshot,
+    run_hermes,
+)
 from support.pointer_env import Profile
 from support.stub_model import StubModel, StubReply
 
-pytestmark = pytest.mark.hermes
+pytestmark = [pytest.mark.hermes, pytest.mark.timeout(CLI_TEST_TIMEOUT_S)]
 
 MESSAGE = "What do we know about Maya Okafor?"
 OFF = "GBrain memory is off"

@@ -27,6 +27,9 @@ from support.hermes_flavor import on_pinned_hermes
 from support.stub_model import StubModel
 
 RUN_TIMEOUT_S = 120.0
+CLI_TEST_TIMEOUT_S = 300.0
+"""The hang guard of a test that runs several ``hermes`` processes (5-20 s each on a busy
+machine); the suite's 60 s guard is for tests that stay in one process."""
 _SESSION_LINE = re.compile(r"^session_id:\s*(\S+)\s*$", re.MULTILINE)
 _SCRUBBED_PREFIXES = ("GBRAIN_", "HERMES_", "MCP_GBRAIN_")
 

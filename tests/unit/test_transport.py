@@ -580,9 +580,9 @@ def test_connection_refused_is_a_transport_error(real: Transport) -> None:
         port = placeholder.getsockname()[1]
     exc, elapsed = _timed(
         lambda: real.post(
-            f"http://127.0.0.1:{port}/mcp", content=b"{}", headers={}, cap=100, deadline_s=2.0
+            f"http://127.0.0.1:{port}/mcp", content=b"{}", headers={}, cap=100, deadline_s=30.0
         )
     )
     assert isinstance(exc, TransportError), exc
     assert exc.kind == "ConnectError"
-    assert elapsed < 2.0
+    assert elapsed < 30.0  # a refusal ends the call: it is not retried until the deadline
