@@ -312,9 +312,46 @@ def test_a_name_misspelt_by_one_slip_names_its_page() -> None:
     asked = "what does Tomas Lindquist think of the sync design?"
     assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/tomas-lindqvist"]
     assert slugs(gate_rows([person], asked)) == ["people/tomas-lindqvist"]
-    # only names are mended: an ordinary title one slip off stays unnamed
+    # an ordinary title is mended only in place, its words side by side as in the title
     trip = row("notes/hiring-plan", "Hiring plan notes")
     assert gate_rows([trip], "plan a hiking trip, any notes?") == []
+
+
+def test_an_ordinary_title_misspelt_in_place_names_its_page() -> None:
+    projects = ("Tidepool Dashboard", "Osprey Tracker", "Keystone Auth", "Solar Collar")
+    meetings = [
+        row(f"meetings/{p.lower().replace(' ', '-')}-kickoff", f"{p} Kickoff (2026-04-0{i})",
+            page_type="meeting")
+        for i, p in enumerate(projects, start=1)
+    ]  # fmt: skip
+    vocabulary = TitleVocabulary.build(r.title for r in meetings)  # "kickoff" goes with any
+    tidepool = meetings[0]
+    for asked in ("pull up the tidepool dashbaord kickoff notes", "tidepool dashbord kickoff?"):
+        found = gate_rows(meetings, asked, vocabulary=vocabulary)
+        assert slugs(found) == [tidepool.slug], asked
+    # two slips, or the slip away from the title's other words, name nothing
+    assert gate_rows(meetings, "tidepool dashbaord kikcoff", vocabulary=vocabulary) == []
+    asked = "kickoff for the tidepool, and the dashbaord?"
+    assert gate_rows(meetings, asked, vocabulary=vocabulary) == []
+
+
+def test_the_title_index_names_the_one_meeting_of_a_month_by_a_word_of_its_title() -> None:
+    pages = [
+        ("default", "meetings/2026-01-28-planning", "Monthly Planning (2026-01-28)", "meeting"),
+        ("default", "meetings/2026-02-28-planning", "Monthly Planning (2026-02-28)", "meeting"),
+        ("default", "meetings/2026-04-04-osprey", "Osprey Tracker Kickoff (2026-04-04)",
+         "meeting"),
+        ("default", "meetings/2026-04-07-tidepool", "Tidepool Dashboard Kickoff (2026-04-07)",
+         "meeting"),
+    ]  # fmt: skip
+    vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
+    gate = Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+    found = gate_rows([], "feb planning mtg notes pls", gate=gate)
+    assert slugs(found) == ["meetings/2026-02-28-planning"]
+    # April had two kickoffs; "planned" is not the title's word; 2025 is not its year
+    assert gate_rows([], "anything from the kickoff in april?", gate=gate) == []
+    assert gate_rows([], "what have we planned for february", gate=gate) == []
+    assert gate_rows([], "feb 2025 planning mtg notes", gate=gate) == []
 
 
 def test_umlauts_typed_out_name_the_page() -> None:

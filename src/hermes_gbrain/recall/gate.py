@@ -153,6 +153,7 @@ from .words import (
     mended,
     message_acronyms,
     message_names,
+    near,
     other_language,
     run_in,
     spelt_out,
@@ -904,7 +905,7 @@ class _Reading(NamedTuple):
     elsewhere: bool
     """Whether the message uses the row's title about something else."""
     spelt: set[str]
-    """``wanted`` with a slip of a person's or company's name mended (:func:`_mended`)."""
+    """``wanted`` with a slip of the title mended (:func:`_mended`)."""
     common: bool
     """The message has the words of the row's name only as a common noun, or gives the
     person's first name to someone else: they name nothing here and back no row."""
@@ -920,7 +921,7 @@ def _reading(
     asked = {s for s in wanted if _distinctive(s, vocabulary)}
     words_ = row_words or _RowWords.of(row)
     elsewhere = _elsewhere(row, words_, asked, message)
-    spelt = _mended(row, wanted, message)
+    spelt = _mended(row, wanted, message, words_)
     common = _as_common_noun(row, words_, message) or (
         _person(row) and _borne_by_another(words_, message, vocabulary, spelt)
     )
@@ -944,13 +945,32 @@ def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
     return frozenset(spent)
 
 
-def _mended(row: SearchRow, wanted: set[str], message: _Message) -> set[str]:
-    """``wanted`` with the word of a person's or company's name the message misspelt by
-    one slip ("Tomas Lindquist" for *Tomas Lindqvist*; :func:`.words.mended`)."""
-    if (row.type or "") not in NAME_TYPES:
+def _mended(row: SearchRow, wanted: set[str], message: _Message, read: _RowWords) -> set[str]:
+    """``wanted`` with the word of the row's title the message misspelt by one slip
+    (:func:`.words.mended`): anywhere in the message for a person's or company's name
+    ("Tomas Lindquist" for *Tomas Lindqvist*), in place among the title's other words, in
+    order, for any other title, whose date need not be said ("tidepool dashbaord kickoff"
+    for *Tidepool Dashboard Kickoff (2026-04-07)*; "plan a hiking trip, any notes?" is not
+    *Hiring plan notes*)."""
+    dated = {s for s in read.title if is_date_stem(s)}
+    found = mended(row.title, message.said, wanted | dated)
+    if found is None:
         return wanted
-    found = mended(row.title, message.said, wanted)
-    return wanted | {found} if found else wanted
+    if (row.type or "") not in NAME_TYPES and not _slipped_in_place(read, message, dated):
+        return wanted
+    return wanted | {found}
+
+
+def _slipped_in_place(read: _RowWords, message: _Message, dated: set[str]) -> bool:
+    """The title's words but its date's, side by side in the message as in the title, one
+    of them a slip off."""
+    t = tuple(w for w in read.sequence if stem(w) not in dated and not w.isdigit())
+    m = message.sequence
+    for i in range(len(m) - len(t) + 1):
+        pairs = list(zip(t, m[i : i + len(t)], strict=True))
+        if all(a == b or near(a, b) for a, b in pairs) and sum(a != b for a, b in pairs) == 1:
+            return True
+    return False
 
 
 def _count(backing: set[str]) -> int:
@@ -1140,6 +1160,24 @@ def _undated(
     return _promote(rows, tiers, shown)
 
 
+def _in_month(
+    titles: TitleMatcher,
+    said: _Message,
+    vocabulary: TitleVocabulary | None,
+    tiers: dict[int, list[SearchRow]],
+    shown: set[str],
+) -> bool:
+    """The one meeting of a month the message gives that has a word of the message in its
+    title ("feb planning mtg notes pls"), unless another date of the message disagrees or the
+    message uses the title's words about something else. Whether any was named."""
+    rows = [
+        r
+        for r in titles.in_month(said.dates, said.sequence)
+        if agree(date_marks(r.title), said.dates) and not _reading(r, said, vocabulary).elsewhere
+    ]
+    return _promote(rows, tiers, shown)
+
+
 def _promote(rows: Iterable[SearchRow], tiers: dict[int, list[SearchRow]], shown: set[str]) -> bool:
     """``rows`` named outright: moved to tier 1 (left out when already shown). Whether any
     was clean."""
@@ -1236,6 +1274,8 @@ def gate_rows(
                     tiers.setdefault(1, []).append(row)
     if gate.titles is not None and not said.dates:
         any_named = _undated(gate.titles, said, vocabulary, tiers, shown) or any_named
+    if gate.titles is not None and said.dates:
+        any_named = _in_month(gate.titles, said, vocabulary, tiers, shown) or any_named
     if gate.titles is not None and (across := gate.titles.across_scripts(message)):
         any_named = _promote(across, tiers, shown) or any_named  # "من هي ليلى فراهاني؟"
     if any_named:  # something is named: named pages, and at most one loose row ahead of them

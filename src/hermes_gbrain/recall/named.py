@@ -14,7 +14,9 @@ whose title has those initials, if only one has. A word of a name no other title
 it as written: "Driftwoodの同期…" gets no row from a keyword-only search, whose parser
 reads the Japanese run as one word no page has. A person's Latin name written in Arabic
 letters or in katakana is read by its consonants (:mod:`.skeletons`); the page is named when
-no other name reads the same. Other candidates are only candidates: the
+no other name reads the same. A month the message gives names the one meeting of that month
+whose title has a word of the message, as written ("feb planning mtg"). Other candidates
+are only candidates: the
 gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 """
 
@@ -38,6 +40,7 @@ from .words import (
     near,
     run_in,
     slips,
+    stem,
     words,
 )
 
@@ -51,6 +54,11 @@ NAME_TYPES = frozenset({"person", "company", "organization"})
 """Pages whose titles are names: found too when the message misspells one of their words."""
 
 
+MONTH_WORD_MIN = 4
+"""Letters a word of a meeting's title needs to name it beside a month ("call" of On-Call)."""
+_HOLDS = frozenset({"meeting", "notes", "summary", "minutes"})
+"""Words for what a meeting's page holds: any meeting's, they name none."""
+
 LONE_TYPES = NAME_TYPES | {"project"}
 """Pages a word of their own name may name alone (:func:`.gate._lone_name`)."""
 
@@ -61,6 +69,16 @@ def _own_words(title: str, kind: str, counts: Mapping[str, int]) -> set[str]:
     said = [w for w in words(title) if w.isascii() and w.isalpha()]
     stems = {s for w in (said if kind == "person" else said[:1]) for s in content_stems(w)}
     return {s for s in stems if counts.get(s, 0) <= 1}
+
+
+def _month_keys(title: str, marks: frozenset[str]) -> set[tuple[str, str]]:
+    """A meeting's month beside each word of its title as written, but for its date's words
+    and the words for what a page holds ("meeting", "notes"): "planning" names the
+    planning meeting of a month, "planned" does not."""
+    months = {m for m in marks if m[0] == "m"}
+    said = {w for w in words(title) if w.isalpha() and len(w) >= MONTH_WORD_MIN}
+    said = {w for w in said - _HOLDS if not is_date_stem(stem(w))}
+    return {(month, word) for month in months for word in said}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +100,7 @@ class TitleMatcher:
 
     __slots__ = (
         *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
-        *("_undated", "pages"),
+        *("_months", "_undated", "pages"),
     )
 
     def __init__(
@@ -100,6 +118,7 @@ class TitleMatcher:
         self._days: dict[str, list[SearchRow]] = {}
         self._skeletons: dict[tuple[str, tuple[str, ...]], list[SearchRow]] = {}
         meetings: dict[frozenset[str], list[SearchRow]] = {}
+        self._months: dict[tuple[str, str], list[SearchRow]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
@@ -116,6 +135,9 @@ class TitleMatcher:
             for day in (m for m in marks if m[0] == "d"):
                 self._days.setdefault(day, []).append(row)
             undated = frozenset(s for s in stems if not is_date_stem(s))
+            if kind == "meeting":
+                for month_word in _month_keys(title, marks):
+                    self._months.setdefault(month_word, []).append(row)
             if kind == "meeting" and marks and len(undated) >= UNDATED_WORDS:
                 meetings.setdefault(undated, []).append(row)
             if kind in LONE_TYPES and counts:
@@ -191,6 +213,19 @@ class TitleMatcher:
         anything."""
         days = sorted(m for m in marks if m[0] == "d")
         return [row for day in days for row in self._days.get(day, ())][:MAX_CANDIDATES]
+
+    def in_month(self, marks: frozenset[str], said: Iterable[str]) -> list[SearchRow]:
+        """Meetings of a month the message gives (``marks``) that a word of their title,
+        as the message writes it (``said``), names because no other meeting of that month
+        has it: "feb planning mtg notes" for *Monthly Planning (2026-02-28)*, not "the
+        kickoff in april" when April had several."""
+        months = sorted(m for m in marks if m[0] == "m")
+        found: list[SearchRow] = []
+        for key in ((month, word) for month in months for word in sorted(set(said))):
+            owners = self._months.get(key, ())
+            if len(owners) == 1 and owners[0] not in found:
+                found.append(owners[0])
+        return found[:MAX_CANDIDATES]
 
     def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
         """Pages every title word of which is in ``wanted`` (the message's stems) and every
