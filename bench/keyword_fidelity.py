@@ -61,7 +61,7 @@ LATER_SETS = (
     *("sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27", "sealed28"),
     *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33", "sealed34", "sealed35"),
     *("sealed36", "sealed37", "sealed38", "sealed39", "sealed40", "sealed41", "sealed42"),
-    "sealed43",
+    *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
 )
 
 

@@ -97,7 +97,7 @@ SPLITS = (
     *("sealed20", "sealed21", "sealed22", "sealed23", "sealed24", "sealed25", "sealed26"),
     *("sealed27", "sealed28", "sealed29", "sealed30", "sealed31", "sealed32", "sealed33"),
     *("sealed34", "sealed35", "sealed36", "sealed37", "sealed38", "sealed39", "sealed40"),
-    *("sealed41", "sealed42", "sealed43"),
+    *("sealed41", "sealed42", "sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -158,7 +158,10 @@ set apart at the opening, a name's own word from the title index, dates to the d
 Arabic letters or katakana were then chosen looking at every set up to them); ``sealed40`` and
 ``sealed41``: written before those rules, measured once on the rules before them and, with
 nothing of theirs looked at, once more with those frozen; ``sealed42`` and ``sealed43``: written
-the same way, measured once with everything frozen."""
+the same way, measured once with everything frozen; ``sealed44`` to ``sealed47``: by four more,
+measured once on those rules and, with nothing of theirs looked at, once more with two rules
+chosen looking at every set before them (a title misspelt in place, a meeting named by a month)
+frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
