@@ -13,6 +13,7 @@ import pytest
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall import words as words_module
 from hermes_gbrain.recall.gate import Gate, TitleVocabulary, gate_rows
+from hermes_gbrain.recall.glosses import meeting_words
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
 from hermes_gbrain.recall.words import (
     acronyms,
@@ -486,3 +487,34 @@ def test_a_japanese_title_is_named_with_a_particle_inside_or_a_name_by_its_honor
     assert gate_rows([], "佐藤が好きです", gate=gate) == []
     assert gate_rows([], "由紀さんは元気？", gate=gate) == []
     assert gate_rows([], "東京のメモ", gate=gate) == []
+
+
+def test_a_meeting_s_kind_in_another_language_is_read_in_english() -> None:
+    assert meeting_words("3月2日のレビューで結局どうなった？") == "review"
+    assert meeting_words("متى كان اجتماع انطلاق مشروع Mesh Radio؟") == "kickoff"
+    assert meeting_words("Monatsplanung August 2026 – was stand da auf der Agenda?") == (
+        "monthly planning"
+    )
+    assert meeting_words("что обсуждали на ежемесячном планировании в апреле?") == (
+        "monthly planning"
+    )
+    assert meeting_words("what did the design review decide") == ""
+    pages = [
+        ("default", "meetings/2026-03-02-sync", "Sync Design Review (2026-03-02)", "meeting"),
+        ("default", "meetings/2026-03-09-board", "Board Update (2026-03-09)", "meeting"),
+        ("default", "meetings/2026-04-20-poacher-review",
+         "Poacher Alerts Design Review (2026-04-20)", "meeting"),
+        ("default", "meetings/2026-04-22-poacher-kickoff", "Poacher Alerts Kickoff (2026-04-22)",
+         "meeting"),
+    ]  # fmt: skip
+    vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
+    gate = Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+    found = gate_rows([], "متى كان اجتماع انطلاق مشروع Poacher Alerts؟", gate=gate)
+    assert slugs(found) == ["meetings/2026-04-22-poacher-kickoff"]
+    found = gate_rows([], "3月2日のレビューで結局どうなった？", gate=gate)
+    assert slugs(found) == ["meetings/2026-03-02-sync"]
+    found = gate_rows([], "3月9日の取締役会でマヤが出した数字を教えて", gate=gate)
+    assert slugs(found) == ["meetings/2026-03-09-board"]
+    # the kind alone, or on another day, names no meeting
+    assert gate_rows([], "テスラの取締役会は何を決めた？", gate=gate) == []
+    assert gate_rows([], "4月2日のレビューで結局どうなった？", gate=gate) == []
