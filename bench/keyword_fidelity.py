@@ -62,6 +62,7 @@ LATER_SETS = (
     *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33", "sealed34", "sealed35"),
     *("sealed36", "sealed37", "sealed38", "sealed39", "sealed40", "sealed41", "sealed42"),
     *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
+    *("sealed48", "sealed49"),
 )
 
 

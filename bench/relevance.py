@@ -98,6 +98,7 @@ SPLITS = (
     *("sealed27", "sealed28", "sealed29", "sealed30", "sealed31", "sealed32", "sealed33"),
     *("sealed34", "sealed35", "sealed36", "sealed37", "sealed38", "sealed39", "sealed40"),
     *("sealed41", "sealed42", "sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
+    *("sealed48", "sealed49"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -161,7 +162,9 @@ nothing of theirs looked at, once more with those frozen; ``sealed42`` and ``sea
 the same way, measured once with everything frozen; ``sealed44`` to ``sealed47``: by four more,
 measured once on those rules and, with nothing of theirs looked at, once more with two rules
 chosen looking at every set before them (a title misspelt in place, a meeting named by a month)
-frozen."""
+frozen; ``sealed48`` and ``sealed49``: by two more, written while a meeting's kind in other
+languages was chosen looking at every set up to ``sealed47``, measured once on the rules before it
+and once with it frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

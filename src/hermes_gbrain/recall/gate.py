@@ -1148,36 +1148,18 @@ def _tied(
     return tied
 
 
-def _undated(
-    titles: TitleMatcher,
+def _named_by_index(
+    rows: Iterable[SearchRow],
     said: _Message,
     vocabulary: TitleVocabulary | None,
     tiers: dict[int, list[SearchRow]],
     shown: set[str],
 ) -> bool:
-    """A dated page the message names by its title's other words, when no other dated
-    title has them and the message gives no date ("pull up the on-call retro"): named,
-    unless the message uses those words about something else. Whether any was."""
-    rows = [r for r in titles.undated(said.wanted) if not _reading(r, said, vocabulary).elsewhere]
-    return _promote(rows, tiers, shown)
-
-
-def _in_month(
-    titles: TitleMatcher,
-    said: _Message,
-    vocabulary: TitleVocabulary | None,
-    tiers: dict[int, list[SearchRow]],
-    shown: set[str],
-) -> bool:
-    """The one meeting of a month the message gives that has a word of the message in its
-    title ("feb planning mtg notes pls"), unless another date of the message disagrees or the
-    message uses the title's words about something else. Whether any was named."""
-    rows = [
-        r
-        for r in titles.in_month(said.dates, said.sequence)
-        if agree(date_marks(r.title), said.dates) and not _reading(r, said, vocabulary).elsewhere
-    ]
-    return _promote(rows, tiers, shown)
+    """Dated pages the title index names outright (:meth:`.TitleMatcher.undated`, by their
+    title's other words; :meth:`.TitleMatcher.in_month`, by a month and a word), unless the
+    message uses their title's words about something else. Whether any was named."""
+    kept = [r for r in rows if not _reading(r, said, vocabulary).elsewhere]
+    return _promote(kept, tiers, shown)
 
 
 def _promote(rows: Iterable[SearchRow], tiers: dict[int, list[SearchRow]], shown: set[str]) -> bool:
@@ -1274,10 +1256,17 @@ def gate_rows(
                 any_named = True
                 if key not in shown:
                     tiers.setdefault(1, []).append(row)
-    if gate.titles is not None and not said.dates:
-        any_named = _undated(gate.titles, said, vocabulary, tiers, shown) or any_named
-    if gate.titles is not None and said.dates:
-        any_named = _in_month(gate.titles, said, vocabulary, tiers, shown) or any_named
+    if gate.titles is not None:
+        dated = (  # "feb planning mtg notes pls"; "pull up the on-call retro"
+            [
+                r
+                for r in gate.titles.in_month(said.dates, said.sequence)
+                if agree(date_marks(r.title), said.dates)
+            ]
+            if said.dates
+            else gate.titles.undated(said.wanted)
+        )
+        any_named = _named_by_index(dated, said, vocabulary, tiers, shown) or any_named
     if gate.titles is not None and (across := gate.titles.across_scripts(message)):
         any_named = _promote(across, tiers, shown) or any_named  # "من هي ليلى فراهاني؟"
     if any_named:  # something is named: named pages, and at most one loose row ahead of them
