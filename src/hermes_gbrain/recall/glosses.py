@@ -94,7 +94,6 @@ planification mensuelle = monthly planning
 planejamento mensal = monthly planning
 junta directiva = board
 conseil d'administration = board
-conselho = board
 retrospectiva = retro
 retrospective = retro
 actualizacion de estado = status update
@@ -110,20 +109,22 @@ _GLOSSES: tuple[tuple[str, str], ...] = tuple(
 
 
 def _pattern(word: str) -> str:
+    """Latin and Cyrillic words match at a word's start, the others anywhere."""
     folded = re.escape(fold(word))
-    return folded if not word.isascii() and not _spaced(word) else rf"(?<!\w){folded}"
+    return rf"(?<!\w){folded}" if word.isascii() or _cyrillic(word) else folded
 
 
-def _spaced(word: str) -> bool:
-    """Cyrillic is written with spaces and inflects at the end: matched at a word's start."""
+def _cyrillic(word: str) -> bool:
     return all("\u0400" <= ch <= "\u04ff" or not ch.isalpha() for ch in word)
 
 
 _MATCH = re.compile("|".join(f"(?P<g{i}>{_pattern(w)})" for i, (w, _) in enumerate(_GLOSSES)))
+_ASCII_HINT = re.compile("|".join(re.escape(w) for w, _ in _GLOSSES if w.isascii()), re.IGNORECASE)
+"""The table's Latin words: an ASCII message without one needs no look."""
 
 
 def meeting_words(text: str) -> str:
-    """The English of every meeting word of :data:`_GLOSSES` in ``text``, ``""`` when none
+    """The English of every meeting word of the table in ``text``, ``""`` when none
     ("3月2日のレビュー" -> "review")."""
     if text.isascii() and not _ASCII_HINT.search(text):
         return ""
@@ -133,7 +134,3 @@ def meeting_words(text: str) -> str:
         if english not in found:
             found.append(english)
     return " ".join(found)
-
-
-_ASCII_HINT = re.compile("|".join(re.escape(w) for w, _ in _GLOSSES if w.isascii()), re.IGNORECASE)
-"""The table's Latin words: an ASCII message without one needs no look."""
