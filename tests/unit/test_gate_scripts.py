@@ -41,6 +41,12 @@ def slugs(rows: Sequence[SearchRow]) -> list[str]:
     return [r.slug for r in rows]
 
 
+def _indexed(pages: list[tuple[str, str, str, str]]) -> Gate:
+    """A gate with the title index and the vocabulary of ``pages``, as a profile builds it."""
+    vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
+    return Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+
+
 def test_words_are_unicode_and_latin_accents_fold() -> None:
     assert words("José Müller, Ольга and Ελένη") == ["jose", "muller", "ольга", "and", "ελένη"]
     assert fold("Москва й が") == "москва й が"  # marks that make another letter stay
@@ -224,8 +230,7 @@ def test_a_title_that_reads_as_instructions_is_named_by_no_new_path() -> None:
         ("default", "meetings/2026-03-09-zorblax", f"{hostile} (2026-03-09)", "meeting"),
         ("default", "notes/zorblax-notes", "Zorblax notes", "note"),
     ]
-    vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
-    gate = Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+    gate = _indexed(pages)
     # its own word, its day: the title is still screened before anything is shown
     for asked in ("Zorblaxの進捗はどう\uff1f", "what did we say about zorblax on 9 march"):
         assert slugs(gate_rows([], asked, gate=gate)) == ["notes/zorblax-notes"]
@@ -345,8 +350,7 @@ def test_the_title_index_names_the_one_meeting_of_a_month_by_a_word_of_its_title
         ("default", "meetings/2026-04-07-tidepool", "Tidepool Dashboard Kickoff (2026-04-07)",
          "meeting"),
     ]  # fmt: skip
-    vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
-    gate = Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+    gate = _indexed(pages)
     found = gate_rows([], "feb planning mtg notes pls", gate=gate)
     assert slugs(found) == ["meetings/2026-02-28-planning"]
     # April had two kickoffs; "planned" is not the title's word; 2025 is not its year
@@ -507,8 +511,7 @@ def test_a_meeting_s_kind_in_another_language_is_read_in_english() -> None:
         ("default", "meetings/2026-04-22-poacher-kickoff", "Poacher Alerts Kickoff (2026-04-22)",
          "meeting"),
     ]  # fmt: skip
-    vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
-    gate = Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+    gate = _indexed(pages)
     found = gate_rows([], "متى كان اجتماع انطلاق مشروع Poacher Alerts؟", gate=gate)
     assert slugs(found) == ["meetings/2026-04-22-poacher-kickoff"]
     found = gate_rows([], "3月2日のレビューで結局どうなった？", gate=gate)
