@@ -135,7 +135,7 @@ from .dates import agree, date_marks, is_date_stem, is_periodic
 from .filecache import FileCache
 from .generated import is_generated
 from .glosses import meeting_words
-from .named import LONE_TYPES, NAME_TYPES, TitleMatcher
+from .named import HOLDS_WORDS, LONE_TYPES, NAME_TYPES, TitleMatcher
 from .outside import outside_things
 from .screen import prompt_line, prompt_ref
 from .words import (
@@ -199,7 +199,7 @@ never mentions a name the message gives (its summary may stop before the name)."
 DATED_PRESENT = 2
 """Words of a dated title (besides the date) the message must hold before the title's word
 for what the page holds ("meeting", "notes") may be left out (:func:`_dated`)."""
-_SPARABLE = frozenset(stem(w) for w in ("meeting", "notes", "summary", "minutes"))
+_SPARABLE = frozenset(stem(w) for w in HOLDS_WORDS)
 """What a dated page holds, said or not: "feb monthly planning" is the meeting."""
 STRONG_EVIDENCE = frozenset({"exact_title_match", "alias_hit"})
 WEAK_EVIDENCE = frozenset({"weak_semantic"})

@@ -44,7 +44,7 @@ from .words import (
     words,
 )
 
-__all__ = ["LONE_TYPES", "MAX_CANDIDATES", "NAME_TYPES", "TitleMatcher"]
+__all__ = ["HOLDS_WORDS", "LONE_TYPES", "MAX_CANDIDATES", "NAME_TYPES", "TitleMatcher"]
 
 MAX_CANDIDATES = 64
 """Candidates checked per message at most (a message naming more is not a question)."""
@@ -56,8 +56,9 @@ NAME_TYPES = frozenset({"person", "company", "organization"})
 
 MONTH_WORD_MIN = 4
 """Letters a word of a meeting's title needs to name it beside a month ("call" of On-Call)."""
-_HOLDS = frozenset({"meeting", "notes", "summary", "minutes"})
-"""Words for what a meeting's page holds: any meeting's, they name none."""
+HOLDS_WORDS = frozenset({"meeting", "notes", "summary", "minutes"})
+"""Words for what a dated page holds: any meeting's, so they name none, and a title may go
+without them (:func:`.gate._dated`)."""
 
 LONE_TYPES = NAME_TYPES | {"project"}
 """Pages a word of their own name may name alone (:func:`.gate._lone_name`)."""
@@ -77,7 +78,7 @@ def _month_keys(title: str, marks: frozenset[str]) -> set[tuple[str, str]]:
     planning meeting of a month, "planned" does not."""
     months = {m for m in marks if m[0] == "m"}
     said = {w for w in words(title) if w.isalpha() and len(w) >= MONTH_WORD_MIN}
-    said = {w for w in said - _HOLDS if not is_date_stem(stem(w))}
+    said = {w for w in said - HOLDS_WORDS if not is_date_stem(stem(w))}
     return {(month, word) for month in months for word in said}
 
 
