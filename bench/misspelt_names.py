@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         retrieve = retrievals(brain, config.settings.mcp_url, rules.vocabulary)[PROVIDER_RETRIEVAL]
         mended, spelt = found(wrong, retrieve, rules), found(right, retrieve, rules)
         with (
-            mock.patch.object(gate_module, "_mended", lambda row, wanted, message: wanted),
+            mock.patch.object(gate_module, "_mended", lambda row, wanted, message, read: wanted),
             mock.patch.object(TitleMatcher, "_misspelt", lambda self, message, wanted: []),
         ):
             baseline = found(wrong, retrieve, rules)
