@@ -914,3 +914,53 @@ def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
     assert slugs(gate_rows([plan], asked)) == [plan.slug]
     asked = "hiring plan 2026 for my cousin's bakery: which roles to fill before the summer?"
     assert gate_rows([plan], asked) == []
+
+
+def test_a_long_title_said_whole_is_about_its_page() -> None:
+    incident = row("notes/incident-report-collar-battery", "Incident report: collar battery drain",
+                   1.0, "keyword_exact",
+                   snippet="GPS kept awake by a firmware bug; two collars died.")  # fmt: skip
+    for asked in (
+        "incident report on the collar battery drain - what was the root cause?",
+        "what was the root cause in the collar battery drain incident report",
+    ):
+        assert slugs(gate_rows([incident], asked)) == [incident.slug], asked
+    # a title of three words said whole may still be about something else
+    policy = row("notes/remote-work-policy", "Remote work policy", 1.0, "keyword_exact",
+                 snippet="Work from anywhere in your country.")  # fmt: skip
+    assert gate_rows([policy], "write a remote work policy for my cousin's bakery") == []
+
+
+def test_a_lettered_title_is_named_by_its_word_and_letter_together() -> None:
+    series = row("projects/series-a-fundraise", "Series A Fundraise", 1.1, "keyword_exact",
+                 "project", snippet="Raising the round; Maya leads it.")  # fmt: skip
+    kestrel = row("companies/kestrel-works", "Kestrel Works", 1.0, "keyword_exact", "company",
+                  snippet="Our company; raising a Series A.")  # fmt: skip
+    vocabulary = TitleVocabulary.build([series.title, kestrel.title, "Beacon App"])
+    for asked in ("Series A target amount?", "series a: how much and when, who leads it"):
+        assert slugs(gate_rows([series], asked, vocabulary=vocabulary)) == [series.slug], asked
+    asked = "¿cuánto quiere levantar Kestrel en la serie A?"
+    found = gate_rows([kestrel, series], asked, vocabulary=vocabulary)
+    assert slugs(found) == [kestrel.slug, series.slug]
+    # the word alone, in any language, is not the title
+    for asked in (
+        "¿me recomiendas alguna serie buena para ver este finde?",
+        "what's a good tv series to watch this weekend",
+    ):
+        assert gate_rows([series], asked, vocabulary=vocabulary) == [], asked
+
+
+def test_a_long_dated_title_said_short_names_its_meeting() -> None:
+    debrief = row("meetings/2026-03-16-marula-field-debrief",
+                  "Marula Field Visit Debrief (2026-03-16)", 1.0, "keyword_exact", "meeting",
+                  snippet="Battery life in the heat; the classifier ran offline.")  # fmt: skip
+    marula = row("companies/marula-conservancy", "Marula Conservancy", 0.55, "alias_hit",
+                 "company", snippet="Our first customer.")  # fmt: skip
+    asked = "what did the marula field debrief find"
+    assert slugs(gate_rows([marula, debrief], asked)) == [marula.slug, debrief.slug]
+    assert slugs(gate_rows([debrief], asked, max_tier=1)) == [debrief.slug]  # named, not loose
+    # the title's last word left out is a part of it that names something else
+    kickoff = row("meetings/2026-04-25-data-retention-audit-kickoff",
+                  "Data Retention Audit Kickoff (2026-04-25)", 1.0, "keyword_exact", "meeting",
+                  snippet="Scope: every table holding observations.")  # fmt: skip
+    assert gate_rows([kickoff], "who runs the data retention audit?", max_tier=1) == []

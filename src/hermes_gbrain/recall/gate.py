@@ -17,29 +17,32 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 1. **named in the message** — every word of its title is in the message (with at least one
    *distinctive* word, or three words; a one-word title only as a name: capitalised inside the
    sentence, not spelt like an ordinary word, or the whole question), or the title is a phrase of
-   the message, or the message holds its acronym ("CRDTs"), or its version number beside one of
-   its distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a
-   capitalised name in the message ("Mwangi") is a word of the title of a person or company page,
-   or a person's Latin name is written in Arabic letters or in katakana (:mod:`.skeletons`: "من
-   هي ليلى فراهاني؟" for *Leila Farahani*; from the title index). Words are those of any script
-   (:mod:`.words`): a title in a script written without spaces counts when its runs are inside
-   the message's text. With the title index (``Gate.titles``) pages named this way are found even
-   when search did not return them (:mod:`.named`). A title of ordinary words and a date is named
-   by its words and a date of the message that agrees (:mod:`.dates`: "the on-call retro from
-   march", "standup notes week 17"), or on the title's very day by one word of it ("what did maya
-   present to the board on 9 march"; from the title index too), and a meeting's by its words
-   alone when the message gives no date and no other meeting's title has them ("pull up the
-   on-call retro"; from the title index). Not when the message uses the title about something
-   else: it names nothing the brain knows, is not in German, Spanish, French or Portuguese (whose
-   own words the row would not explain), the row is no person's or company's page, no meeting on
-   a date the message gives, no title the message opens with set apart ("hiring plan 2026 — which
-   roles?"), and two distinctive, not generic words of the message appear nowhere in the row
-   ("write a remote work policy for my cousin's bakery", "my garage circuit breaker won't
-   reset"); one is enough after "a" or "their" ("a remote work policy for a 5-person bakery"),
-   none after "our" or "my" (but a concept's title after "my" is the writer's own thing: "my
-   circuit breaker"). Such a title's words then anchor nothing and back no other row (the writer
-   of the *Field Handbook*, for "a field handbook for the camping trip"); only words of the
-   message beyond the title's, not generic, in its summary can (tiers 2 and 3);
+   the message, or the message holds its acronym ("CRDTs"), or its version number beside one of its
+   distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
+   name in the message ("Mwangi") is a word of the title of a person or company page, or a person's
+   Latin name is written in Arabic letters or in katakana (:mod:`.skeletons`: "من هي ليلى فراهاني؟"
+   for *Leila Farahani*; from the title index). Words are those of any script (:mod:`.words`): a
+   title in a script written without spaces counts when its runs are inside the message's text.
+   With the title index (``Gate.titles``) pages named this way are found even when search did not
+   return them (:mod:`.named`). A title of ordinary words and a date is named by its words and a
+   date of the message that agrees (:mod:`.dates`: "the on-call retro from march", "standup notes
+   week 17"), or on the title's very day by one word of it ("what did maya present to the board on
+   9 march"; from the title index too), and a meeting's by its words alone when the message gives
+   no date and no other meeting's title has them ("pull up the on-call retro"; from the title
+   index), or, for a title of four words or more, with one word between its first and last left out
+   ("the marula field debrief"). A title that opens with a word and a letter is named by the two
+   side by side ("series a: target?"), never by the word alone ("¿alguna serie buena?"). Not when
+   the message uses the title about something else: it names nothing the brain knows, is not in
+   German, Spanish, French or Portuguese (whose own words the row would not explain), the row is no
+   person's or company's page, no meeting on a date the message gives, no title the message opens
+   with set apart ("hiring plan 2026 — which roles?"), no title of four words or more said whole,
+   and two distinctive, not generic words of the message appear nowhere in the row ("write a remote
+   work policy for my cousin's bakery", "my garage circuit breaker won't reset"); one is enough
+   after "a" or "their" ("a remote work policy for a 5-person bakery"), none after "our" or "my"
+   (but a concept's title after "my" is the writer's own thing: "my circuit breaker"). Such a
+   title's words then anchor nothing and back no other row (the writer of the *Field Handbook*, for
+   "a field handbook for the camping trip"); only words of the message beyond the title's, not
+   generic, in its summary can (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message, or a
    second distinctive message word appears in the row's title or summary, or the
@@ -191,6 +194,10 @@ COSINE_MIN_ROWS = 5
 """The median is read only from this many rows with a cosine or more (a hybrid GBrain
 returns 20)."""
 ELSEWHERE_WORDS = 2
+WHOLE_TITLE_WORDS = 4
+"""Words a title needs (its date's and numbers aside) before, said whole, it is too
+particular to be ordinary words about something else ("incident report on the collar
+battery drain - what was the root cause?")."""
 """Distinctive message words a title match may leave unexplained before it stops naming
 the page (:func:`_elsewhere`)."""
 NAME_OVERRIDE = 3
@@ -674,6 +681,21 @@ def _opened(said: tuple[str, ...], titles: Iterable[tuple[str, ...]]) -> frozens
     return frozenset(t for t in opening if not longer(t))
 
 
+def _lettered(read: _RowWords) -> bool:
+    """The title opens with a word and a letter (*Series A Fundraise*)."""
+    seq = read.sequence
+    return len(seq) >= 2 and len(seq[1]) == 1 and seq[1].isalpha()
+
+
+def _designated(read: _RowWords, message: _Message) -> bool:
+    """The message has a lettered title's word and letter side by side, in any language's
+    spelling of the word ("Series A target?", "la serie A"): together they name the page,
+    whatever else the message asks, and the word alone does not ("¿alguna serie buena?")."""
+    head, letter = stem(read.sequence[0]), read.sequence[1]
+    said = message.sequence
+    return any(said[i + 1] == letter and stem(fold(said[i])) == head for i in range(len(said) - 1))
+
+
 def _lone_name(
     row: SearchRow,
     read: _RowWords,
@@ -691,6 +713,8 @@ def _lone_name(
     kind = row.type or ""
     if vocabulary is None or kind not in LONE_TYPES:
         return False
+    if kind != "person" and _lettered(read):
+        return _designated(read, message)
     for word in read.sequence if kind == "person" else read.sequence[:1]:
         head = stem(word)
         if head not in asked or not _distinctive(head, vocabulary) or head in vocabulary.df:
@@ -745,8 +769,10 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
     bakery"). Not when the message names something the brain knows
     (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes"), nor for a
-    meeting on a date the message gives ("the sync design review on march 2nd") or a title the
-    message opens with, set apart ("hiring plan 2026 — which roles first?")."""
+    meeting on a date the message gives ("the sync design review on march 2nd"), a title the
+    message opens with, set apart ("hiring plan 2026 — which roles first?"), a title of
+    :data:`WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
+    report"), or a lettered title's word and letter (:func:`_designated`)."""
     before = _before(read.sequence, message.sequence)
     if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain
@@ -762,6 +788,11 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
         return False  # "the sync design review on march 2nd": a meeting on its own date
     if read.sequence == message.heading:
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
+    if _lettered(read) and _designated(read, message):
+        return False  # "series a: target amount?"
+    whole = {s for s in read.title if not s.isdigit() and not is_date_stem(s)}
+    if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
+        return False  # "collar battery drain incident report - what was the root cause"
     foreign = _unexplained(asked, read, message)
     if before and before <= _THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
@@ -834,7 +865,23 @@ def _dated(
     spared = len(missing) == 1 and missing <= _SPARABLE and len(present) >= DATED_PRESENT
     if _on_the_day(marks, message.dates) and present & distinctive:
         return True  # "what did maya present on 9 march" for *Board Update (2026-03-09)*
+    if len(missing) == 1 and not message.dates and _inner_left_out(text, missing, message):
+        return True  # "the marula field debrief" for *Marula Field Visit Debrief (2026-03-16)*
     return bool(rest) and (not missing or spared) and agree(marks, message.dates)
+
+
+def _inner_left_out(text: str, missing: set[str], message: _Message) -> bool:
+    """The title's words, its date's aside, side by side in the message from its first to
+    its last with one word between left out: the title said short, not a part of it that
+    names something else ("data retention audit" is the project, not its kickoff)."""
+    title = [
+        s for w in words(text) if (s := content_stem(w)) and not is_date_stem(s) and not s.isdigit()
+    ]
+    if len(title) < WHOLE_TITLE_WORDS or title[0] in missing or title[-1] in missing:
+        return False
+    run = tuple(s for s in title if s not in missing)
+    said = tuple(content_stem(w) for w in message.sequence)
+    return any(said[i : i + len(run)] == run for i in range(len(said) - len(run) + 1))
 
 
 def _on_the_day(title: frozenset[str], message: frozenset[str]) -> bool:
