@@ -690,10 +690,16 @@ def _lettered(read: _RowWords) -> bool:
 def _designated(read: _RowWords, message: _Message) -> bool:
     """The message has a lettered title's word and letter side by side, in any language's
     spelling of the word ("Series A target?", "la serie A"): together they name the page,
-    whatever else the message asks, and the word alone does not ("¿alguna serie buena?")."""
+    whatever else the message asks, and the word alone does not ("¿alguna serie buena?").
+    Not after a word that makes them any one's ("dilution in a series A", "their series A")."""
     head, letter = stem(read.sequence[0]), read.sequence[1]
     said = message.sequence
-    return any(said[i + 1] == letter and stem(fold(said[i])) == head for i in range(len(said) - 1))
+    return any(
+        said[i + 1] == letter
+        and stem(fold(said[i])) == head
+        and not (i and said[i - 1] in _THEIRS)  # "their series a", "a series a": any one's
+        for i in range(len(said) - 1)
+    )
 
 
 def _lone_name(
