@@ -687,17 +687,18 @@ def _lettered(read: _RowWords) -> bool:
     return len(seq) >= 2 and len(seq[1]) == 1 and seq[1].isalpha()
 
 
-def _designated(read: _RowWords, message: _Message) -> bool:
+def _designated(read: _RowWords, message: _Message, *, anyones: bool = False) -> bool:
     """The message has a lettered title's word and letter side by side, in any language's
     spelling of the word ("Series A target?", "la serie A"): together they name the page,
     whatever else the message asks, and the word alone does not ("¿alguna serie buena?").
-    Not after a word that makes them any one's ("dilution in a series A", "their series A")."""
+    Not after a word that makes them any one's ("dilution in a series A", "their series A"):
+    with ``anyones``, whether the message has them so."""
     head, letter = stem(read.sequence[0]), read.sequence[1]
     said = message.sequence
     return any(
         said[i + 1] == letter
         and stem(fold(said[i])) == head
-        and not (i and said[i - 1] in _THEIRS)  # "their series a", "a series a": any one's
+        and anyones == bool(i and said[i - 1] in _THEIRS)
         for i in range(len(said) - 1)
     )
 
@@ -983,9 +984,10 @@ def _reading(
     return _Reading(wanted, asked, words_, elsewhere, spelt, common)
 
 
-def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
+def _spent(readings: Iterable[_Reading], message: _Message) -> frozenset[str]:
     """Words of titles the message holds whole but uses about something else, of a name's
-    title it uses as a common noun, and a first name it gives to someone else: they back no
+    title it uses as a common noun, of a lettered title it gives as any one's ("how much did
+    mistral raise in their series A"), and a first name it gives to someone else: they back no
     row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
     writer whose page says she writes it; "a haiku about a kestrel" is not about the founder
     whose page names *Kestrel Works*; "samuel l jackson's first big movie" is not about the
@@ -995,7 +997,9 @@ def _spent(readings: Iterable[_Reading]) -> frozenset[str]:
         title = reading.row.title
         if reading.elsewhere and title and title <= reading.wanted:
             spent |= title
-        elif reading.common:
+        elif reading.common or (
+            _lettered(reading.row) and _designated(reading.row, message, anyones=True)
+        ):
             spent |= title & reading.wanted
     return frozenset(spent)
 
@@ -1283,7 +1287,7 @@ def gate_rows(
     any_named = False
     floor = cosine_floor(rows, gate)
     readings = [_reading(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)]
-    spent = _spent(readings)
+    spent = _spent(readings, said)
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
         tier = _tier(row, said, vocabulary, near_top, spent, reading=readings[position])
