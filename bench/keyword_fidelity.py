@@ -62,7 +62,8 @@ LATER_SETS = (
     *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33", "sealed34", "sealed35"),
     *("sealed36", "sealed37", "sealed38", "sealed39", "sealed40", "sealed41", "sealed42"),
     *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
-    *("sealed48", "sealed49"),
+    *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
+    *("sealed54", "sealed55"),
 )
 
 

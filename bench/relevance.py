@@ -98,7 +98,8 @@ SPLITS = (
     *("sealed27", "sealed28", "sealed29", "sealed30", "sealed31", "sealed32", "sealed33"),
     *("sealed34", "sealed35", "sealed36", "sealed37", "sealed38", "sealed39", "sealed40"),
     *("sealed41", "sealed42", "sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
-    *("sealed48", "sealed49"),
+    *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
+    *("sealed54", "sealed55"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -164,7 +165,12 @@ measured once on those rules and, with nothing of theirs looked at, once more wi
 chosen looking at every set before them (a title misspelt in place, a meeting named by a month)
 frozen; ``sealed48`` and ``sealed49``: by two more, written while a meeting's kind in other
 languages was chosen looking at every set up to ``sealed47``, measured once on the rules before it
-and once with it frozen."""
+and once with it frozen; ``sealed50`` to ``sealed53``: by four more, measured once on those rules
+and, with nothing of theirs looked at, once more with three rules chosen looking at every set up
+to ``sealed49`` (a title of four words or more said whole, a lettered title, a long dated title
+said short) frozen; ``sealed54`` and ``sealed55``: by two more, written while a guard on the
+lettered title was chosen looking at every set up to ``sealed53``, measured once with the three
+rules frozen and once with the guard too."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -16,7 +16,8 @@ LATER_SETS = (
     *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33", "sealed34", "sealed35"),
     *("sealed36", "sealed37", "sealed38", "sealed39", "sealed40", "sealed41", "sealed42"),
     *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
-    *("sealed48", "sealed49"),
+    *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
+    *("sealed54", "sealed55"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -33,7 +34,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed49'
+        # the gate, 'fresh' and 'sealed' to 'sealed55'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
