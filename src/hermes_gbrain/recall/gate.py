@@ -194,12 +194,12 @@ COSINE_MIN_ROWS = 5
 """The median is read only from this many rows with a cosine or more (a hybrid GBrain
 returns 20)."""
 ELSEWHERE_WORDS = 2
+"""Distinctive message words a title match may leave unexplained before it stops naming
+the page (:func:`_elsewhere`)."""
 WHOLE_TITLE_WORDS = 4
 """Words a title needs (its date's and numbers aside) before, said whole, it is too
 particular to be ordinary words about something else ("incident report on the collar
 battery drain - what was the root cause?")."""
-"""Distinctive message words a title match may leave unexplained before it stops naming
-the page (:func:`_elsewhere`)."""
 NAME_OVERRIDE = 3
 """Distinctive words of the message a row's title and summary must hold to pass though it
 never mentions a name the message gives (its summary may stop before the name)."""
