@@ -150,6 +150,55 @@ def test_a_loose_row_ranked_above_the_named_ones_takes_one_slot() -> None:
     ]
 
 
+def test_a_page_the_named_page_points_at_joins_by_a_word_of_its_own() -> None:
+    # Priya is named (GBrain marks her row); her project, said by its first word only,
+    # ranks below her, where no leader would join.
+    priya = row(
+        "people/priya-raman",
+        "Priya Raman",
+        1.23,
+        "alias_hit",
+        "person",
+        snippet="Priya leads the Fernseed Classifier and reports its accuracy monthly.",
+    )
+    project = row(
+        "projects/fernseed-classifier",
+        "Fernseed Classifier",
+        1.19,
+        "keyword_exact",
+        "project",
+        snippet="An on-device species classifier at 91% top-1, retrained each quarter.",
+    )
+    message = "whats the latest on fernseed? is it still 91% top-1 or did priya retrain it"
+    assert slugs(gate_rows([priya, project], message)) == [
+        "people/priya-raman",
+        "projects/fernseed-classifier",
+    ]
+    # A page her page does not point at stays out.
+    quiet = replace(priya, snippet="Priya works on species models.")
+    assert slugs(gate_rows([quiet, project], message)) == ["people/priya-raman"]
+    # A named title's own word does not bring the pages that share it: "the tidepool
+    # dashboard" names the project, not its design review.
+    dashboard = row(
+        "projects/tidepool-dashboard",
+        "Tidepool Dashboard",
+        2.0,
+        "keyword_exact",
+        "project",
+        snippet="Design settled at the [[meetings/2026-04-05-tidepool-dashboard-design-review]].",
+    )
+    review = row(
+        "meetings/2026-04-05-tidepool-dashboard-design-review",
+        "Tidepool Dashboard design review (2026-04-05)",
+        0.9,
+        "keyword_exact",
+        "meeting",
+    )
+    assert slugs(gate_rows([dashboard, review], "open the tidepool dashboard numbers")) == [
+        "projects/tidepool-dashboard"
+    ]
+
+
 def test_a_question_asking_who_is_answered_by_a_persons_page() -> None:
     # "Low-Power Radio" is named; the writer of its firmware ranks far below it.
     radio = row("concepts/low-power-radio", "Low-Power Radio", 1.0, "keyword_exact", "concept")

@@ -1172,6 +1172,32 @@ def _leader(
     return min(ahead, key=lambda r: order[row_key(r)], default=None)
 
 
+def _companion(
+    named: Sequence[SearchRow],
+    loose: Sequence[SearchRow],
+    picked: Collection[SearchRow],
+    *,
+    read: Mapping[str, _RowWords],
+    said: _Message,
+    vocabulary: TitleVocabulary | None,
+) -> SearchRow | None:
+    """The first loose row a named row's own page points at, by a word of the message
+    that names no named row: "whats the latest on fernseed, did priya retrain it" names
+    *Priya Raman*, whose summary holds *Fernseed Classifier*; GBrain ranks the project
+    below her, where only a leader would join. A named title's own word brings nothing
+    ("the tidepool dashboard" does not bring its design review)."""
+    taken = {row_key(r) for r in picked}
+    words = [read.get(row_key(r)) or _RowWords.of(r) for r in named]
+    titled = set().union(*(w.title for w in words))
+    for row in loose:
+        if row_key(row) in taken:
+            continue
+        for page in _subject_words([row_key(row)], vocabulary):
+            if (page & said.wanted) - titled and any(page <= w.body for w in words):
+                return row
+    return None
+
+
 def _subject_words(subject: Iterable[str], vocabulary: TitleVocabulary | None) -> list[set[str]]:
     """The distinctive words of each page of ``subject`` (``source:slug`` keys), read off
     its slug: a page is mentioned by its slug's words, in a summary's ``[[link]]`` too."""
@@ -1330,7 +1356,14 @@ def gate_rows(
         named = tiers.get(0, []) + tiers.get(1, [])
         loose = tiers.get(2, []) + tiers.get(3, [])
         leader = _leader(clean, named, loose, read=read, said=said, vocabulary=vocabulary)
-        return [*named[: limit - 1], leader] if leader and limit > 1 else named[:limit]
+        picked = [*named[: limit - 1], leader] if leader and limit > 1 else named[:limit]
+        if len(picked) < limit and (
+            joined := _companion(
+                named, tiers.get(2, []), picked, read=read, said=said, vocabulary=vocabulary
+            )
+        ):
+            picked.append(joined)
+        return picked
     loose = tiers.get(2, []) + tiers.get(3, [])
     top = max((r.score for r in loose if r.score is not None), default=0.0)
     kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
