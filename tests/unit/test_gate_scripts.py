@@ -13,7 +13,7 @@ import pytest
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall import words as words_module
 from hermes_gbrain.recall.gate import Gate, TitleVocabulary, gate_rows
-from hermes_gbrain.recall.glosses import meeting_words
+from hermes_gbrain.recall.glosses import kind_words
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
 from hermes_gbrain.recall.words import (
     acronyms,
@@ -494,15 +494,15 @@ def test_a_japanese_title_is_named_with_a_particle_inside_or_a_name_by_its_honor
 
 
 def test_a_meeting_s_kind_in_another_language_is_read_in_english() -> None:
-    assert meeting_words("3月2日のレビューで結局どうなった？") == "review"
-    assert meeting_words("متى كان اجتماع انطلاق مشروع Mesh Radio؟") == "kickoff"
-    assert meeting_words("Monatsplanung August 2026 – was stand da auf der Agenda?") == (
+    assert kind_words("3月2日のレビューで結局どうなった？") == "review"
+    assert kind_words("متى كان اجتماع انطلاق مشروع Mesh Radio؟") == "kickoff"
+    assert kind_words("Monatsplanung August 2026 – was stand da auf der Agenda?") == (
         "monthly planning"
     )
-    assert meeting_words("что обсуждали на ежемесячном планировании в апреле?") == (
+    assert kind_words("что обсуждали на ежемесячном планировании в апреле?") == (
         "monthly planning"
     )
-    assert meeting_words("what did the design review decide") == ""
+    assert kind_words("what did the design review decide") == ""
     pages = [
         ("default", "meetings/2026-03-02-sync", "Sync Design Review (2026-03-02)", "meeting"),
         ("default", "meetings/2026-03-09-board", "Board Update (2026-03-09)", "meeting"),
@@ -521,3 +521,20 @@ def test_a_meeting_s_kind_in_another_language_is_read_in_english() -> None:
     # the kind alone, or on another day, names no meeting
     assert gate_rows([], "テスラの取締役会は何を決めた？", gate=gate) == []
     assert gate_rows([], "4月2日のレビューで結局どうなった？", gate=gate) == []
+
+
+def test_an_app_joined_to_its_name_in_japanese_names_its_page() -> None:
+    # "Beaconアプリ": the name and the word for app written as one, which no word of the
+    # title matches; "app" is read beside it, as a meeting's kind is.
+    assert kind_words("Beaconアプリの概要をざっと教えて") == "app"
+    assert kind_words("ما هو تطبيق Beacon؟") == "app"
+    gate = _indexed(
+        [
+            ("default", "projects/beacon-app", "Beacon App", "project"),
+            ("default", "notes/release-plan-beacon-3", "Release plan Beacon 3.0", "note"),
+        ]
+    )
+    found = gate_rows([], "Beaconアプリの2.0っていつリリースしたっけ？", gate=gate)
+    assert slugs(found) == ["projects/beacon-app"]
+    # the word alone names no app
+    assert gate_rows([], "おすすめの天気アプリある？", gate=gate) == []

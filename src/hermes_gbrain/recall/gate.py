@@ -137,7 +137,7 @@ from ..text import one_line
 from .dates import agree, date_marks, is_date_stem, is_periodic
 from .filecache import FileCache
 from .generated import is_generated
-from .glosses import meeting_words
+from .glosses import kind_words
 from .named import HOLDS_WORDS, LONE_TYPES, NAME_TYPES, TitleMatcher
 from .outside import outside_things
 from .screen import prompt_line, prompt_ref
@@ -436,7 +436,7 @@ class _Message:
     @classmethod
     def of(cls, message: str) -> _Message:
         names = message_names(message) | latin_among_others(message)
-        glossed = (umlauts_typed(message), in_latin_letters(message), meeting_words(message))
+        glossed = (umlauts_typed(message), in_latin_letters(message), kind_words(message))
         retyped = " ".join(filter(None, glossed))
         own = content_stems(message)
         also = content_stems(retyped) - own

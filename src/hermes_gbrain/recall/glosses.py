@@ -1,4 +1,4 @@
-"""What a meeting is called, in the other languages people write to the agent in.
+"""What a meeting or an app is called, in the other languages people write to the agent in.
 
 Meeting pages are titled by their kind and their date ("Sync Design Review (2026-03-02)"),
 and people asking in Japanese, Arabic or German about one name its kind in their own
@@ -7,8 +7,10 @@ language: "3月2日のレビュー", "اجتماع انطلاق مشروع Mesh 
 by the words of its title, reads none of them. So the kinds of meeting a work brain holds
 (kickoff, review, design, status update, planning, retro, board, debrief) are read here in
 English too, as umlauts typed out are (:func:`.words.umlauts_typed`): the English words may
-name a title and never say that the message is about something else. The table holds only
-these kinds: they say which meeting, and are no one's name.
+name a title and never say that the message is about something else. An app's page is titled
+the same way ("Beacon App"), and Japanese writes it joined to the name ("Beaconアプリ"), so
+"app" is read too. The table holds only these kinds: they say which page, and are no one's
+name.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 
 from .words import fold
 
-__all__ = ["meeting_words"]
+__all__ = ["kind_words"]
 
 # Each line: the word as written, then its English. Words of Cyrillic, written with spaces and
 # inflected at the end, match at a word's start ("ежемесячн" for every case ending), as do
@@ -38,6 +40,7 @@ _TABLE = """
 ステータス = status
 アップデート = update
 デブリーフ = debrief
+アプリ = app
 # Chinese
 启动会 = kickoff
 啟動會 = kickoff
@@ -63,6 +66,7 @@ _TABLE = """
 تحديث = update
 الحالة = status
 استعادي = retro
+تطبيق = app
 # Russian
 кикофф = kickoff
 запуск = kickoff
@@ -74,6 +78,7 @@ _TABLE = """
 планировани = planning
 статус = status
 ретро = retro
+приложени = app
 # German
 monatsplanung = monthly planning
 planung = planning
@@ -123,9 +128,9 @@ _ASCII_HINT = re.compile("|".join(re.escape(w) for w, _ in _GLOSSES if w.isascii
 """The table's Latin words: an ASCII message without one needs no look."""
 
 
-def meeting_words(text: str) -> str:
-    """The English of every meeting word of the table in ``text``, ``""`` when none
-    ("3月2日のレビュー" -> "review")."""
+def kind_words(text: str) -> str:
+    """The English of every word of the table in ``text``, ``""`` when none
+    ("3月2日のレビュー" -> "review", "Beaconアプリ" -> "app")."""
     if text.isascii() and not _ASCII_HINT.search(text):
         return ""
     found: list[str] = []
