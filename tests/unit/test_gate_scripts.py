@@ -499,9 +499,7 @@ def test_a_meeting_s_kind_in_another_language_is_read_in_english() -> None:
     assert kind_words("Monatsplanung August 2026 – was stand da auf der Agenda?") == (
         "monthly planning"
     )
-    assert kind_words("что обсуждали на ежемесячном планировании в апреле?") == (
-        "monthly planning"
-    )
+    assert kind_words("что обсуждали на ежемесячном планировании в апреле?") == "monthly planning"
     assert kind_words("what did the design review decide") == ""
     pages = [
         ("default", "meetings/2026-03-02-sync", "Sync Design Review (2026-03-02)", "meeting"),
