@@ -8,7 +8,7 @@ rows are compared: the same first row (top-1), the same first three rows in orde
 share of the real first ten pages the emulator also returns among its first ten (top-10
 overlap), and, for the rows both return, a score within 0.001 (and a ``base_score``, the score
 before the backlink and recency boosts). The figures are given for every search, for the
-first two sets (tune, holdout), the later twenty-two (fresh, sealed to sealed21) and the
+first two sets (tune, holdout), the later ones (fresh, then sealed and on) and the
 pairs searches apart; a search in several groups counts in each.
 
 The real side is read from ``bench/data/keyword_real.json`` (slug, chunk source, score and
@@ -63,7 +63,8 @@ LATER_SETS = (
     *("sealed36", "sealed37", "sealed38", "sealed39", "sealed40", "sealed41", "sealed42"),
     *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
     *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
-    *("sealed54", "sealed55"),
+    *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
+    *("sealed60", "sealed61", "sealed62", "sealed63"),
 )
 
 

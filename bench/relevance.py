@@ -99,7 +99,8 @@ SPLITS = (
     *("sealed34", "sealed35", "sealed36", "sealed37", "sealed38", "sealed39", "sealed40"),
     *("sealed41", "sealed42", "sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
     *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
-    *("sealed54", "sealed55"),
+    *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
+    *("sealed60", "sealed61", "sealed62", "sealed63"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -170,7 +171,12 @@ and, with nothing of theirs looked at, once more with three rules chosen looking
 to ``sealed49`` (a title of four words or more said whole, a lettered title, a long dated title
 said short) frozen; ``sealed54`` and ``sealed55``: by two more, written while a guard on the
 lettered title was chosen looking at every set up to ``sealed53``, measured once with the three
-rules frozen and once with the guard too."""
+rules frozen and once with the guard too; ``sealed56`` to ``sealed59``: by four more, measured once
+on those rules and, with nothing of theirs looked at, once more with one rule chosen looking at
+every set up to ``sealed55`` (a page a named page points at, said by a word of its own) frozen;
+``sealed60`` to ``sealed63``: by four more, measured once with that rule and, with nothing of
+theirs looked at, once more with one rule chosen looking at every set up to ``sealed59`` (an
+app's word in Japanese, Arabic and Russian) frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
