@@ -64,7 +64,8 @@ LATER_SETS = (
     *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
     *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
     *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
-    *("sealed60", "sealed61", "sealed62", "sealed63"),
+    *("sealed60", "sealed61", "sealed62", "sealed63", "sealed64", "sealed65", "sealed66"),
+    *("sealed67",),
 )
 
 

@@ -18,7 +18,8 @@ LATER_SETS = (
     *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
     *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
     *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
-    *("sealed60", "sealed61", "sealed62", "sealed63"),
+    *("sealed60", "sealed61", "sealed62", "sealed63", "sealed64", "sealed65", "sealed66"),
+    *("sealed67",),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -35,7 +36,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed63'
+        # the gate, 'fresh' and 'sealed' to 'sealed67'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
