@@ -178,7 +178,10 @@ every set up to ``sealed55`` (a page a named page points at, said by a word of i
 ``sealed60`` to ``sealed63``: by four more, measured once with that rule and, with nothing of
 theirs looked at, once more with one rule chosen looking at every set up to ``sealed59`` (an
 app's word in Japanese, Arabic and Russian) frozen; ``sealed64`` to ``sealed67``: by four more,
-measured once on those rules."""
+measured once on those rules and, with nothing of theirs looked at, once more with six rules
+chosen looking at every set up to ``sealed63`` (a name before another script's words, a name's
+page holding the rest, declined Cyrillic names, a month's meeting by its glossed kind, a title
+and nothing else, chat filler) frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -1021,3 +1021,38 @@ def test_a_long_dated_title_said_short_names_its_meeting() -> None:
                   "Data Retention Audit Kickoff (2026-04-25)", 1.0, "keyword_exact", "meeting",
                   snippet="Scope: every table holding observations.")  # fmt: skip
     assert gate_rows([kickoff], "who runs the data retention audit?", max_tier=1) == []
+
+
+def test_a_title_of_ordinary_words_is_named_when_the_message_asks_nothing_else() -> None:
+    launch = row("notes/launch-checklist", "Launch checklist", 1.09, "keyword_exact")
+    sprint = row("notes/sprint-planning-checklist", "Sprint planning checklist", 1.07,
+                 "keyword_exact")  # fmt: skip
+    assert slugs(gate_rows([launch, sprint], "whats on the launch checklist")) == [launch.slug]
+    # one more word the title does not hold, and its words are used about something else
+    assert gate_rows([launch, sprint], "a launch checklist for my podcast") == []
+
+
+def test_chat_filler_is_no_word_of_the_message() -> None:
+    zoltan = row("people/zoltan-kovacs", "Zoltan Kovacs", 2.0, "keyword_exact", "person",
+                 snippet="Zoltan builds the collar firmware.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Zoltan Kovacs", *(f"T{i}" for i in range(30))])
+    # "exactly" says nothing of what is asked, so the name is the whole question
+    assert slugs(gate_rows([zoltan], "what does zoltan do exactly", vocabulary=vocab)) == [
+        zoltan.slug
+    ]
+    assert gate_rows([zoltan], "what does zoltan do in the wedding band", vocabulary=vocab) == []
+
+
+def test_a_name_read_as_a_common_noun_is_meant_when_its_page_holds_the_rest() -> None:
+    marula = row("companies/marula-conservancy", "Marula Conservancy", 1.32, "keyword_exact",
+                 "company", snippet="Pilot customer; the contract renews in June.")  # fmt: skip
+    # "marulas" reads as a plural (the fruit), but the page holds the contract and its renewal
+    assert slugs(gate_rows([marula], "when does marulas contract renew")) == [marula.slug]
+    assert gate_rows([marula], "how long do marulas take to ripen") == []
+    lucia = row("people/lucia-fernandez", "Lucía Fernández", 1.0, "keyword_exact", "person",
+                snippet="Lucía coordina a los voluntarios de los censos en Chile.")  # fmt: skip
+    # "Lucía sigue …" might be another Lucía with the surname "Sigue", but her page holds the
+    # volunteers, the census and Chile
+    asked = "¿Lucía sigue coordinando a los voluntarios de los censos en Chile?"
+    assert slugs(gate_rows([lucia], asked)) == [lucia.slug]
+    assert gate_rows([lucia], "lucía sigue canciones en spotify") == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -536,3 +537,44 @@ def test_an_app_joined_to_its_name_in_japanese_names_its_page() -> None:
     assert slugs(found) == ["projects/beacon-app"]
     # the word alone names no app
     assert gate_rows([], "おすすめの天気アプリある？", gate=gate) == []
+
+
+def test_a_latin_name_before_words_of_an_unspaced_script_is_not_beside_a_surname() -> None:
+    priya = row("people/priya-raman", "Priya Raman", "Priya leads the species classifier.",
+                page_type="person")  # fmt: skip
+    priya = replace(priya, evidence="alias_hit")
+    # "Priya 的分类器" is her classifier; "priya dhillon" would be another Priya
+    assert slugs(gate_rows([priya], "Priya 的分类器现在准确率多少？")) == [priya.slug]
+    assert gate_rows([priya], "priya dhillon quote") == []
+
+
+def test_a_declined_name_in_cyrillic_names_its_page_titled_in_latin_letters() -> None:
+    pages = [
+        ("default", "people/nadia-petrova", "Nadia Petrova", "person"),
+        ("default", "people/dmitri-sorensen", "Dmitri Sorensen", "person"),
+        ("default", "people/sato-yuki", "Sato Yuki", "person"),
+    ]
+    gate = Gate(titles=TitleMatcher(pages))
+    assert slugs(gate_rows([], "Расскажи про Надю Петрову", gate=gate)) == ["people/nadia-petrova"]
+    assert slugs(gate_rows([], "расскажи про Дмитрия Соренсена", gate=gate)) == [
+        "people/dmitri-sorensen"
+    ]
+    # a short name's skeleton is one that ordinary words have too ("есть к"): never read
+    assert gate_rows([], "что есть к обеду?", gate=gate) == []
+
+
+def test_a_meeting_of_a_month_is_named_by_its_kind_in_another_language() -> None:
+    # one planning meeting a month: "monthly" and "planning" are words of many titles
+    months = ["January", "February", "March", "April", "May", "June", "July", "August"]
+    gate = _indexed(
+        [
+            ("default", f"meetings/2026-{m:02}-28-monthly-planning",
+             f"Monthly planning meeting, {month} 2026", "meeting")
+            for m, month in enumerate(months, start=1)
+        ]
+    )  # fmt: skip
+    asked = "что обсуждали на ежемесячном планировании в апреле 2026?"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["meetings/2026-04-28-monthly-planning"]
+    asked = "what was discussed at the monthly planning in april 2026?"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["meetings/2026-04-28-monthly-planning"]
+    assert gate_rows([], "что обсуждали на встрече в апреле 2026?", gate=gate) == []

@@ -1,4 +1,4 @@
-"""Names in Arabic letters and in katakana read against names in Latin letters."""
+"""Names in Arabic letters, in katakana and in Cyrillic read against names in Latin letters."""
 
 from __future__ import annotations
 
@@ -20,6 +20,10 @@ def _reads_as(name: str, message: str) -> bool:
         ("Priya Raman", "ماذا تعمل بريا رامان؟"),  # Arabic has no "p"
         ("Maya Okafor", "マヤ・オカフォーさんは何をしていた\uff1f"),  # katakana drops the final "r"
         ("Lin Chen", "リン・チェンの担当は\uff1f"),  # and reads "l" as "r"
+        ("Nadia Petrova", "Расскажи про Надю Петрову"),  # declined: the endings are vowels
+        ("Dmitri Sorensen", "что делал Дмитрий Соренсен?"),
+        ("Esther Okonkwo", "Чем занимается Эстер Оконкво?"),  # "th" as "т", "w" as "в"
+        ("Hiroshi Tanaka", "Хироси Танака"),  # read as "kh", for "h"
     ],
 )
 def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, message: str) -> None:
@@ -33,7 +37,13 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Maya Okafor", "マヤ・アンジェロウの詩"),
         ("Ana Li", "アナ・リー"),  # too few consonants to say anything
         ("Farid Haddad", "حداد فريد"),  # the words in another order
+        ("Nadia Petrova", "Надя Иванова"),
+        ("Sato Yuki", "что есть к обеду?"),  # a short name's skeleton is any words' too
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:
     assert not _reads_as(name, message)
+
+
+def test_a_name_s_words_may_come_from_any_iterable() -> None:
+    assert latin_skeletons(iter(["Nadia", "Petrova"])) == latin_skeletons(["Nadia", "Petrova"])

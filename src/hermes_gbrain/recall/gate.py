@@ -15,13 +15,15 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``, or an
    ``exact_lookup`` of the title or slug;
 1. **named in the message** — every word of its title is in the message (with at least one
-   *distinctive* word, or three words; a one-word title only as a name: capitalised inside the
-   sentence, not spelt like an ordinary word, or the whole question), or the title is a phrase of
+   *distinctive* word, or three words, or nothing else asked: "whats on the launch checklist";
+   a one-word title only as a name: capitalised inside the sentence, not spelt like an
+   ordinary word, or the whole question), or the title is a phrase of
    the message, or the message holds its acronym ("CRDTs"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
    name in the message ("Mwangi") is a word of the title of a person or company page, or a person's
-   Latin name is written in Arabic letters or in katakana (:mod:`.skeletons`: "من هي ليلى فراهاني؟"
-   for *Leila Farahani*; from the title index). Words are those of any script (:mod:`.words`): a
+   Latin name is written in Arabic letters, in katakana or, in any case, in Cyrillic
+   (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*, "Расскажи про Надю Петрову"
+   for *Nadia Petrova*; from the title index). Words are those of any script (:mod:`.words`): a
    title in a script written without spaces counts when its runs are inside the message's text.
    With the title index (``Gate.titles``) pages named this way are found even when search did not
    return them (:mod:`.named`). A title of ordinary words and a date is named by its words and a
@@ -64,7 +66,9 @@ common noun: after "a" or "an", or in the plural where the title is not, never c
 inside the sentence ("how does a kestrel hover?", "do kestrels hover?" are about birds, not
 *Kestrel Works*), whatever GBrain's evidence. Nor is a person's page named by their first
 name right before a word that may be another surname ("maya angelou quote" beside *Maya
-Okafor*: not a word of the page or of other titles, not a verb), and a message asking how to
+Okafor*: not a word of the page or of other titles, not a verb, not in a script written
+without spaces). Either reading gives way when the page holds two more distinctive words of
+the message ("when does marulas contract renew"). A message asking how to
 do something ("how do I cache npm deps in github actions?") is answered by no person's page
 that it does not name. A word of a person's, company's or project's title that no other
 title holds names the page when the message's other distinctive words are all in it, when
@@ -203,6 +207,10 @@ battery drain - what was the root cause?")."""
 NAME_OVERRIDE = 3
 """Distinctive words of the message a row's title and summary must hold to pass though it
 never mentions a name the message gives (its summary may stop before the name)."""
+COMMON_UNLESS = 2
+"""Distinctive words of the message beyond a name's own that the name's page must hold to be
+meant though the message reads the name as a common noun or as someone else's ("when does
+marulas contract renew": the conservancy's summary has its contract and its renewal)."""
 DATED_PRESENT = 2
 """Words of a dated title (besides the date) the message must hold before the title's word
 for what the page holds ("meeting", "notes") may be left out (:func:`_dated`)."""
@@ -547,6 +555,8 @@ def _borne_by_another(
         root = content_stem(after)
         if not root or root in read.body or root in GENERIC_STEMS or is_date_stem(root):
             continue
+        if is_unspaced(after[:1]):
+            continue  # "Priya 的分类器…": a word of another script is no surname
         if how == "initial" or not (
             _VERB_LIKE.fullmatch(after) or (vocabulary and root in vocabulary.df)
         ):
@@ -819,6 +829,8 @@ def _names(
     distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
     if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
         return True  # the whole title, numbers included ("Hiring plan 2026")
+    if len(title) >= 2 and title <= wanted and not wanted - title - GENERIC_STEMS:
+        return True  # the title and nothing else: "whats on the launch checklist"
     single = distinctive == 1 and len(named) == 1
     whole = distinctive >= 2 or len(named) >= 3 or single
     if single and named <= wanted and len(words(text)) == 1:
@@ -981,6 +993,8 @@ def _reading(
     common = _as_common_noun(row, words_, message) or (
         _person(row) and _borne_by_another(words_, message, vocabulary, spelt)
     )
+    if common and len((asked - GENERIC_STEMS - words_.title) & words_.body) >= COMMON_UNLESS:
+        common = False  # "when does marulas contract renew", "¿Lucía sigue coordinando…?"
     return _Reading(wanted, asked, words_, elsewhere, spelt, common)
 
 
@@ -1340,10 +1354,10 @@ def gate_rows(
                 if key not in shown:
                     tiers.setdefault(1, []).append(row)
     if gate.titles is not None:
-        dated = (  # "feb planning mtg notes pls"; "pull up the on-call retro"
+        dated = (  # "feb planning mtg notes pls"; "pull up the on-call retro"; a kind glossed
             [
                 r
-                for r in gate.titles.in_month(said.dates, said.sequence)
+                for r in gate.titles.in_month(said.dates, (*said.sequence, *words(said.retyped)))
                 if agree(date_marks(r.title), said.dates)
             ]
             if said.dates

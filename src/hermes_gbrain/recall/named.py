@@ -13,9 +13,10 @@ whose title has those initials, if only one has. A word of a name no other title
 (a person's any word, a project's or company's first) finds its page when the message holds
 it as written: "Driftwoodの同期…" gets no row from a keyword-only search, whose parser
 reads the Japanese run as one word no page has. A person's Latin name written in Arabic
-letters or in katakana is read by its consonants (:mod:`.skeletons`); the page is named when
-no other name reads the same. A month the message gives names the one meeting of that month
-whose title has a word of the message, as written ("feb planning mtg"). Other candidates
+letters, in katakana or in Cyrillic is read by its consonants (:mod:`.skeletons`); the page is
+named when no other name reads the same. A month the message gives names the one meeting of
+that month whose title has a word of the message, as written ("feb planning mtg") or as the
+gate glosses it (a meeting's kind in another language). Other candidates
 are only candidates: the
 gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 """
@@ -199,8 +200,9 @@ class TitleMatcher:
         ]
 
     def across_scripts(self, message: str) -> list[SearchRow]:
-        """People whose Latin name the message writes in Arabic letters or in katakana
-        (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー"), when only one name reads so."""
+        """People whose Latin name the message writes in Arabic letters, in katakana or in
+        Cyrillic (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー", "Надю Петрову"), when only
+        one name reads so."""
         found: list[SearchRow] = []
         for skeleton in message_skeletons(message):
             owners = self._skeletons.get(skeleton, ())

@@ -1,4 +1,5 @@
-"""Names written in Arabic letters or in katakana, compared with names in Latin letters.
+"""Names written in Arabic letters, in katakana or in Cyrillic, compared with names in Latin
+letters.
 
 A person's page is titled "Rania Saleh"; an Arabic message writes رانيا صالح and a Japanese
 one マヤ・オカフォー for *Maya Okafor*. Neither script spells a Latin name one way: Arabic
@@ -9,6 +10,12 @@ final "h" and doubled letters left out, and the letters the other script lacks r
 nearest ("p" as "b" in Arabic, "l" as "r" in katakana). A whole name of two or more words
 must agree, word by word and in order, with three consonants or more in all: one word's
 skeleton ("m" for Maya) says nothing.
+
+Cyrillic spells a Latin name letter for letter, but Russian declines it: "Надю Петрову" is
+*Nadia Petrova* as an object, "Дмитрия Соренсена" is *Dmitri Sorensen*'s. Most case endings
+are vowels, so a Cyrillic name is read by its skeleton too, in Latin letters (its "kh" as
+the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agree by chance
+("есть к" reads as *Sato Yuki*), so each word needs two consonants and the name five.
 """
 
 from __future__ import annotations
@@ -17,10 +24,15 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
+from anyascii import anyascii
+
 __all__ = ["MIN_CONSONANTS", "latin_skeletons", "message_skeletons"]
 
 MIN_CONSONANTS = 3
 """Consonants a whole name's skeleton needs before it may name a page."""
+MIN_CYRILLIC = (2, 5)
+"""Consonants each word and the whole name need in Cyrillic, where a name's words are read
+wherever they stand, prepositions and all."""
 
 _ARABIC_LETTERS = {
     **dict.fromkeys("بپ", "b"),
@@ -71,6 +83,25 @@ _KANA_CONSONANTS = {
 doubling mark and the long-vowel mark have none."""
 _KATAKANA_WORD = re.compile("[\u30a1-\u30fa\u30fc]+")
 
+_CYRILLIC_WORD = re.compile("[\u0400-\u04ff]+")
+_FOR_CYRILLIC = str.maketrans({"w": "v", "q": "k", "x": "ks"})
+
+
+def _cyrillic(word: str) -> str:
+    """A Cyrillic word's skeleton, read in Latin letters."""
+    latin = anyascii(word).lower().replace("kh", "h")
+    return _squeeze(re.sub("[^a-z]|[aeiouy]", "", latin))
+
+
+def _as_cyrillic(word: str) -> str:
+    """A Latin word's skeleton as Cyrillic writes it ("Okonkwo" as Оконкво, "Esther" as
+    Эстер)."""
+    letters = _letters(word)
+    return _squeeze(
+        re.sub("[aeiouy]", "", _SOFT_H.sub("", _HARD_C.sub("k", letters).translate(_FOR_CYRILLIC)))
+    )
+
+
 _FOR_ARABIC = str.maketrans({"p": "b", "v": "f", "g": "j", "c": "k", "q": "k", "x": "k"})
 _FOR_KANA = str.maketrans({"l": "r", "v": "b", "q": "k", "x": "k"})
 _HARD_C = re.compile("c(?!h)")
@@ -88,15 +119,19 @@ def _squeeze(consonants: str) -> str:
     return "".join(out).removesuffix("h")
 
 
-def _latin(word: str) -> str:
+def _letters(word: str) -> str:
     folded = unicodedata.normalize("NFKD", word.lower())
-    letters = "".join(ch for ch in folded if "a" <= ch <= "z")
-    return re.sub("[aeiouyw]", "", letters)
+    return "".join(ch for ch in folded if "a" <= ch <= "z")
+
+
+def _latin(word: str) -> str:
+    return re.sub("[aeiouyw]", "", _letters(word))
 
 
 def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...]]]:
     """A Latin name's skeletons as Arabic and as katakana would write it, ``(script,
     skeletons)``; none when the name is too short to say anything."""
+    title_words = list(title_words)
     latin = [_latin(w) for w in title_words]
     if len(latin) < 2 or not all(latin):
         return set()
@@ -105,11 +140,16 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     readings = [("arabic", arabic), ("kana", kana)]
     if kana[-1].endswith("r") and len(kana[-1]) > 1:
         readings.append(("kana", (*kana[:-1], kana[-1][:-1])))  # "Okafor" is オカフォー
-    return {
+    found = {
         (script, skeleton)
         for script, skeleton in readings
         if all(skeleton) and sum(map(len, skeleton)) >= MIN_CONSONANTS
     }
+    cyrillic = tuple(_as_cyrillic(w) for w in title_words)
+    each, whole = MIN_CYRILLIC
+    if min(map(len, cyrillic)) >= each and sum(map(len, cyrillic)) >= whole:
+        found.add(("cyrillic", cyrillic))
+    return found
 
 
 def _arabic(word: str) -> Iterator[str]:
@@ -123,11 +163,13 @@ def _kana(word: str) -> str:
 
 
 def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """``(script, skeletons)`` of each run of two or three words in Arabic letters or in
-    katakana, side by side ("マヤ・オカフォー" is two words), for looking names up."""
+    """``(script, skeletons)`` of each run of two or three words in Arabic letters, in
+    katakana or in Cyrillic, side by side ("マヤ・オカフォー" is two words), for looking
+    names up."""
     arabic = [list(_arabic(w)) for w in _ARABIC_WORD.findall(message)]
     kana = [[_kana(w)] for w in _KATAKANA_WORD.findall(message.replace("\u30fb", " "))]
-    for script, runs in (("arabic", arabic), ("kana", kana)):
+    cyrillic = [[_cyrillic(w)] for w in _CYRILLIC_WORD.findall(message)]
+    for script, runs in (("arabic", arabic), ("kana", kana), ("cyrillic", cyrillic)):
         for size in (2, 3):
             for start in range(len(runs) - size + 1):
                 yield from ((script, s) for s in _choices(runs[start : start + size]))

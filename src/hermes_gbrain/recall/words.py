@@ -86,7 +86,7 @@ ENGLISH_STOP_WORDS = frozenset(
     everything nothing everybody nobody whatever whenever wherever whichever whoever however
     therefore thus hence etc others already always never often sometimes perhaps probably
     quite rather almost enough instead might shall cannot mine ours ourselves yourself himself
-    herself themselves
+    herself themselves exactly basically literally honestly seriously definitely totally
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _LATIN_FUNCTION_WORDS = frozenset(
