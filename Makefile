@@ -29,8 +29,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
 # Tests run in worker processes (pytest-xdist), one per core up to four: every test keeps
-# its state in its own temporary profile and ports, so none depends on running alone.
-PYTEST_WORKERS := -n auto --maxprocesses 4
+# its state in its own temporary profile and ports, so none depends on running alone. The few
+# that start the emulator on its default port (3131) share one worker, one after another
+# (xdist_group "default-port"): a stopped emulator must find its port free again.
+PYTEST_WORKERS := -n auto --maxprocesses 4 --dist loadgroup
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_WORKERS)

@@ -68,6 +68,7 @@ def _fresh_venv(target: Path) -> Path:
 
 
 @pytest.mark.timeout(CLI_TEST_TIMEOUT_S)
+@pytest.mark.xdist_group("default-port")  # takes the emulator's default port
 def test_walkthrough_runs_word_for_word_to_a_hermes_turn_with_digest_and_briefing(
     hermes_home: HermesHome, stub_model: StubModel, tmp_path: Path
 ) -> None:

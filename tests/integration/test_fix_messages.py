@@ -185,6 +185,7 @@ def _stop(pid: int) -> None:
     os.waitpid(pid, 0)
 
 
+@pytest.mark.xdist_group("default-port")  # takes the emulator's default port
 def test_a_stopped_emulator_comes_back_with_setup_on_its_port_with_its_clients(
     hermes_home: HermesHome, capsys: pytest.CaptureFixture[str]
 ) -> None:

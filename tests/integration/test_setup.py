@@ -48,6 +48,7 @@ def _stops_its_emulator(home: Path) -> Iterator[None]:
                 os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
 
 
+@pytest.mark.xdist_group("default-port")  # takes the emulator's default port
 def test_setup_emulator_wires_a_fresh_profile_and_rerunning_changes_nothing(
     hermes_home: HermesHome, capsys: pytest.CaptureFixture[str]
 ) -> None:
