@@ -827,10 +827,12 @@ def _names(
     title = content_stems(text)
     named = {s for s in title if not s.isdigit()}
     distinctive = sum(1 for s in named if _distinctive(s, vocabulary))
-    if len(title) >= 2 and title <= wanted and (distinctive >= 1 or len(title) >= 3):
-        return True  # the whole title, numbers included ("Hiring plan 2026")
-    if len(title) >= 2 and title <= wanted and not wanted - title - GENERIC_STEMS:
-        return True  # the title and nothing else: "whats on the launch checklist"
+    if (
+        len(title) >= 2
+        and title <= wanted  # the whole title, numbers included ("Hiring plan 2026")
+        and (distinctive >= 1 or len(title) >= 3 or not wanted - title - GENERIC_STEMS)
+    ):
+        return True  # or, of ordinary words, and nothing else: "whats on the launch checklist"
     single = distinctive == 1 and len(named) == 1
     whole = distinctive >= 2 or len(named) >= 3 or single
     if single and named <= wanted and len(words(text)) == 1:
@@ -1357,7 +1359,7 @@ def gate_rows(
         dated = (  # "feb planning mtg notes pls"; "pull up the on-call retro"; a kind glossed
             [
                 r
-                for r in gate.titles.in_month(said.dates, (*said.sequence, *words(said.retyped)))
+                for r in gate.titles.in_month(said.dates, said.said)
                 if agree(date_marks(r.title), said.dates)
             ]
             if said.dates

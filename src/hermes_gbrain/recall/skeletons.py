@@ -24,7 +24,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
-from anyascii import anyascii
+from .words import in_latin_letters
 
 __all__ = ["MIN_CONSONANTS", "latin_skeletons", "message_skeletons"]
 
@@ -88,18 +88,16 @@ _FOR_CYRILLIC = str.maketrans({"w": "v", "q": "k", "x": "ks"})
 
 
 def _cyrillic(word: str) -> str:
-    """A Cyrillic word's skeleton, read in Latin letters."""
-    latin = anyascii(word).lower().replace("kh", "h")
-    return _squeeze(re.sub("[^a-z]|[aeiouy]", "", latin))
+    """A Cyrillic word's skeleton, read in the Latin letters the gate reads it in."""
+    latin = _letters(in_latin_letters(word)).replace("kh", "h")
+    return _squeeze(re.sub("[aeiouy]", "", latin))
 
 
 def _as_cyrillic(word: str) -> str:
     """A Latin word's skeleton as Cyrillic writes it ("Okonkwo" as Оконкво, "Esther" as
     Эстер)."""
-    letters = _letters(word)
-    return _squeeze(
-        re.sub("[aeiouy]", "", _SOFT_H.sub("", _HARD_C.sub("k", letters).translate(_FOR_CYRILLIC)))
-    )
+    letters = _HARD_C.sub("k", _letters(word)).translate(_FOR_CYRILLIC)
+    return _squeeze(re.sub("[aeiouy]", "", _SOFT_H.sub("", letters)))
 
 
 _FOR_ARABIC = str.maketrans({"p": "b", "v": "f", "g": "j", "c": "k", "q": "k", "x": "k"})
