@@ -1056,3 +1056,25 @@ def test_a_name_read_as_a_common_noun_is_meant_when_its_page_holds_the_rest() ->
     asked = "¿Lucía sigue coordinando a los voluntarios de los censos en Chile?"
     assert slugs(gate_rows([lucia], asked)) == [lucia.slug]
     assert gate_rows([lucia], "lucía sigue canciones en spotify") == []
+
+
+def test_a_title_is_named_without_its_label_of_ordinary_words() -> None:
+    titles = ["Runbook: Ledger Lake Backfill", "Ledger Lake", "Ledger Lake Kickoff (2026-04-02)",
+              "Status update: Solar Collar", "Solar Collar", "Solar Collar Retro (2026-04-20)",
+              "Reading notes: Thinking in Systems", *(f"T{i}" for i in range(30))]  # fmt: skip
+    vocab = TitleVocabulary.build(titles)
+    runbook = row("runbooks/ledger-lake-backfill", "Runbook: Ledger Lake Backfill", 0.6,
+                  "keyword_exact", "runbook",
+                  snippet="Pause the nightly job, run the backfill, resume.")  # fmt: skip
+    asked = "Wie ging nochmal das Backfill für Ledger Lake?"
+    assert slugs(gate_rows([runbook], asked, vocabulary=vocab, max_tier=1)) == [runbook.slug]
+    # the label is what the title needs: without it the rest is another page's name
+    status = row("notes/status-update-solar-collar", "Status update: Solar Collar", 0.6,
+                 "keyword_exact", snippet="Second prototype survived the field test.")  # fmt: skip
+    asked = "Wie geht es dem Solar Collar?"
+    assert gate_rows([status], asked, vocabulary=vocab, max_tier=1) == []
+    # nor when what follows the label anchors by one word ("Systems")
+    reading = row("notes/reading-notes-thinking-in-systems", "Reading notes: Thinking in Systems",
+                  0.6, "keyword_exact", snippet="Stocks and flows.")  # fmt: skip
+    asked = "Und das System, das Schüsse erkennt?"
+    assert gate_rows([reading], asked, vocabulary=vocab, max_tier=1) == []

@@ -860,9 +860,25 @@ def _named(
     smirnova" for *Ольга Смирнова*)."""
     return any(
         _names(form, message, wanted, asked, vocabulary)
-        for form in (title, read.joined, read.latin)
+        for form in (title, read.joined, read.latin, _unlabelled(title, vocabulary))
         if form
     )
+
+
+def _unlabelled(title: str, vocabulary: TitleVocabulary | None) -> str:
+    """The title after a label of ordinary words and a colon, when what follows has two
+    words or more that anchor, one of them in no other title: people name *Runbook: Ledger Lake
+    Backfill* by "the ledger lake backfill", not by the kind of page it is. ``""`` when the
+    title has no such label, or what follows is another page's name too ("Status update:
+    Solar Collar")."""
+    label, colon, rest = title.partition(":")
+    labelled = content_stems(label)
+    if not colon or not labelled or not labelled <= _ORDINARY_STEMS:
+        return ""
+    own = content_stems(rest)
+    if len(own) < 2 or vocabulary is None:  # "Thinking in Systems" is one word, "system"
+        return ""
+    return rest.strip() if any(s not in vocabulary.df and not s.isdigit() for s in own) else ""
 
 
 _HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
