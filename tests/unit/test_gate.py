@@ -1078,3 +1078,31 @@ def test_a_title_is_named_without_its_label_of_ordinary_words() -> None:
                   0.6, "keyword_exact", snippet="Stocks and flows.")  # fmt: skip
     asked = "Und das System, das Schüsse erkennt?"
     assert gate_rows([reading], asked, vocabulary=vocab, max_tier=1) == []
+
+
+def test_a_name_s_own_word_with_one_word_its_page_lacks_names_it_standing_alone() -> None:
+    def company(slug: str, title: str, snippet: str) -> SearchRow:
+        return row(slug, title, 1.0, "keyword_exact", "company", snippet=snippet)
+
+    meadowlark = company("companies/meadowlark-design-studio", "Meadowlark Design Studio",
+                         "A branding agency that drew the new logo.")  # fmt: skip
+    baobab = company("companies/baobab-legal", "Baobab Legal", "Our outside counsel.")
+    replay = company("companies/replay", "Replay", "A podcast studio we sponsor.")
+    titles = ["Meadowlark Design Studio", "Baobab Legal", "Replay", "Design review", "Design notes",
+              "Legal notes", "Legal review", *(f"T{i}" for i in range(30))]  # fmt: skip
+    vocab = TitleVocabulary.build(titles)
+
+    def shown(rows: Sequence[SearchRow], message: str) -> list[str]:
+        return slugs(gate_rows(rows, message, vocabulary=vocab))
+
+    assert shown([meadowlark], "did meadowlark send their final invoice") == [meadowlark.slug]
+    assert shown([baobab], "was it baobab who drafted the contract") == [baobab.slug]
+    # the word its page lacks right beside it: one thing of another kind
+    assert shown([baobab], "how old can baobab trees get") == []
+    assert shown([meadowlark], "meadowlark song at dawn") == []
+    # a determiner after it: a verb
+    assert shown([replay], "can you replay the last song") == []
+    # how to do something asks no company
+    assert shown([replay], "how to turn on session replay in sentry") == []
+    # two words its page lacks: about something else
+    assert shown([meadowlark], "was meadowlark at the wedding or the funeral") == []

@@ -744,7 +744,31 @@ def _lone_name(
         rest = _unexplained(asked, read, message, other_scripts=not head.isascii())
         if not rest or (message.other_language and not message.names - read.body):
             return True  # another language's own words say nothing of what it is about
+        if len(rest) == 1 and _stands_alone(word, rest, message):
+            return True  # "whos our contact at brightwater", not "baobab trees"
     return False
+
+
+_DETERMINERS = frozenset("the a an this that these those my your our his her their its".split())  # noqa: SIM905
+"""Words that open what a verb acts on ("replay the last song")."""
+
+
+def _stands_alone(word: str, rest: set[str], message: _Message) -> bool:
+    """The name's word is a thing the message asks about, with one word besides that its
+    page lacks ("did meadowlark send their final invoice"): not when that word stands right
+    beside it, which makes the two one thing of another kind ("baobab trees", "driftwood
+    craft", "the sky blue"), nor when a determiner follows it, which makes it a verb ("can
+    you replay the last song"), nor in a question of how to do something ("how to turn on
+    session replay in sentry")."""
+    if message.how_to:
+        return False
+    said = (*message.sequence, "")
+    places = [i for i, w in enumerate(said) if w == word]
+    for i in places:
+        beside = {content_stem(said[j]) for j in (i - 1, i + 1) if j >= 0}
+        if beside & rest or said[i + 1] in _DETERMINERS:
+            return False
+    return bool(places)
 
 
 def _possessed(word: str, message: _Message, vocabulary: TitleVocabulary) -> bool:
