@@ -16,6 +16,7 @@ from hermes_gbrain.recall import words as words_module
 from hermes_gbrain.recall.gate import Gate, TitleVocabulary, gate_rows
 from hermes_gbrain.recall.glosses import kind_words
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
+from hermes_gbrain.recall.skeletons import kana_runs
 from hermes_gbrain.recall.words import (
     acronyms,
     compact,
@@ -578,3 +579,32 @@ def test_a_meeting_of_a_month_is_named_by_its_kind_in_another_language() -> None
     asked = "what was discussed at the monthly planning in april 2026?"
     assert slugs(gate_rows([], asked, gate=gate)) == ["meetings/2026-04-28-monthly-planning"]
     assert gate_rows([], "что обсуждали на встрече в апреле 2026?", gate=gate) == []
+
+
+def test_a_title_s_latin_words_written_in_katakana_name_it() -> None:
+    pages = [
+        ("default", "projects/solar-collar", "Solar Collar", "project"),
+        ("default", "meetings/2026-04-16-solar-collar-kickoff", "Solar Collar kickoff (2026-04-16)",
+         "meeting"),
+        ("default", "runbooks/ledger-lake-backfill", "Runbook: Ledger Lake Backfill", "runbook"),
+        ("default", "projects/ledger-lake", "Ledger Lake", "project"),
+        ("default", "people/tomas-lindqvist", "Tomas Lindqvist", "person"),
+        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+    ]  # fmt: skip
+    gate = _indexed(pages)
+    asked = "ソーラーカラーのプロジェクトって責任者は誰だっけ？"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["projects/solar-collar"]
+    asked = "ソーラーカラーのキックオフっていつだった？"  # with a meeting's kind glossed
+    assert "meetings/2026-04-16-solar-collar-kickoff" in slugs(gate_rows([], asked, gate=gate))
+    lake = row("projects/ledger-lake", "Ledger Lake", page_type="project")
+    runbook = row("runbooks/ledger-lake-backfill", "Runbook: Ledger Lake Backfill",
+                  "Pause the nightly job, run the backfill.", "runbook")  # fmt: skip
+    asked = "Ledger Lakeのバックフィル手順を教えて"  # as a keyword-only GBrain answers it
+    shown = slugs(gate_rows([lake, runbook], asked, gate=gate))
+    assert shown == ["projects/ledger-lake", "runbooks/ledger-lake-backfill"]
+    # a short katakana word could be many a word: "トーマス" is read as none
+    assert kana_runs("トーマスとソーラーカラー") == {"srkr"}
+    assert gate_rows([], "トーマスが提案したのはいつ？", gate=gate) == []
+    # a katakana word two titles read alike names neither
+    twins = [*pages, ("default", "notes/solar-killer", "Solar Killer", "note")]
+    assert gate_rows([], "ソーラーカラーはどうなった？", gate=_indexed(twins)) == []

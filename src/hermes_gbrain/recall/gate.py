@@ -18,13 +18,17 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    *distinctive* word, or three words, or nothing else asked: "whats on the launch checklist";
    a one-word title only as a name: capitalised inside the sentence, not spelt like an
    ordinary word, or the whole question), or the title is a phrase of
-   the message, or the message holds its acronym ("CRDTs"), or its version number beside one of its
+   the message, or a title's words after a label of ordinary words and a colon are, two or more
+   and one of them in no other title ("das Backfill für Ledger Lake" for *Runbook: Ledger Lake
+   Backfill*), or the message holds its acronym ("CRDTs"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
    name in the message ("Mwangi") is a word of the title of a person or company page, or a person's
    Latin name is written in Arabic letters, in katakana or, in any case, in Cyrillic
    (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*, "Расскажи про Надю Петрову"
-   for *Nadia Petrova*; from the title index). Words are those of any script (:mod:`.words`): a
-   title in a script written without spaces counts when its runs are inside the message's text.
+   for *Nadia Petrova*; from the title index), and a title's Latin words written in katakana
+   are read as those words ("ソーラーカラー" for *Solar Collar*). Words are those of any script
+   (:mod:`.words`): a title in a script written without spaces counts when its runs are inside
+   the message's text.
    With the title index (``Gate.titles``) pages named this way are found even when search did not
    return them (:mod:`.named`). A title of ordinary words and a date is named by its words and a
    date of the message that agrees (:mod:`.dates`: "the on-call retro from march", "standup notes
@@ -71,7 +75,10 @@ without spaces). Either reading gives way when the page holds two more distincti
 the message ("when does marulas contract renew"). A message asking how to
 do something ("how do I cache npm deps in github actions?") is answered by no person's page
 that it does not name. A word of a person's, company's or project's title that no other
-title holds names the page when the message's other distinctive words are all in it, when
+title holds names the page when the message's other distinctive words are all in it, or all
+but one that does not stand beside the name's word, no determiner follows that word and the
+message asks no how-to ("whos our contact at brightwater", not "how old can baobab trees
+get" or "can you replay the last song"), when
 the message opens with it set apart by punctuation ("halvorsen.. which fund is he
 with?"), or in another language, whose own words say nothing, when the message names
 nothing the row never mentions ("wie funktioniert der wasserstandsmonitor genau"); not in
@@ -482,6 +489,20 @@ class _Message:
             seen |= row.body & self.names
         opened = _opened(self.sequence, (row.sequence for row in rows))
         return replace(self, known=seen, opened=opened)
+
+    def reading(self, also: str) -> _Message:
+        """This message with ``also`` read as more of its words, as :attr:`retyped` is:
+        they may name a title, never say the message is about something else."""
+        if not also:
+            return self
+        more = content_stems(also) - self.wanted
+        return replace(
+            self,
+            wanted=self.wanted | more,
+            said=self.said | frozenset(words(also)),
+            retyped=f"{self.retyped} {also}".strip(),
+            retyped_only=self.retyped_only | more,
+        )
 
     def wanted_by(self, row: SearchRow) -> set[str]:
         """The message's stems, plus the row title's unspaced runs found in its text."""
@@ -1365,6 +1386,8 @@ def gate_rows(
     row_words = [_RowWords.of(row) for row in clean]
     read = {row_key(row): w for row, w in zip(clean, row_words, strict=True)}
     said = _Message.of(message).knowing(row_words)
+    if gate.titles is not None:  # "ソーラーカラー" for *Solar Collar*
+        said = said.reading(gate.titles.in_katakana(message))
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     floor = cosine_floor(rows, gate)

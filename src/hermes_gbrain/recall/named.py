@@ -14,7 +14,9 @@ whose title has those initials, if only one has. A word of a name no other title
 it as written: "Driftwoodの同期…" gets no row from a keyword-only search, whose parser
 reads the Japanese run as one word no page has. A person's Latin name written in Arabic
 letters, in katakana or in Cyrillic is read by its consonants (:mod:`.skeletons`); the page is
-named when no other name reads the same. A month the message gives names the one meeting of
+named when no other name reads the same. Any title's Latin words written in katakana
+("ソーラーカラーのキックオフ") are read back as those words, for the gate to name titles by.
+A month the message gives names the one meeting of
 that month whose title has a word of the message, as written ("feb planning mtg") or as the
 gate glosses it (a meeting's kind in another language). Other candidates
 are only candidates: the
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 
 from ..api import SearchRow
 from .dates import date_marks, is_date_stem
-from .skeletons import latin_skeletons, message_skeletons
+from .skeletons import kana_runs, latin_skeletons, message_skeletons, title_kana
 from .words import (
     SLIP_MIN,
     acronyms,
@@ -102,7 +104,7 @@ class TitleMatcher:
 
     __slots__ = (
         *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
-        *("_months", "_undated", "pages"),
+        *("_kana", "_months", "_undated", "pages"),
     )
 
     def __init__(
@@ -119,6 +121,7 @@ class TitleMatcher:
         self._lone: dict[str, list[SearchRow]] = {}
         self._days: dict[str, list[SearchRow]] = {}
         self._skeletons: dict[tuple[str, tuple[str, ...]], list[SearchRow]] = {}
+        self._kana: dict[str, set[str]] = {}
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self._months: dict[tuple[str, str], list[SearchRow]] = {}
         self.pages = 0
@@ -145,6 +148,8 @@ class TitleMatcher:
             if kind in LONE_TYPES and counts:
                 for word in _own_words(title, kind, counts):
                     self._lone.setdefault(word, []).append(row)
+            for kana, said in title_kana(words(title)):
+                self._kana.setdefault(kana, set()).add(said)
             if kind == "person":
                 for skeleton in latin_skeletons(words(title)):
                     self._skeletons.setdefault(skeleton, []).append(row)
@@ -209,6 +214,17 @@ class TitleMatcher:
             if len(owners) == 1 and owners[0] not in found:
                 found.append(owners[0])
         return found[:MAX_CANDIDATES]
+
+    def in_katakana(self, message: str) -> str:
+        """The titles' Latin words the message writes in katakana, when only one word (or
+        two side by side) of any title reads so: "ソーラーカラー" -> "solar collar",
+        "バックフィル" -> "backfill"; ``""`` when none."""
+        found: list[str] = []
+        for skeleton in sorted(kana_runs(message)):
+            readings = self._kana.get(skeleton, set())
+            if len(readings) == 1:
+                found.append(next(iter(readings)))
+        return " ".join(found)
 
     def on_days(self, marks: frozenset[str]) -> list[SearchRow]:
         """Pages whose title's date falls on a day the message gives ("9 march"): the gate

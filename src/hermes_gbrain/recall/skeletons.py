@@ -16,6 +16,12 @@ Cyrillic spells a Latin name letter for letter, but Russian declines it: "Над
 are vowels, so a Cyrillic name is read by its skeleton too, in Latin letters (its "kh" as
 the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agree by chance
 ("есть к" reads as *Sato Yuki*), so each word needs two consonants and the name five.
+
+Katakana writes a title's other Latin words the same way, two of them often as one word:
+"ソーラーカラー" for *Solar Collar*, "バックフィル" for *backfill*. Each word of a title and each
+two side by side are filed by their katakana skeleton (:func:`title_kana`), and a katakana word
+of the message with :data:`KANA_WORD_MIN` consonants or more reads as the words of the one
+reading that has its skeleton (:meth:`.named.TitleMatcher.in_katakana`).
 """
 
 from __future__ import annotations
@@ -26,7 +32,14 @@ from collections.abc import Iterable, Iterator
 
 from .words import in_latin_letters
 
-__all__ = ["MIN_CONSONANTS", "latin_skeletons", "message_skeletons"]
+__all__ = [
+    "KANA_WORD_MIN",
+    "MIN_CONSONANTS",
+    "kana_runs",
+    "latin_skeletons",
+    "message_skeletons",
+    "title_kana",
+]
 
 MIN_CONSONANTS = 3
 """Consonants a whole name's skeleton needs before it may name a page."""
@@ -148,6 +161,34 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     if min(map(len, cyrillic)) >= each and sum(map(len, cyrillic)) >= whole:
         found.add(("cyrillic", cyrillic))
     return found
+
+
+KANA_WORD_MIN = 4
+"""Consonants a katakana word needs before it may read as a title's words: "srkr" for
+ソーラーカラー (*Solar Collar*) says which title, "tms" for トーマス could be many a word."""
+
+
+def _as_kana(word: str) -> str:
+    """A Latin word's skeleton as katakana writes it."""
+    return _squeeze(_SOFT_H.sub("", _HARD_C.sub("k", _latin(word)).translate(_FOR_KANA)))
+
+
+def title_kana(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """``(skeleton, words)`` for each word of a title in Latin letters and each two side by
+    side, as katakana would write them (one word: "ソーラーカラー" is *Solar Collar*), with
+    :data:`KANA_WORD_MIN` consonants or more."""
+    latin = [w for w in title_words if w.isascii() and w.isalpha()]
+    spans = [*([w] for w in latin), *(latin[i : i + 2] for i in range(len(latin) - 1))]
+    for span in spans:
+        skeleton = _squeeze("".join(_as_kana(w) for w in span))
+        if len(skeleton) >= KANA_WORD_MIN:
+            yield skeleton, " ".join(span)
+
+
+def kana_runs(message: str) -> set[str]:
+    """The skeleton of each katakana word of the message ("・" parts it)."""
+    runs = _KATAKANA_WORD.findall(message.replace("\u30fb", " "))
+    return {skeleton for run in runs if len(skeleton := _kana(run)) >= KANA_WORD_MIN}
 
 
 def _arabic(word: str) -> Iterator[str]:
