@@ -15,6 +15,7 @@ from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall import words as words_module
 from hermes_gbrain.recall.gate import Gate, TitleVocabulary, gate_rows
 from hermes_gbrain.recall.glosses import kind_words
+from hermes_gbrain.recall.honorifics import honoured
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
 from hermes_gbrain.recall.skeletons import kana_runs
 from hermes_gbrain.recall.words import (
@@ -608,3 +609,32 @@ def test_a_title_s_latin_words_written_in_katakana_name_it() -> None:
     # a katakana word two titles read alike names neither
     twins = [*pages, ("default", "notes/solar-killer", "Solar Killer", "note")]
     assert gate_rows([], "ソーラーカラーはどうなった？", gate=_indexed(twins)) == []
+
+
+def test_a_name_before_a_japanese_honorific_names_the_one_person_with_it() -> None:
+    pages = [
+        ("default", "people/hiroshi-tanaka", "Hiroshi Tanaka", "person"),
+        ("default", "people/kaito-mori", "Kaito Mori", "person"),
+        ("default", "people/priya-raman", "Priya Raman", "person"),
+        ("default", "projects/mori-forest", "Forest survey", "project"),
+        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+    ]
+    gate = _indexed(pages)
+
+    def shown(message: str) -> list[str]:
+        return slugs(gate_rows([], message, gate=gate))
+
+    assert shown("森さんってどのプロジェクトやってたっけ") == ["people/kaito-mori"]  # kanji surname
+    assert shown("田中ひろしさんは首輪の何を設計したの") == [
+        "people/hiroshi-tanaka"
+    ]  # and given name
+    assert shown("タナカ・ヒロシさんが設計したボード") == ["people/hiroshi-tanaka"]  # katakana
+    assert shown("プリヤさんの毎月のレポートはどこ？") == ["people/priya-raman"]
+    # no honorific, no name: "森" is a forest
+    assert shown("森の中を歩くのが好き") == []
+    # a surname two people share names neither
+    twins = [*pages, ("default", "people/yui-mori", "Yui Mori", "person")]
+    assert gate_rows([], "森さんってどのプロジェクト？", gate=_indexed(twins)) == []
+    # the longest listed surname the kanji end with: 小林 is Kobayashi, not Hayashi
+    assert honoured("小林さん") == ({"kobayashi"}, set())
+    assert honoured("みなさん、こんにちは") == (set(), set())  # hiragana alone is no name

@@ -25,8 +25,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    name in the message ("Mwangi") is a word of the title of a person or company page, or a person's
    Latin name is written in Arabic letters, in katakana or, in any case, in Cyrillic
    (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*, "Расскажи про Надю Петрову"
-   for *Nadia Petrova*; from the title index), and a title's Latin words written in katakana
-   are read as those words ("ソーラーカラー" for *Solar Collar*). Words are those of any script
+   for *Nadia Petrova*; from the title index), or a listed Japanese surname in kanji or a name
+   in katakana before an honorific is a word of one person's name only ("森さん" for *Kaito
+   Mori*: :mod:`.honorifics`), and a title's Latin words written in katakana are read as
+   those words ("ソーラーカラー" for *Solar Collar*). Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs are inside
    the message's text.
    With the title index (``Gate.titles``) pages named this way are found even when search did not
@@ -1429,6 +1431,8 @@ def gate_rows(
             else gate.titles.undated(said.wanted)
         )
         any_named = _named_by_index(dated, said, vocabulary, tiers, shown) or any_named
+    if gate.titles is not None and (honoured := gate.titles.honoured(message)):
+        any_named = _promote(honoured, tiers, shown) or any_named  # "森さんってどの…"
     if gate.titles is not None and (across := gate.titles.across_scripts(message)):
         any_named = _promote(across, tiers, shown) or any_named  # "من هي ليلى فراهاني؟"
     if any_named:  # something is named: named pages, and at most one loose row ahead of them

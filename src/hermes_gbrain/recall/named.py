@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 from ..api import SearchRow
 from .dates import date_marks, is_date_stem
-from .skeletons import kana_runs, latin_skeletons, message_skeletons, title_kana
+from .honorifics import honoured
+from .skeletons import as_kana, kana_runs, latin_skeletons, message_skeletons, title_kana
 from .words import (
     SLIP_MIN,
     acronyms,
@@ -104,7 +105,7 @@ class TitleMatcher:
 
     __slots__ = (
         *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
-        *("_kana", "_months", "_undated", "pages"),
+        *("_kana", "_months", "_people", "_undated", "pages"),
     )
 
     def __init__(
@@ -122,6 +123,7 @@ class TitleMatcher:
         self._days: dict[str, list[SearchRow]] = {}
         self._skeletons: dict[tuple[str, tuple[str, ...]], list[SearchRow]] = {}
         self._kana: dict[str, set[str]] = {}
+        self._people: dict[tuple[str, str], list[SearchRow]] = {}
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self._months: dict[tuple[str, str], list[SearchRow]] = {}
         self.pages = 0
@@ -153,6 +155,10 @@ class TitleMatcher:
             if kind == "person":
                 for skeleton in latin_skeletons(words(title)):
                     self._skeletons.setdefault(skeleton, []).append(row)
+                for word in words(title):
+                    if word.isascii() and word.isalpha():
+                        self._people.setdefault(("word", word), []).append(row)
+                        self._people.setdefault(("kana", as_kana(word)), []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
                 for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
                     self._name_words.setdefault(word, []).append(row)
@@ -225,6 +231,18 @@ class TitleMatcher:
             if len(readings) == 1:
                 found.append(next(iter(readings)))
         return " ".join(found)
+
+    def honoured(self, message: str) -> list[SearchRow]:
+        """People the message names the Japanese way, before an honorific (:mod:`.honorifics`:
+        "田中さん", "プリヤさん"), each by a word of their name no other person has."""
+        readings, skeletons = honoured(message)
+        keys = [*(("word", r) for r in sorted(readings)), *(("kana", s) for s in sorted(skeletons))]
+        found: list[SearchRow] = []
+        for key in keys:
+            owners = {row.slug: row for row in self._people.get(key, ())}
+            if len(owners) == 1 and (row := next(iter(owners.values()))) not in found:
+                found.append(row)
+        return found[:MAX_CANDIDATES]
 
     def on_days(self, marks: frozenset[str]) -> list[SearchRow]:
         """Pages whose title's date falls on a day the message gives ("9 march"): the gate

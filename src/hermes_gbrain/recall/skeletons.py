@@ -35,7 +35,9 @@ from .words import in_latin_letters
 __all__ = [
     "KANA_WORD_MIN",
     "MIN_CONSONANTS",
+    "as_kana",
     "kana_runs",
+    "kana_skeleton",
     "latin_skeletons",
     "message_skeletons",
     "title_kana",
@@ -168,7 +170,7 @@ KANA_WORD_MIN = 4
 ソーラーカラー (*Solar Collar*) says which title, "tms" for トーマス could be many a word."""
 
 
-def _as_kana(word: str) -> str:
+def as_kana(word: str) -> str:
     """A Latin word's skeleton as katakana writes it."""
     return _squeeze(_SOFT_H.sub("", _HARD_C.sub("k", _latin(word)).translate(_FOR_KANA)))
 
@@ -180,7 +182,7 @@ def title_kana(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:
     latin = [w for w in title_words if w.isascii() and w.isalpha()]
     spans = [*([w] for w in latin), *(latin[i : i + 2] for i in range(len(latin) - 1))]
     for span in spans:
-        skeleton = _squeeze("".join(_as_kana(w) for w in span))
+        skeleton = _squeeze("".join(as_kana(w) for w in span))
         if len(skeleton) >= KANA_WORD_MIN:
             yield skeleton, " ".join(span)
 
@@ -199,6 +201,11 @@ def _arabic(word: str) -> Iterator[str]:
 
 def _kana(word: str) -> str:
     return _squeeze("".join(_KANA_CONSONANTS.get(ch, "") for ch in word))
+
+
+def kana_skeleton(word: str) -> str:
+    """A word in katakana or hiragana (a given name: "ひろし") as its consonants."""
+    return _kana("".join(chr(ord(c) + 0x60) if "\u3041" <= c <= "\u3096" else c for c in word))
 
 
 def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
