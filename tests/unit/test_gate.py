@@ -1106,3 +1106,27 @@ def test_a_name_s_own_word_with_one_word_its_page_lacks_names_it_standing_alone(
     assert shown([replay], "how to turn on session replay in sentry") == []
     # two words its page lacks: about something else
     assert shown([meadowlark], "was meadowlark at the wedding or the funeral") == []
+
+
+def test_who_brings_the_person_whose_page_holds_the_named_title() -> None:
+    decision = row("decisions/single-sign-on", "Decision: Single sign-on for conservancy staff",
+                   1.2, "keyword_exact", "decision",
+                   snippet="Conservancy staff sign in with their own identity provider.")  # fmt: skip
+    elif_ = row("people/elif-yilmaz", "Elif Yilmaz", 0.9, "keyword_exact", "person",
+                snippet="Elif Yilmaz built single sign-on for conservancy staff.")  # fmt: skip
+    vocab = TitleVocabulary.build([decision.title, "Elif Yilmaz", "Marula Conservancy",
+                                   "Maya Okafor", *(f"T{i}" for i in range(30))])  # fmt: skip
+
+    def shown(rows: list[SearchRow], message: str) -> list[str]:
+        return slugs(gate_rows(rows, message, vocabulary=vocab))
+
+    asked = "Who built single sign-on for conservancy staff?"
+    assert shown([decision, elif_], asked) == [decision.slug, elif_.slug]
+    # not without "who"
+    assert shown([decision, elif_], "single sign-on for conservancy staff?") == [decision.slug]
+    # nor for a company: everyone who works there has its name on their page
+    marula = row("companies/marula-conservancy", "Marula Conservancy", 1.2, "keyword_exact",
+                 "company", snippet="Our first customer.")  # fmt: skip
+    maya = row("people/maya-okafor", "Maya Okafor", 0.9, "keyword_exact", "person",
+               snippet="Maya Okafor owns the relationship with Marula Conservancy.")  # fmt: skip
+    assert shown([marula, maya], "the vet, who is she with marula conservancy?") == [marula.slug]
