@@ -1111,7 +1111,7 @@ def test_a_name_s_own_word_with_one_word_its_page_lacks_names_it_standing_alone(
 def test_who_brings_the_person_whose_page_holds_the_named_title() -> None:
     decision = row("decisions/single-sign-on", "Decision: Single sign-on for conservancy staff",
                    1.2, "keyword_exact", "decision",
-                   snippet="Conservancy staff sign in with their own identity provider.")  # fmt: skip
+                   snippet="Staff sign in with their own identity provider.")  # fmt: skip
     elif_ = row("people/elif-yilmaz", "Elif Yilmaz", 0.9, "keyword_exact", "person",
                 snippet="Elif Yilmaz built single sign-on for conservancy staff.")  # fmt: skip
     vocab = TitleVocabulary.build([decision.title, "Elif Yilmaz", "Marula Conservancy",
