@@ -182,8 +182,10 @@ measured once on those rules and, with nothing of theirs looked at, once more wi
 chosen looking at every set up to ``sealed63`` (a name before another script's words, a name's
 page holding the rest, declined Cyrillic names, a month's meeting by its glossed kind, a title
 and nothing else, chat filler) frozen; ``sealed68`` to ``sealed71``: by four more, measured once
-on those rules and, with nothing of theirs looked at, once more with one rule chosen looking at
-every set up to ``sealed67`` (a title named without its label of ordinary words) frozen."""
+on those rules and, with nothing of theirs looked at, once more with five rules chosen looking at
+every set up to ``sealed67`` (a title named without its label of ordinary words, a name's own
+word beside one word its page lacks, a title's words in katakana, a Japanese name before an
+honorific, a who-question's person holding a named title) frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -543,8 +543,8 @@ def test_words_of_a_title_used_about_something_else_back_no_other_row() -> None:
     camping = "my kids school sent a field handbook for the camping trip, what should I pack"
     assert gate_rows([handbook, writer], camping) == []
     # asked about this brain's handbook, the writer's page backs the question again
-    ours = "who writes the ranger field handbook?"
-    assert slugs(gate_rows([handbook, writer], ours)) == ["projects/field-handbook"]
+    ours = "who writes the ranger field handbook?"  # her page holds the title and "ranger"
+    assert slugs(gate_rows([handbook, writer], ours)) == [handbook.slug, writer.slug]
     assert slugs(gate_rows([writer], ours)) == ["people/tamsin-blake"]
 
 

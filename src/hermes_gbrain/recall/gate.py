@@ -109,9 +109,9 @@ A question asking *who* is answered by a person's page: such a row comes first a
 backed by as many words, and may take the last slot beside named rows wherever GBrain ranks
 it, when two distinctive words of the message beyond the named titles' back it ("who places
 camera traps along the elephant corridors at Marula?" names the conservancy, and the page
-of the ecologist who does leads), or when it holds every distinctive word of a named title
-that is no name ("who writes the grant applications?" names the project, and the page of the
-person who writes them says so).
+of the ecologist who does leads), or one such word and every distinctive word of a named
+title that is no name ("who writes the grant applications?" names the project, and the page
+of the person who writes them says so).
 
 On a message that points back at the conversation ("who's their head ranger?", "when did it
 kick off?"), the loose rows that mention what the last turn showed (``subject``: *Marula
@@ -1235,7 +1235,7 @@ def _leader(
     Else, when the message asks who, the first person's row that two distinctive words
     of the message beyond the named titles' back, wherever GBrain ranks it ("who wrote
     the radio firmware, the low power stuff?" names *Low-Power Radio*; its writer's page
-    holds "wrote" and "firmware"), or whose page holds every distinctive word of a named
+    holds "wrote" and "firmware"), or one such word and every distinctive word of a named
     title that is no name ("Who built single sign-on for conservancy staff?" names the
     decision; the page of the engineer who built it says so). Not a company's: everyone who
     works there has its name on their page."""
@@ -1256,8 +1256,8 @@ def _leader(
             for r in loose
             if _person(r)
             and (
-                _support(read[row_key(r)], beyond, vocabulary) >= 2
-                or any(thing and thing <= read[row_key(r)].body for thing in things)
+                (backing := _support(read[row_key(r)], beyond, vocabulary)) >= 2
+                or (backing and any(thing and thing <= read[row_key(r)].body for thing in things))
             )
         ]
     return min(ahead, key=lambda r: order[row_key(r)], default=None)

@@ -61,7 +61,6 @@ _TABLE = """
 遠藤 endo
 青木 aoki
 坂本 sakamoto
-斉木 saiki
 福田 fukuda
 太田 ota
 西村 nishimura
