@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import socket
 
-from hermes_gbrain.emulator.cli import choose_port
+import pytest
+
+from hermes_gbrain.emulator import Emulator
+from hermes_gbrain.emulator.cli import choose_port, listen
 
 
 def _port_in_time_wait() -> int:
@@ -41,3 +44,22 @@ def test_a_port_someone_listens_on_is_taken() -> None:
         busy.listen()
         port = int(busy.getsockname()[1])
         assert choose_port("127.0.0.1", None, default=port) == 0
+
+
+def test_the_default_port_taken_after_the_probe_gives_any_free_port() -> None:
+    """Two emulators starting at once: both probe the default port free, one binds it."""
+    with socket.socket() as busy:
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = int(busy.getsockname()[1])
+        late = Emulator(port=port)
+        listen(late, any_port_instead=True)
+        try:
+            assert late.port not in (0, port)
+        finally:
+            late.stop()
+        # a port asked for by name is that port or nothing
+        named = Emulator(port=port)
+        with pytest.raises(OSError):
+            listen(named, any_port_instead=False)

@@ -26,7 +26,7 @@ from hermes_gbrain.emulator.app import Emulator
 from hermes_gbrain.files import write_atomic
 from hermes_gbrain.settings import read_dotenv
 
-__all__ = ["CLIENTS_FILE", "DEFAULT_PORT", "choose_port", "profile_lines", "run"]
+__all__ = ["CLIENTS_FILE", "DEFAULT_PORT", "choose_port", "listen", "profile_lines", "run"]
 
 DEFAULT_PORT = 3131
 CLIENTS_FILE = "clients.env"
@@ -129,6 +129,20 @@ def choose_port(host: str, requested: int | None, default: int = DEFAULT_PORT) -
     return default if _port_free(host, default) else 0
 
 
+def listen(emulator: Emulator, *, any_port_instead: bool) -> None:
+    """Start serving. The default port can be free when probed and taken a moment later,
+    when another emulator starts at the same time (two profiles set up at once): then, if
+    ``any_port_instead``, any free port, as when it was taken at the probe."""
+    try:
+        emulator.start()
+    except OSError as exc:
+        if not any_port_instead or exc.errno != errno.EADDRINUSE:
+            raise
+        print(f"port {emulator.port} was taken meanwhile; using a free port", file=sys.stderr)
+        emulator.port = 0
+        emulator.start()
+
+
 def _works(emulator: Emulator, values: dict[str, str], names: tuple[str, str]) -> bool:
     client_id, secret = values.get(names[0]), values.get(names[1])
     if not client_id or not secret:
@@ -215,7 +229,7 @@ def run(argv: list[str] | None = None) -> int:
     }
     try:
         try:
-            emulator.start()
+            listen(emulator, any_port_instead=args.port is None and port == DEFAULT_PORT)
         except OSError as exc:
             print(
                 f"hermes-gbrain emulator: cannot listen on {args.host}:{port} ({exc.strerror})",
