@@ -4,6 +4,8 @@ last connection is in TIME_WAIT after a restart is free, so the default port is 
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -38,21 +40,24 @@ def test_a_port_in_time_wait_is_free_for_the_emulator() -> None:
     assert choose_port("127.0.0.1", None, default=port) == port
 
 
-def test_a_port_someone_listens_on_is_taken() -> None:
+@contextmanager
+def _listened_on() -> Iterator[int]:
+    """A port someone listens on (bound as the emulator binds, ``SO_REUSEADDR``)."""
     with socket.socket() as busy:
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        port = int(busy.getsockname()[1])
+        yield int(busy.getsockname()[1])
+
+
+def test_a_port_someone_listens_on_is_taken() -> None:
+    with _listened_on() as port:
         assert choose_port("127.0.0.1", None, default=port) == 0
 
 
 def test_the_default_port_taken_after_the_probe_gives_any_free_port() -> None:
     """Two emulators starting at once: both probe the default port free, one binds it."""
-    with socket.socket() as busy:
-        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = int(busy.getsockname()[1])
+    with _listened_on() as port:
         late = Emulator(port=port)
         listen(late, any_port_instead=True)
         try:

@@ -907,27 +907,32 @@ def _named(
     """:func:`_names` by the row's title, by its hyphenated words written as one ("oncall
     retro" for *On-Call Retro*), or by its Greek and Cyrillic words in Latin letters ("olga
     smirnova" for *Ольга Смирнова*)."""
+    unlabelled = read.unlabelled if _has_own_word(read.unlabelled, vocabulary) else ""
     return any(
         _names(form, message, wanted, asked, vocabulary)
-        for form in (title, read.joined, read.latin, _unlabelled(title, vocabulary))
+        for form in (title, read.joined, read.latin, unlabelled)
         if form
     )
 
 
-def _unlabelled(title: str, vocabulary: TitleVocabulary | None) -> str:
+def _unlabelled(title: str) -> str:
     """The title after a label of ordinary words and a colon, when what follows has two
-    words or more that anchor, one of them in no other title: people name *Runbook: Ledger Lake
-    Backfill* by "the ledger lake backfill", not by the kind of page it is. ``""`` when the
-    title has no such label, or what follows is another page's name too ("Status update:
-    Solar Collar")."""
+    words or more that anchor: people name *Runbook: Ledger Lake Backfill* by "the ledger
+    lake backfill", not by the kind of page it is (``""`` when it has no such label; "Thinking
+    in Systems" anchors by one word, "system")."""
     label, colon, rest = title.partition(":")
     labelled = content_stems(label)
     if not colon or not labelled or not labelled <= _ORDINARY_STEMS:
         return ""
-    own = content_stems(rest)
-    if len(own) < 2 or vocabulary is None:  # "Thinking in Systems" is one word, "system"
-        return ""
-    return rest.strip() if any(s not in vocabulary.df and not s.isdigit() for s in own) else ""
+    return rest.strip() if len(content_stems(rest)) >= 2 else ""
+
+
+def _has_own_word(text: str, vocabulary: TitleVocabulary | None) -> bool:
+    """``text`` holds a word no other title holds: what follows a label names the page only
+    then, not when it is another page's name too ("Status update: Solar Collar")."""
+    if not text or vocabulary is None:
+        return False
+    return any(s not in vocabulary.df and not s.isdigit() for s in content_stems(text))
 
 
 _HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
@@ -1009,6 +1014,8 @@ class _RowWords(NamedTuple):
     phrases: frozenset[tuple[str, str]] = frozenset()
     """Two words side by side in its summary, as stems, not both of its title
     (:func:`_phrases`): a title's words together are read by the naming rules."""
+    unlabelled: str = ""
+    """The title after a label of ordinary words (:func:`_unlabelled`)."""
 
     @classmethod
     def of(cls, row: SearchRow) -> _RowWords:
@@ -1026,6 +1033,7 @@ class _RowWords(NamedTuple):
             frozenset(versions(row.title)),
             joined if (joined := _HYPHEN.sub("", row.title)) != row.title else "",
             frozenset(p for p in _phrases(words(summary)) if not set(p) <= title),
+            _unlabelled(row.title),
         )
 
 
@@ -1249,8 +1257,13 @@ def _leader(
         if order[row_key(r)] < first and _support(read[row_key(r)], said.wanted, vocabulary) >= 2
     ]
     if not ahead and said.who:
-        beyond = said.wanted - set().union(*(content_stems(r.title) for r in named))
-        things = [_distinct_title(r, vocabulary) for r in named if (r.type or "") not in NAME_TYPES]
+        titled = [(r, content_stems(r.title)) for r in named]
+        beyond = said.wanted - set().union(*(stems for _, stems in titled))
+        things = [  # a company's name is on the page of everyone who works there
+            {s for s in stems if _distinctive(s, vocabulary)}
+            for r, stems in titled
+            if (r.type or "") not in NAME_TYPES
+        ]
         ahead = [
             r
             for r in loose
@@ -1261,12 +1274,6 @@ def _leader(
             )
         ]
     return min(ahead, key=lambda r: order[row_key(r)], default=None)
-
-
-def _distinct_title(row: SearchRow, vocabulary: TitleVocabulary | None) -> set[str]:
-    """A title's distinctive words: a person's page holding them all is about that thing
-    ("Elif built single sign-on for conservancy staff")."""
-    return {s for s in content_stems(row.title) if _distinctive(s, vocabulary)}
 
 
 def _companion(

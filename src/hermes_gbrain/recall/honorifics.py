@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from .skeletons import kana_skeleton
+from .skeletons import KATAKANA, kana_skeleton
+from .words import HONORIFICS
 
 __all__ = ["KANA_NAME_MIN", "SURNAMES", "honoured"]
 
@@ -116,13 +117,12 @@ SURNAMES: dict[str, tuple[str, ...]] = {
 """Common Japanese surnames in kanji, with their readings in Latin letters (long vowels
 written short, as names usually are: 佐藤 "Sato")."""
 
-_HONORIFIC = "(?:さん|さま|様|氏|先生|くん|君|ちゃん)"
+_HONORIFIC = f"(?:{'|'.join(HONORIFICS)})"
 _KANJI = "[\u4e00-\u9fff\u3005]"
 _HIRAGANA = "[\u3041-\u3096]"
-_KATAKANA = "[\u30a1-\u30fa\u30fc]"
 _NAMED = re.compile(
-    rf"(?:(?P<kanji>{_KANJI}{{1,3}})(?P<given>{_HIRAGANA}{{2,4}}|{_KATAKANA}{{2,8}})?"
-    rf"|(?P<kana>{_KATAKANA}{{2,8}})(?:・(?P<more>{_KATAKANA}{{2,8}}))?){_HONORIFIC}"
+    rf"(?:(?P<kanji>{_KANJI}{{1,3}})(?P<given>{_HIRAGANA}{{2,4}}|{KATAKANA}{{2,8}})?"
+    rf"|(?P<kana>{KATAKANA}{{2,8}})(?:・(?P<more>{KATAKANA}{{2,8}}))?){_HONORIFIC}"
 )
 """A surname in kanji, perhaps with a given name in kana, or a name in katakana (perhaps
 two words), right before an honorific."""

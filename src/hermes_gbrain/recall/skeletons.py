@@ -34,6 +34,7 @@ from .words import in_latin_letters
 
 __all__ = [
     "KANA_WORD_MIN",
+    "KATAKANA",
     "MIN_CONSONANTS",
     "as_kana",
     "kana_runs",
@@ -96,7 +97,9 @@ _KANA_CONSONANTS = {
 }
 """Each katakana's consonant as Latin letters; vowels, ya-yu-yo, wa, the small kana, the
 doubling mark and the long-vowel mark have none."""
-_KATAKANA_WORD = re.compile("[\u30a1-\u30fa\u30fc]+")
+KATAKANA = "[\u30a1-\u30fa\u30fc]"
+"""A katakana letter or the long-vowel mark."""
+_KATAKANA_WORD = re.compile(KATAKANA + "+")
 
 _CYRILLIC_WORD = re.compile("[\u0400-\u04ff]+")
 _FOR_CYRILLIC = str.maketrans({"w": "v", "q": "k", "x": "ks"})
@@ -149,7 +152,7 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     if len(latin) < 2 or not all(latin):
         return set()
     arabic = tuple(_squeeze(w.replace("ch", "sh").translate(_FOR_ARABIC)) for w in latin)
-    kana = tuple(_squeeze(_SOFT_H.sub("", _HARD_C.sub("k", w).translate(_FOR_KANA))) for w in latin)
+    kana = tuple(as_kana(w) for w in title_words)
     readings = [("arabic", arabic), ("kana", kana)]
     if kana[-1].endswith("r") and len(kana[-1]) > 1:
         readings.append(("kana", (*kana[:-1], kana[-1][:-1])))  # "Okafor" is オカフォー
@@ -189,8 +192,13 @@ def title_kana(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:
 
 def kana_runs(message: str) -> set[str]:
     """The skeleton of each katakana word of the message ("・" parts it)."""
-    runs = _KATAKANA_WORD.findall(message.replace("\u30fb", " "))
+    runs = _katakana_words(message)
     return {skeleton for run in runs if len(skeleton := _kana(run)) >= KANA_WORD_MIN}
+
+
+def _katakana_words(message: str) -> list[str]:
+    """The message's katakana words ("・" parts a name's)."""
+    return _KATAKANA_WORD.findall(message.replace("\u30fb", " "))
 
 
 def _arabic(word: str) -> Iterator[str]:
@@ -213,7 +221,7 @@ def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     katakana or in Cyrillic, side by side ("マヤ・オカフォー" is two words), for looking
     names up."""
     arabic = [list(_arabic(w)) for w in _ARABIC_WORD.findall(message)]
-    kana = [[_kana(w)] for w in _KATAKANA_WORD.findall(message.replace("\u30fb", " "))]
+    kana = [[_kana(w)] for w in _katakana_words(message)]
     cyrillic = [[_cyrillic(w)] for w in _CYRILLIC_WORD.findall(message)]
     for script, runs in (("arabic", arabic), ("kana", kana), ("cyrillic", cyrillic)):
         for size in (2, 3):

@@ -25,6 +25,7 @@ __all__ = [
     "ENGLISH_STOP_WORDS",
     "GENERIC_STEMS",
     "GENERIC_WORDS",
+    "HONORIFICS",
     "STOP_STEMS",
     "STOP_WORDS",
     "acronyms",
@@ -242,7 +243,7 @@ FORMS_OF_ADDRESS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """Words written before a surname in Latin script ("Herr Müller", "Dr Okafor"), folded."""
-_HONORIFICS = ("さん", "様", "さま", "氏", "先生", "くん", "ちゃん")
+HONORIFICS = ("さん", "様", "さま", "氏", "先生", "くん", "ちゃん")
 """Japanese honorifics: what follows a name, often its first characters only ("佐藤さん")."""
 
 
@@ -252,7 +253,7 @@ def run_in(run: str, text: str) -> bool:
     first characters before an honorific ("佐藤さん" for 佐藤由紀)."""
     if run in text or ("の" in text and run in text.replace("の", "")):
         return True
-    return any(run[:k] + h in text for k in range(2, len(run)) for h in _HONORIFICS)
+    return any(run[:k] + h in text for k in range(2, len(run)) for h in HONORIFICS)
 
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
