@@ -965,6 +965,24 @@ def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
     assert gate_rows([plan], asked) == []
 
 
+def test_an_opening_of_the_titles_words_in_any_order_is_named_whatever_follows() -> None:
+    notes = row("notes/reading-notes-the-mom-test", "Reading notes: The Mom Test", 1.0,
+                "keyword_exact", snippet="Ask about past behaviour, not our ideas.")  # fmt: skip
+    for asked in (
+        "the mom test reading notes, whats the main takeaway again",
+        "mom test reading notes — what was the main takeaway for ranger interviews",
+    ):
+        assert slugs(gate_rows([notes], asked)) == [notes.slug], asked
+    # not an opening: the same words with others inside a sentence that goes on
+    asked = "my mom test reading notes from school, whats the main takeaway again"
+    assert gate_rows([notes], asked) == []
+    # an apostrophe or a hyphen inside a word sets nothing apart
+    policy = row("notes/remote-work-policy", "Remote work policy", 1.0, "keyword_exact",
+                 snippet="Work from anywhere in your country.")  # fmt: skip
+    assert gate_rows([policy], "write a remote work policy for a 5-person bakery") == []
+    assert gate_rows([policy], "remote work policy i'm drafting for a bakery") == []
+
+
 def test_a_long_title_said_whole_is_about_its_page() -> None:
     incident = row("notes/incident-report-collar-battery", "Incident report: collar battery drain",
                    1.0, "keyword_exact",

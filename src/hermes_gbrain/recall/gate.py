@@ -447,6 +447,9 @@ class _Message:
     heading: tuple[str, ...] = ()
     """Its words before the first punctuation, when more words follow ("budget summary
     2026: what's the biggest chunk?")."""
+    set_apart: frozenset[str] = frozenset()
+    """The stems of its words before the first mark that sets them apart from the rest
+    (:func:`_set_apart`)."""
     how_to: bool = False
     """It asks how to do something (:data:`_HOW_TO`)."""
     adjacent: frozenset[tuple[str, str, str]] = frozenset()
@@ -482,6 +485,7 @@ class _Message:
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
             heading=_heading(spoken),
+            set_apart=_set_apart(message),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -562,6 +566,19 @@ def _heading(tokens: Sequence[str]) -> tuple[str, ...]:
             rest = any(t[0].isalnum() for t in tokens[i + 1 :])
             return tuple(tokens[:i]) if i and rest else ()
     return ()
+
+
+_SET_APART = re.compile(r"[,;:?!]|\s[-\u2013\u2014]|[\u2013\u2014]|\.(?:\s|$)")
+"""What sets an opening apart from the rest: a comma, colon, question mark, a dash after a
+space, a full stop; not an apostrophe or a hyphen inside a word ("i'm", "5-person")."""
+
+
+def _set_apart(message: str) -> frozenset[str]:
+    """The content stems before the first :data:`_SET_APART` mark, when words follow it."""
+    mark = _SET_APART.search(message)
+    if mark is None or not words(message[mark.end() :]):
+        return frozenset()
+    return frozenset(content_stems(message[: mark.start()]))
 
 
 def _borne_by_another(
@@ -854,6 +871,8 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
         return False  # "the sync design review on march 2nd": a meeting on its own date
     if read.sequence == message.heading:
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
+    if len(read.title) >= 2 and read.title == message.set_apart and not before & _THEIRS:
+        return False  # "the mom test reading notes, what was the main takeaway": its words
     if _lettered(read) and _designated(read, message):
         return False  # "series a: target amount?"
     whole = {s for s in read.title if not s.isdigit() and not is_date_stem(s)}
@@ -1074,17 +1093,17 @@ def _reading(
 
 
 def _spent(readings: Iterable[_Reading], message: _Message) -> frozenset[str]:
-    """Words of titles the message holds whole but uses about something else, of a name's
-    title it uses as a common noun, of a lettered title it gives as any one's ("how much did
-    mistral raise in their series A"), and a first name it gives to someone else: they back no
-    row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
+    """Words of titles the message holds whole but uses about something else or opens with
+    set apart (:attr:`_Message.set_apart`), of a name's title it uses as a common noun, of a
+    lettered title it gives as any one's ("how much did mistral raise in their series A"), and
+    a first name it gives to someone else: they back no row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
     writer whose page says she writes it; "a haiku about a kestrel" is not about the founder
     whose page names *Kestrel Works*; "samuel l jackson's first big movie" is not about the
     conservancy whose head ranger is *Samuel Mwangi*)."""
     spent: set[str] = set()
     for reading in readings:
         title = reading.row.title
-        if reading.elsewhere and title and title <= reading.wanted:
+        if (reading.elsewhere or title == message.set_apart) and title and title <= reading.wanted:
             spent |= title
         elif reading.common or (
             _lettered(reading.row) and _designated(reading.row, message, anyones=True)
