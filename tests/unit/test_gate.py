@@ -974,7 +974,7 @@ def test_an_opening_of_the_titles_words_in_any_order_is_named_whatever_follows()
     ):
         assert slugs(gate_rows([notes], asked)) == [notes.slug], asked
     # not an opening: the same words with others inside a sentence that goes on
-    asked = "my mom test reading notes from school, whats the main takeaway again"
+    asked = "my mom wrote reading notes for her driving test in spain, whats the main takeaway"
     assert gate_rows([notes], asked) == []
     # an apostrophe or a hyphen inside a word sets nothing apart
     policy = row("notes/remote-work-policy", "Remote work policy", 1.0, "keyword_exact",
@@ -1124,6 +1124,29 @@ def test_a_name_s_own_word_with_one_word_its_page_lacks_names_it_standing_alone(
     assert shown([replay], "how to turn on session replay in sentry") == []
     # two words its page lacks: about something else
     assert shown([meadowlark], "was meadowlark at the wedding or the funeral") == []
+
+
+def test_chat_shorthand_and_words_asking_for_the_gist_say_nothing_else() -> None:
+    brightwater = row("companies/brightwater-ventures", "Brightwater Ventures", 1.0,
+                      "keyword_exact", "company",
+                      snippet="Led our seed round; Elena Vasquez sits on our board.")  # fmt: skip
+    ridgeback = row("companies/ridgeback-security", "Ridgeback Security", 1.0, "keyword_exact",
+                    "company", snippet="Ran the 2026 pentest of the ranger app.")  # fmt: skip
+    titles = ["Brightwater Ventures", "Ridgeback Security", "Security review", "Venture notes",
+              *(f"T{i}" for i in range(30))]  # fmt: skip
+    vocab = TitleVocabulary.build(titles)
+
+    def shown(rows: Sequence[SearchRow], message: str) -> list[str]:
+        return slugs(gate_rows(rows, message, vocabulary=vocab))
+
+    # "main", "contact", "tmrw", "didnt": none of them a thing the message is about
+    assert shown([brightwater], "who's our main contact at brightwater again") == [brightwater.slug]
+    asked = "call with brightwater tmrw, what do we know about them"
+    assert shown([brightwater], asked) == [brightwater.slug]
+    asked = "ridgeback did the pentest this year didnt they, what did they find"
+    assert shown([ridgeback], asked) == [ridgeback.slug]
+    # two things the page never holds still say it is about something else
+    assert shown([brightwater], "brightwater hot springs main pool opening hours") == []
 
 
 def test_who_brings_the_person_whose_page_holds_the_named_title() -> None:

@@ -1096,10 +1096,11 @@ def _spent(readings: Iterable[_Reading], message: _Message) -> frozenset[str]:
     """Words of titles the message holds whole but uses about something else or opens with
     set apart (:attr:`_Message.set_apart`), of a name's title it uses as a common noun, of a
     lettered title it gives as any one's ("how much did mistral raise in their series A"), and
-    a first name it gives to someone else: they back no row ("a field handbook for the camping trip" names neither *Field Handbook* nor the
-    writer whose page says she writes it; "a haiku about a kestrel" is not about the founder
-    whose page names *Kestrel Works*; "samuel l jackson's first big movie" is not about the
-    conservancy whose head ranger is *Samuel Mwangi*)."""
+    a first name it gives to someone else: they back no row ("a field handbook for the camping
+    trip" names neither *Field Handbook* nor the writer whose page says she writes it; "a haiku
+    about a kestrel" is not about the founder whose page names *Kestrel Works*; "samuel l
+    jackson's first big movie" is not about the conservancy whose head ranger is *Samuel
+    Mwangi*)."""
     spent: set[str] = set()
     for reading in readings:
         title = reading.row.title

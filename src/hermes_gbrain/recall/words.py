@@ -88,6 +88,8 @@ ENGLISH_STOP_WORDS = frozenset(
     therefore thus hence etc others already always never often sometimes perhaps probably
     quite rather almost enough instead might shall cannot mine ours ourselves yourself himself
     herself themselves exactly basically literally honestly seriously definitely totally
+    dont doesnt didnt isnt wasnt arent werent cant couldnt wont wouldnt shouldnt havent hasnt
+    tmrw tmr tmw asap fyi idk tbh imo gonna wanna gotta kinda sorta lemme gimme
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _LATIN_FUNCTION_WORDS = frozenset(
@@ -159,12 +161,15 @@ GENERIC_WORDS = frozenset(
     made makes making decide decided choose chose chosen wrote written turn turned gave
     given done went gone told asks asking says saying goes
     lately nowadays page pages pull grab fetch doc docs link
+    takeaway takeaways main key gist summary summarise summarize recap overview highlights
+    detail details contact yet bit prep prepping sit sits
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """Words that go with anything: time, size, quantity, common verbs and nouns, and words
-asking for a page ("pls pull up the keystone auth page", "whats up with fernseed lately"). A
-pair of them ("next month") finds pages about nothing the message asks (``pairs``), and they
-say nothing about what a message is about (``gate``'s title-used-elsewhere rule)."""
+asking for a page or its gist ("pls pull up the keystone auth page", "whats up with fernseed
+lately", "the main takeaway", "who's our contact there"). A pair of them ("next month") finds
+pages about nothing the message asks (``pairs``), and they say nothing about what a message
+is about (``gate``'s title-used-elsewhere rule)."""
 
 _UNSPACED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _UNSPACED)
 _RUNS = re.compile(f"[{_UNSPACED_CLASS}]+|[^{_UNSPACED_CLASS}]+")
@@ -283,7 +288,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 2
+STEMS_VERSION = 3
 """Bumped when :func:`stem` or the stop words change: stem counts kept on disk (the title
 vocabulary, the title index) were made with other stems and are made again or ignored."""
 STOP_STEMS = frozenset(stem(fold(w)) for w in STOP_WORDS)
