@@ -1171,3 +1171,20 @@ def test_who_brings_the_person_whose_page_holds_the_named_title() -> None:
     maya = row("people/maya-okafor", "Maya Okafor", 0.9, "keyword_exact", "person",
                snippet="Maya Okafor owns the relationship with Marula Conservancy.")  # fmt: skip
     assert shown([marula, maya], "the vet, who is she with marula conservancy?") == [marula.slug]
+
+
+def test_a_word_whose_kin_the_page_holds_backs_it_as_a_second_word() -> None:
+    train = row("decisions/weekly-release-train", "Decision: Weekly release train", 1.0,
+                "keyword_exact", "decision",
+                snippet="Mobile builds ship every Tuesday unless a field test fails.")  # fmt: skip
+    policy = row("notes/remote-work-policy", "Remote work policy", 0.9, "keyword_exact",
+                 snippet="Engineers may work remotely three days a week.")  # fmt: skip
+    asked = "what day of the week do the phone builds go out"
+    assert slugs(gate_rows([train, policy], asked)) == [train.slug]
+    asked = "how many days a week can engineers wfh"
+    assert slugs(gate_rows([train, policy], asked)) == [policy.slug]
+    # one word of the page and nothing akin to another: no page
+    assert gate_rows([train, policy], "what day of the week do the lego builds go out") == []
+    # a word beside its own kin counts once ("phone" and "mobile")
+    asked = "which mobile phone should i buy for my nan"
+    assert gate_rows([train, policy], asked) == []

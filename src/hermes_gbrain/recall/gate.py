@@ -153,6 +153,7 @@ from .dates import agree, date_marks, is_date_stem, is_periodic
 from .filecache import FileCache
 from .generated import is_generated
 from .glosses import kind_words
+from .kin import kin_in
 from .named import HOLDS_WORDS, LONE_TYPES, NAME_TYPES, TitleMatcher
 from .outside import outside_things
 from .screen import prompt_line, prompt_ref
@@ -1188,7 +1189,8 @@ def _tier(
     if not elsewhere and _lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
-    support = _count({s for s in body & wanted if _distinctive(s, vocabulary)})
+    backing = (body & wanted) | kin_in(wanted, body)  # "phone builds" for "mobile builds"
+    support = _count({s for s in backing if _distinctive(s, vocabulary)})
     if support == 1 and message.phrases & words_.phrases:
         support = 2  # "who's building the charging board?": a phrase of the page's summary
     if names - body and support < NAME_OVERRIDE:
