@@ -1189,8 +1189,13 @@ def _tier(
     if not elsewhere and _lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
-    backing = (body & wanted) | kin_in(wanted, body)  # "phone builds" for "mobile builds"
-    support = _count({s for s in backing if _distinctive(s, vocabulary)})
+    backing = {s for s in body & wanted if _distinctive(s, vocabulary)}
+    backing |= {  # "phone builds" for "mobile builds", "work from home" for "remotely"
+        s
+        for s, kin in kin_in(wanted, body).items()
+        if any(_distinctive(k, vocabulary) for k in (s, *kin))
+    }
+    support = _count(backing)
     if support == 1 and message.phrases & words_.phrases:
         support = 2  # "who's building the charging board?": a phrase of the page's summary
     if names - body and support < NAME_OVERRIDE:

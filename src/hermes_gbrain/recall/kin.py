@@ -25,6 +25,7 @@ price prices pricing charge charges charging billed billing
 outage outages downtime
 bug bugs defect defects glitch
 boss manager managers
+engineer engineers developer developers dev devs programmer programmers
 investor investors backer backers funder funders
 owner owns owned responsible
 party celebration celebrate
@@ -46,7 +47,7 @@ runway burn
 doc docs document documents writeup
 onboard onboarding newcomer newcomers starter starters
 quit resign resigned leaving
-late delay delayed slip slipped slipping
+late delay delayed
 expire expired expiry expiration
 sync syncing synchronise synchronize synchronisation synchronization
 offline disconnected
@@ -69,11 +70,13 @@ def _build() -> dict[str, frozenset[str]]:
 KIN = _build()
 
 
-def kin_in(said: set[str], held: set[str]) -> set[str]:
-    """The stems of ``said`` the page does not hold whose kin it holds (``held``), save one
-    whose kin the message says too ("phone" beside "mobile" counts once)."""
-    return {
-        s
-        for s in said - held
-        if (others := KIN.get(s)) is not None and others & held and not others & said
-    }
+def kin_in(said: set[str], held: set[str]) -> dict[str, set[str]]:
+    """The stems of ``said`` the page does not hold, each with its kin the page holds
+    (``held``), save a word whose kin the message says too ("phone" beside "mobile" counts
+    once)."""
+    found: dict[str, set[str]] = {}
+    for s in said - held:
+        others = KIN.get(s)
+        if others is not None and not others & said and (kin := others & held):
+            found[s] = set(kin)
+    return found
