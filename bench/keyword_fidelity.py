@@ -65,7 +65,8 @@ LATER_SETS = (
     *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
     *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
     *("sealed60", "sealed61", "sealed62", "sealed63", "sealed64", "sealed65", "sealed66"),
-    *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71"),
+    *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71", "sealed72", "sealed73"),
+    *("sealed74", "sealed75"),
 )
 
 

@@ -101,7 +101,8 @@ SPLITS = (
     *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
     *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
     *("sealed60", "sealed61", "sealed62", "sealed63", "sealed64", "sealed65", "sealed66"),
-    *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71"),
+    *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71", "sealed72", "sealed73"),
+    *("sealed74", "sealed75"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -185,7 +186,8 @@ and nothing else, chat filler) frozen; ``sealed68`` to ``sealed71``: by four mor
 on those rules and, with nothing of theirs looked at, once more with five rules chosen looking at
 every set up to ``sealed67`` (a title named without its label of ordinary words, a name's own
 word beside one word its page lacks, a title's words in katakana, a Japanese name before an
-honorific, a who-question's person holding a named title) frozen."""
+honorific, a who-question's person holding a named title) frozen; ``sealed72`` to ``sealed75``:
+by four more, measured once on those rules."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
