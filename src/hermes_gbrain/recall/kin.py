@@ -37,7 +37,7 @@ schedule schedules scheduling roster rosters rota shift shifts
 customer customers client clients
 contract contracts agreement agreements
 cert certs certificate certificates
-approve approves approved approval approvals sign-off
+approve approves approved approval approvals
 server servers hosting hosted host
 test tests testing qa
 pentest pentests penetration
@@ -54,10 +54,6 @@ offline disconnected
 battery batteries power
 """
 
-KIN: Mapping[str, frozenset[str]] = {}
-"""Stem -> the stems of the other words of its groups."""
-
-
 def _build() -> dict[str, frozenset[str]]:
     kin: dict[str, set[str]] = {}
     for line in _GROUPS.strip().splitlines():
@@ -67,7 +63,8 @@ def _build() -> dict[str, frozenset[str]]:
     return {s: frozenset(others) for s, others in kin.items() if others}
 
 
-KIN = _build()
+KIN: Mapping[str, frozenset[str]] = _build()
+"""Stem -> the stems of the other words of its groups (words are read without hyphens)."""
 
 
 def kin_in(said: set[str], held: set[str]) -> dict[str, set[str]]:
