@@ -187,7 +187,9 @@ on those rules and, with nothing of theirs looked at, once more with five rules 
 every set up to ``sealed67`` (a title named without its label of ordinary words, a name's own
 word beside one word its page lacks, a title's words in katakana, a Japanese name before an
 honorific, a who-question's person holding a named title) frozen; ``sealed72`` to ``sealed75``:
-by four more, measured once on those rules."""
+by four more, measured once on those rules and, with nothing of theirs looked at, once more with
+three rules chosen looking at every set up to ``sealed71`` (a title's words set apart at the
+opening, chat shorthand and words asking for a gist, a word's workplace kin) frozen."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
