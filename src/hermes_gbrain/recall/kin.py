@@ -54,6 +54,7 @@ offline disconnected
 battery batteries power
 """
 
+
 def _build() -> dict[str, frozenset[str]]:
     kin: dict[str, set[str]] = {}
     for line in _GROUPS.strip().splitlines():
