@@ -446,11 +446,10 @@ class _Message:
     topic: str = ""
     """Its first word when punctuation follows it ("halvorsen.. which fund?")."""
     heading: tuple[str, ...] = ()
-    """Its words before the first punctuation, when more words follow ("budget summary
-    2026: what's the biggest chunk?")."""
+    """Its words before the first mark that sets them apart, when more words follow
+    (:func:`_opening`: "budget summary 2026: what's the biggest chunk?")."""
     set_apart: frozenset[str] = frozenset()
-    """The stems of its words before the first mark that sets them apart from the rest
-    (:func:`_set_apart`)."""
+    """The stems of those words, in any order (:func:`_opening`)."""
     how_to: bool = False
     """It asks how to do something (:data:`_HOW_TO`)."""
     adjacent: frozenset[tuple[str, str, str]] = frozenset()
@@ -465,6 +464,7 @@ class _Message:
         also = content_stems(retyped) - own
         sequence = tuple(words(message))
         spoken = words_and_marks(message)
+        opening = _opening(message)
         return cls(
             message,
             own | also,
@@ -485,8 +485,8 @@ class _Message:
             how_to=bool(_HOW_TO.search(fold(message))),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
-            heading=_heading(spoken),
-            set_apart=_set_apart(message),
+            heading=tuple(words(opening)),
+            set_apart=frozenset(content_stems(opening)),
         )
 
     def knowing(self, rows: Iterable[_RowWords]) -> _Message:
@@ -560,26 +560,17 @@ def _topic(tokens: Sequence[str]) -> str:
     return ""
 
 
-def _heading(tokens: Sequence[str]) -> tuple[str, ...]:
-    """The words before the first punctuation mark, when words follow it, else ``()``."""
-    for i, token in enumerate(tokens):
-        if not token[0].isalnum():
-            rest = any(t[0].isalnum() for t in tokens[i + 1 :])
-            return tuple(tokens[:i]) if i and rest else ()
-    return ()
-
-
 _SET_APART = re.compile(r"[,;:?!]|\s[-\u2013\u2014]|[\u2013\u2014]|\.(?:\s|$)")
 """What sets an opening apart from the rest: a comma, colon, question mark, a dash after a
 space, a full stop; not an apostrophe or a hyphen inside a word ("i'm", "5-person")."""
 
 
-def _set_apart(message: str) -> frozenset[str]:
-    """The content stems before the first :data:`_SET_APART` mark, when words follow it."""
+def _opening(message: str) -> str:
+    """The text before the first :data:`_SET_APART` mark, when words follow it, else ``""``."""
     mark = _SET_APART.search(message)
     if mark is None or not words(message[mark.end() :]):
-        return frozenset()
-    return frozenset(content_stems(message[: mark.start()]))
+        return ""
+    return message[: mark.start()]
 
 
 def _borne_by_another(
