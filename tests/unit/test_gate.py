@@ -1188,3 +1188,14 @@ def test_a_word_whose_kin_the_page_holds_backs_it_as_a_second_word() -> None:
     # a word beside its own kin counts once ("phone" and "mobile")
     asked = "which mobile phone should i buy for my nan"
     assert gate_rows([train, policy], asked) == []
+
+
+def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:
+    checks = row("notes/qa-rota", "QA rota", 1.0, "keyword_exact",
+                 snippet="Builds are checked by the field team every Tuesday.")  # fmt: skip
+    train = row("decisions/weekly-release-train", "Decision: Weekly release train", 0.9,
+                "keyword_exact", "decision",
+                snippet="Mobile builds go to the field team every Tuesday.")  # fmt: skip
+    asked = "do phone builds go to the field team on tuesday"
+    # the second row holds "mobile" for "phone" too: more backing, first
+    assert slugs(gate_rows([checks, train], asked)) == [train.slug, checks.slug]

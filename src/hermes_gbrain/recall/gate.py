@@ -1180,13 +1180,7 @@ def _tier(
     if not elsewhere and _lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
-    backing = {s for s in body & wanted if _distinctive(s, vocabulary)}
-    backing |= {  # "phone builds" for "mobile builds", "work from home" for "remotely"
-        s
-        for s, kin in kin_in(wanted, body).items()
-        if any(_distinctive(k, vocabulary) for k in (s, *kin))
-    }
-    support = _count(backing)
+    support = _count(_backing(body, wanted, vocabulary))
     if support == 1 and message.phrases & words_.phrases:
         support = 2  # "who's building the charging board?": a phrase of the page's summary
     if names - body and support < NAME_OVERRIDE:
@@ -1237,9 +1231,22 @@ def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
     return max(floors) if floors and cosines else None
 
 
+def _backing(held: set[str], wanted: set[str], vocabulary: TitleVocabulary | None) -> set[str]:
+    """The message's distinctive words the row holds (``held``), and those whose kin it holds
+    when the word or its kin is distinctive (:mod:`.kin`: "phone builds" for "mobile builds",
+    "work from home" for "remotely")."""
+    found = {s for s in held & wanted if _distinctive(s, vocabulary)}
+    found.update(
+        s
+        for s, kin in kin_in(wanted, held).items()
+        if any(_distinctive(k, vocabulary) for k in (s, *kin))
+    )
+    return found
+
+
 def _support(read: _RowWords, wanted: set[str], vocabulary: TitleVocabulary | None) -> int:
-    """The message's distinctive words in the row's title and summary, counted."""
-    return _count({s for s in read.backing & wanted if _distinctive(s, vocabulary)})
+    """The message's words backing the row's title and summary (:func:`_backing`), counted."""
+    return _count(_backing(read.backing, wanted, vocabulary))
 
 
 def _person(row: SearchRow) -> bool:
