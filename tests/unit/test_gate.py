@@ -1190,6 +1190,16 @@ def test_a_word_whose_kin_the_page_holds_backs_it_as_a_second_word() -> None:
     assert gate_rows([train, policy], asked) == []
 
 
+def test_a_word_whose_kin_a_name_page_holds_is_not_read_as_about_something_else() -> None:
+    ridgeback = row("companies/ridgeback-security", "Ridgeback Security", 1.0,
+                    "keyword_exact", "company",
+                    snippet="Ridgeback Security is a penetration testing firm.")  # fmt: skip
+    # "pentest" is the page's "penetration": only "findings" is the page's to lack
+    assert slugs(gate_rows([ridgeback], "ridgeback pentest findings?")) == [ridgeback.slug]
+    # two words the page holds nothing akin to: a dog, not the firm
+    assert gate_rows([ridgeback], "ridgeback puppy grooming tips?") == []
+
+
 def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:
     checks = row("notes/qa-rota", "QA rota", 1.0, "keyword_exact",
                  snippet="Builds are checked by the field team every Tuesday.")  # fmt: skip

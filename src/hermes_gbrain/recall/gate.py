@@ -821,12 +821,13 @@ def _possessed(word: str, message: _Message, vocabulary: TitleVocabulary) -> boo
 def _unexplained(
     asked: set[str], read: _RowWords, message: _Message, *, other_scripts: bool = False
 ) -> set[str]:
-    """The message's distinctive words the row never holds that say what the message is
+    """The message's distinctive words the row never holds, nor their kin (:mod:`.kin`:
+    "pentest" is explained by a page that says "penetration"), that say what the message is
     about: not generic, no date, not only the Latin-letter reading of another script's
     words, and in Latin script unless ``other_scripts``."""
     return {
         s
-        for s in asked - read.body - message.retyped_only
+        for s in asked - read.body - message.retyped_only - kin_in(asked, read.body).keys()
         if (other_scripts or s.isascii()) and s not in GENERIC_STEMS and not is_date_stem(s)
     }
 
@@ -1216,7 +1217,7 @@ def _beside_another(
 ) -> bool:
     """Only words of the name's title back the row, and two distinctive words of the
     message, not generic, are nowhere in it: the words name something else."""
-    backing = {s for s in read.body & wanted if _distinctive(s, vocabulary)}
+    backing = _backing(read.body, wanted, vocabulary)
     rest = _unexplained(asked, read, message)
     return bool(backing) and backing <= read.title and len(rest) >= ELSEWHERE_WORDS
 
