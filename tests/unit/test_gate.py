@@ -1200,6 +1200,20 @@ def test_a_word_whose_kin_a_name_page_holds_is_not_read_as_about_something_else(
     assert gate_rows([ridgeback], "ridgeback puppy grooming tips?") == []
 
 
+def test_a_title_after_its_owners_name_is_the_brains_own_page() -> None:
+    handbook = row("projects/field-handbook", "Field Handbook", 1.0, "keyword_exact", "project",
+                   snippet="The printed handbook that teaches rangers the app. "
+                   "Owner: Tamsin Blake.")  # fmt: skip
+    decision = row("decisions/open-source-handbook", "Decision: Open-source the handbook", 0.9,
+                   "keyword_exact", "decision",
+                   snippet="We publish the handbook under an open licence.")  # fmt: skip
+    asked = "tamsin's field handbook — are we open sourcing it or not"
+    assert slugs(gate_rows([handbook, decision], asked)) == [handbook.slug]
+    # someone the page never names: words about another handbook
+    asked = "bob's field handbook — are we open sourcing it or not"
+    assert gate_rows([handbook, decision], asked) == []
+
+
 def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:
     checks = row("notes/qa-rota", "QA rota", 1.0, "keyword_exact",
                  snippet="Builds are checked by the field team every Tuesday.")  # fmt: skip

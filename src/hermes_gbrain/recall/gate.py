@@ -624,6 +624,20 @@ def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
     return {m[i - 1] for i in range(1, len(m) - len(t) + 1) if m[i : i + len(t)] == t}
 
 
+def _held_by_name(read: _RowWords, message: _Message) -> bool:
+    """The title's words stand after a name the row holds, written as its owner's ("tamsin's
+    field handbook", "camila's brand refresh" for a page that names Tamsin or Camila): one
+    of this brain's own pages, whatever else the message says."""
+    t, m = read.sequence, message.sequence
+    if len(t) < 2:
+        return False
+    return any(
+        m[i - 1] == "s" and (owner := content_stem(m[i - 2])) is not None and owner in read.body
+        for i in range(2, len(m) - len(t) + 1)
+        if m[i : i + len(t)] == t
+    )
+
+
 _ARTICLES = frozenset("a an un une ein eine einen einem einer uno una uma".split())  # noqa: SIM905
 """Indefinite articles of English, French, German, Spanish, Italian and Portuguese ("a" is
 no indefinite article in a message in another language: "a camila souza é responsável")."""
@@ -844,7 +858,8 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
     is for that the row never mentions (:attr:`_Message.outside`: "for a five-person
     bakery"). Not when the message names something the brain knows
     (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
-    is ours ("does our expense policy cover taxis?", "my weekly planning notes"), nor for a
+    is ours ("does our expense policy cover taxis?", "my weekly planning notes") or gives it
+    as the page's owner's ("tamsin's field handbook", :func:`_held_by_name`), nor for a
     meeting on a date the message gives ("the sync design review on march 2nd"), a title the
     message opens with, set apart ("hiring plan 2026 — which roles first?"), a title of
     :data:`WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
@@ -854,6 +869,8 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
         return False  # about this brain
     if before & _OURS and (row.type or "") != "concept":
         return False  # "my weekly planning notes"; "my circuit breaker" is no concept of ours
+    if _held_by_name(read, message):
+        return False  # "tamsin's field handbook": the page says whose it is
     if message.other_language:
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
     if message.outside - read.body:
