@@ -102,7 +102,7 @@ SPLITS = (
     *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
     *("sealed60", "sealed61", "sealed62", "sealed63", "sealed64", "sealed65", "sealed66"),
     *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71", "sealed72", "sealed73"),
-    *("sealed74", "sealed75"),
+    *("sealed74", "sealed75", "sealed76", "sealed77", "sealed78", "sealed79"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -189,7 +189,11 @@ word beside one word its page lacks, a title's words in katakana, a Japanese nam
 honorific, a who-question's person holding a named title) frozen; ``sealed72`` to ``sealed75``:
 by four more, measured once on those rules and, with nothing of theirs looked at, once more with
 three rules chosen looking at every set up to ``sealed71`` (a title's words set apart at the
-opening, chat shorthand and words asking for a gist, a word's workplace kin) frozen."""
+opening, chat shorthand and words asking for a gist, a word's workplace kin) frozen; ``sealed76``
+to ``sealed79``: by four more, measured once on those rules and, with nothing of theirs looked
+at, once more with two rules chosen looking at every set up to ``sealed75`` (a word's kin read
+as explaining it, a title after the name of its owner) frozen. The record is
+``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
