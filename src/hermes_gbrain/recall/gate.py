@@ -598,12 +598,19 @@ def _borne_by_another(
     return False
 
 
+def _places(run: Sequence[str | None], said: Sequence[str | None]) -> list[int]:
+    """Where ``run`` stands in ``said``, whole and in order: the index of its first word at
+    each place (none for an empty ``run``)."""
+    run, said = tuple(run), tuple(said)
+    if not run:
+        return []
+    return [i for i in range(len(said) - len(run) + 1) if said[i : i + len(run)] == run]
+
+
 def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
     """The title's words, in order and contiguous, inside the message's (``m``)."""
     t = tuple(words(title))
-    if len(t) < 2 or len(t) > len(m):
-        return False
-    return any(m[i : i + len(t)] == t for i in range(len(m) - len(t) + 1))
+    return len(t) >= 2 and bool(_places(t, m))
 
 
 def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> bool:
@@ -619,9 +626,7 @@ def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> boo
 def _before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
     """The words right before each place the title's words (``t``) stand in the message's
     (``m``)."""
-    if not t:
-        return set()
-    return {m[i - 1] for i in range(1, len(m) - len(t) + 1) if m[i : i + len(t)] == t}
+    return {m[i - 1] for i in _places(t, m) if i}
 
 
 def _held_by_name(read: _RowWords, message: _Message) -> bool:
@@ -632,9 +637,11 @@ def _held_by_name(read: _RowWords, message: _Message) -> bool:
     if len(t) < 2:
         return False
     return any(
-        m[i - 1] == "s" and (owner := content_stem(m[i - 2])) is not None and owner in read.body
-        for i in range(2, len(m) - len(t) + 1)
-        if m[i : i + len(t)] == t
+        i >= 2
+        and m[i - 1] == "s"
+        and (owner := content_stem(m[i - 2])) is not None
+        and owner in read.body
+        for i in _places(t, m)
     )
 
 
@@ -1000,8 +1007,7 @@ def _inner_left_out(text: str, missing: set[str], message: _Message) -> bool:
     if len(title) < WHOLE_TITLE_WORDS or title[0] in missing or title[-1] in missing:
         return False
     run = tuple(s for s in title if s not in missing)
-    said = tuple(content_stem(w) for w in message.sequence)
-    return any(said[i : i + len(run)] == run for i in range(len(said) - len(run) + 1))
+    return bool(_places(run, [content_stem(w) for w in message.sequence]))
 
 
 def _on_the_day(title: frozenset[str], message: frozenset[str]) -> bool:
@@ -1198,7 +1204,8 @@ def _tier(
     if not elsewhere and _lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
-    support = _count(_backing(body, wanted, vocabulary))
+    backing = _backing(body, wanted, vocabulary)
+    support = _count(backing)
     if support == 1 and message.phrases & words_.phrases:
         support = 2  # "who's building the charging board?": a phrase of the page's summary
     if names - body and support < NAME_OVERRIDE:
@@ -1213,7 +1220,7 @@ def _tier(
     if (
         (row.type or "") in NAME_TYPES
         and not anchors & names
-        and _beside_another(words_, wanted, asked, message, vocabulary)
+        and _beside_another(words_, backing, asked, message)
     ):
         return None  # "blue heron vs great egret": the name's words and others it never holds
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
@@ -1225,16 +1232,10 @@ def _tier(
     return None
 
 
-def _beside_another(
-    read: _RowWords,
-    wanted: set[str],
-    asked: set[str],
-    message: _Message,
-    vocabulary: TitleVocabulary | None,
-) -> bool:
-    """Only words of the name's title back the row, and two distinctive words of the
-    message, not generic, are nowhere in it: the words name something else."""
-    backing = _backing(read.body, wanted, vocabulary)
+def _beside_another(read: _RowWords, backing: set[str], asked: set[str], message: _Message) -> bool:
+    """Only words of the name's title back the row (``backing``, :func:`_backing` of its
+    body), and two distinctive words of the message, not generic, are nowhere in it: the
+    words name something else."""
     rest = _unexplained(asked, read, message)
     return bool(backing) and backing <= read.title and len(rest) >= ELSEWHERE_WORDS
 
