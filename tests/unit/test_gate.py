@@ -1214,6 +1214,18 @@ def test_a_title_after_its_owners_name_is_the_brains_own_page() -> None:
     assert gate_rows([handbook, decision], asked) == []
 
 
+def test_a_lowercase_name_whose_page_is_named_says_the_message_is_about_this_brain() -> None:
+    pipeline = row("projects/hiring-pipeline", "Hiring Pipeline", 1.0, "keyword_exact", "project",
+                   snippet="Tracks open roles from first call to signed offer.")  # fmt: skip
+    lorenzo = row("people/lorenzo-greco", "Lorenzo Greco", 0.9, "keyword_exact", "person",
+                  snippet="Recruiter sourcing engineers in Lisbon for the pipeline.")  # fmt: skip
+    asked = "is lorenzo still sourcing in lisbon for the hiring pipeline?"
+    assert pipeline.slug in slugs(gate_rows([pipeline, lorenzo], asked))
+    # a first name no page here answers to: the title's words stay about something else
+    asked = "is pedro still sourcing in lisbon for the hiring pipeline?"
+    assert pipeline.slug not in slugs(gate_rows([pipeline, lorenzo], asked))
+
+
 def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:
     checks = row("notes/qa-rota", "QA rota", 1.0, "keyword_exact",
                  snippet="Builds are checked by the field team every Tuesday.")  # fmt: skip

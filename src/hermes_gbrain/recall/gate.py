@@ -418,7 +418,8 @@ class _Message:
     acronyms: set[str]
     dates: frozenset[str]
     known: set[str]
-    """The names the brain knows: those some row returned for the message mentions."""
+    """The names the brain knows: those some row returned for the message mentions, and
+    those of a person's or a company's page it names in lowercase (:func:`_met`)."""
     sequence: tuple[str, ...]
     """Its words in order (a title's place in it is read on them)."""
     said: frozenset[str]
@@ -864,7 +865,8 @@ def _elsewhere(row: SearchRow, read: _RowWords, asked: set[str], message: _Messa
     remote work policy?"), and none when it gives a thing as the writer's own or as what it
     is for that the row never mentions (:attr:`_Message.outside`: "for a five-person
     bakery"). Not when the message names something the brain knows
-    (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here) or says the title
+    (:attr:`_Message.known`: "Driftwood"; "our PTA" names nothing here; a name in
+    lowercase whose page the message names, :func:`_met`) or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes") or gives it
     as the page's owner's ("tamsin's field handbook", :func:`_held_by_name`), nor for a
     meeting on a date the message gives ("the sync design review on march 2nd"), a title the
@@ -1106,6 +1108,30 @@ def _reading(
     if common and len((asked - GENERIC_STEMS - words_.title) & words_.body) >= COMMON_UNLESS:
         common = False  # "when does marulas contract renew", "¿Lucía sigue coordinando…?"
     return _Reading(wanted, asked, words_, elsewhere, spelt, common)
+
+
+def _met(
+    rows: Sequence[SearchRow],
+    readings: Sequence[_Reading],
+    message: _Message,
+    vocabulary: TitleVocabulary | None,
+) -> set[str]:
+    """Words of a person's or a company's name the message gives in lowercase, whose page
+    it names: like a capitalised name (:attr:`_Message.known`), they say the message is
+    about this brain ("brand refresh status, did valentina finish the new logo")."""
+    met: set[str] = set()
+    for row, reading in zip(rows, readings, strict=True):
+        if (row.type or "") not in NAME_TYPES or reading.common:
+            continue
+        if _tier(row, message, vocabulary, reading=reading) in (0, 1, 2):
+            met |= {
+                s
+                for w in reading.row.sequence
+                if w in message.said
+                and (s := content_stem(w)) is not None
+                and _distinctive(s, vocabulary)
+            }
+    return met
 
 
 def _spent(readings: Iterable[_Reading], message: _Message) -> frozenset[str]:
@@ -1463,6 +1489,11 @@ def gate_rows(
     any_named = False
     floor = cosine_floor(rows, gate)
     readings = [_reading(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)]
+    if met := _met(clean, readings, said, vocabulary) - said.known:
+        said = replace(said, known=said.known | met)  # "did valentina finish the new logo"
+        readings = [
+            _reading(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)
+        ]
     spent = _spent(readings, said)
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
