@@ -103,6 +103,7 @@ SPLITS = (
     *("sealed60", "sealed61", "sealed62", "sealed63", "sealed64", "sealed65", "sealed66"),
     *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71", "sealed72", "sealed73"),
     *("sealed74", "sealed75", "sealed76", "sealed77", "sealed78", "sealed79"),
+    *("sealed80", "sealed81", "sealed82", "sealed83"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
