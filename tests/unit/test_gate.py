@@ -1226,6 +1226,14 @@ def test_a_lowercase_name_whose_page_is_named_says_the_message_is_about_this_bra
     assert pipeline.slug not in slugs(gate_rows([pipeline, lorenzo], asked))
 
 
+def test_a_one_word_title_set_apart_at_the_opening_is_named() -> None:
+    pressure = row("concepts/backpressure", "Backpressure", 1.0, "keyword_exact", "concept",
+                   snippet="A slow consumer tells producers to wait.")  # fmt: skip
+    assert slugs(gate_rows([pressure], "backpressure - where do we apply it?")) == [pressure.slug]
+    # the same word inside the sentence is still an ordinary word that needs support
+    assert gate_rows([pressure], "where do we apply backpressure?") == []
+
+
 def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:
     checks = row("notes/qa-rota", "QA rota", 1.0, "keyword_exact",
                  snippet="Builds are checked by the field team every Tuesday.")  # fmt: skip

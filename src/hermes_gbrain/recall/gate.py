@@ -617,8 +617,11 @@ def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
 def _name_like(title: str, word: str, message: _Message, asked: set[str]) -> bool:
     """A one-word title is named by itself only as a name: capitalised inside the
     message's sentence, written as no ordinary word is ("DuckDB", "iOS", a run of an
-    unspaced script), or the only thing the message asks about ("Geofencing?")."""
+    unspaced script), the only thing the message asks about ("Geofencing?"), or set apart
+    at its opening ("backpressure - where do we apply it?")."""
     if word in message.names or is_unspaced(word[:1]) or asked <= {word}:
+        return True
+    if message.heading == tuple(words(title)):
         return True
     surface = title.strip(" \t\"'.,:;!?()[]")
     return not (surface.isalpha() and surface[1:].islower())
