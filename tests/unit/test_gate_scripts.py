@@ -17,7 +17,7 @@ from hermes_gbrain.recall.gate import Gate, TitleVocabulary, gate_rows
 from hermes_gbrain.recall.glosses import kind_words
 from hermes_gbrain.recall.honorifics import honoured
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
-from hermes_gbrain.recall.skeletons import kana_runs
+from hermes_gbrain.recall.skeletons import as_kana, kana_runs, kana_skeleton
 from hermes_gbrain.recall.words import (
     acronyms,
     compact,
@@ -609,6 +609,26 @@ def test_a_title_s_latin_words_written_in_katakana_name_it() -> None:
     # a katakana word two titles read alike names neither
     twins = [*pages, ("default", "notes/solar-killer", "Solar Killer", "note")]
     assert gate_rows([], "ソーラーカラーはどうなった？", gate=_indexed(twins)) == []
+
+
+def test_a_title_in_katakana_reads_its_long_vowels_and_its_words_parted_by_a_dot() -> None:
+    pages = [
+        ("default", "companies/kestrel-works", "Kestrel Works", "company"),
+        ("default", "notes/kestrel-key-numbers", "Kestrel key numbers", "note"),
+        ("default", "projects/tidepool-dashboard", "Tidepool Dashboard", "project"),
+        ("default", "meetings/2026-04-06-tidepool-dashboard-status", "Tidepool Dashboard status",
+         "meeting"),
+        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+    ]  # fmt: skip
+    gate = _indexed(pages)
+    # "ワークス" alone is too short to read; with "ケストレル" before the dot it is the name
+    assert kana_runs("ケストレル・ワークス") >= {"kstr", "kstrks"}
+    asked = "ケストレル・ワークスの創業者って誰だっけ？"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["companies/kestrel-works"]
+    # "board" is "ボード": the "r" after a vowel is a long vowel in katakana
+    assert as_kana("dashboard") == kana_skeleton("ダッシュボード")
+    asked = "タイドプール・ダッシュボードの担当って誰？"
+    assert "projects/tidepool-dashboard" in slugs(gate_rows([], asked, gate=gate))
 
 
 def test_a_name_before_a_japanese_honorific_names_the_one_person_with_it() -> None:

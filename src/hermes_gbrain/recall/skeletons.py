@@ -3,7 +3,8 @@ letters.
 
 A person's page is titled "Rania Saleh"; an Arabic message writes رانيا صالح and a Japanese
 one マヤ・オカフォー for *Maya Okafor*. Neither script spells a Latin name one way: Arabic
-leaves short vowels out, katakana adds a vowel after every consonant and drops a final "r".
+leaves short vowels out, katakana adds a vowel after every consonant and writes an "r" after
+a vowel as a long vowel ("オカフォー" for *Okafor*, "ボード" for *board*).
 What survives is the order of consonants, so both sides are read as *skeletons*: the
 consonants of each word, with vowels, "w" and "y" (also long vowels in both scripts), a
 final "h" and doubled letters left out, and the letters the other script lacks read as its
@@ -17,8 +18,9 @@ are vowels, so a Cyrillic name is read by its skeleton too, in Latin letters (it
 the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agree by chance
 ("есть к" reads as *Sato Yuki*), so each word needs two consonants and the name five.
 
-Katakana writes a title's other Latin words the same way, two of them often as one word:
-"ソーラーカラー" for *Solar Collar*, "バックフィル" for *backfill*. Each word of a title and each
+Katakana writes a title's other Latin words the same way, two of them often as one word or
+parted by "・": "ソーラーカラー" for *Solar Collar*, "ケストレル・ワークス" for *Kestrel Works*,
+"バックフィル" for *backfill*. Each word of a title and each
 two side by side are filed by their katakana skeleton (:func:`title_kana`), and a katakana word
 of the message with :data:`KANA_WORD_MIN` consonants or more reads as the words of the one
 reading that has its skeleton (:meth:`.named.TitleMatcher.in_katakana`).
@@ -154,8 +156,6 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     arabic = tuple(_squeeze(w.replace("ch", "sh").translate(_FOR_ARABIC)) for w in latin)
     kana = tuple(as_kana(w) for w in title_words)
     readings = [("arabic", arabic), ("kana", kana)]
-    if kana[-1].endswith("r") and len(kana[-1]) > 1:
-        readings.append(("kana", (*kana[:-1], kana[-1][:-1])))  # "Okafor" is オカフォー
     found = {
         (script, skeleton)
         for script, skeleton in readings
@@ -174,8 +174,13 @@ KANA_WORD_MIN = 4
 
 
 def as_kana(word: str) -> str:
-    """A Latin word's skeleton as katakana writes it."""
-    return _squeeze(_SOFT_H.sub("", _HARD_C.sub("k", _latin(word)).translate(_FOR_KANA)))
+    """A Latin word's skeleton as katakana writes it: an "r" after a vowel and before no
+    vowel is a long vowel there ("ボード" for *board*, "ワークス" for *works*)."""
+    spoken = _SILENT_R.sub("", _letters(word))
+    return _squeeze(_SOFT_H.sub("", _HARD_C.sub("k", _latin(spoken)).translate(_FOR_KANA)))
+
+
+_SILENT_R = re.compile("(?<=[aeiouy])r(?![aeiouy])")
 
 
 def title_kana(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:
@@ -191,9 +196,18 @@ def title_kana(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:
 
 
 def kana_runs(message: str) -> set[str]:
-    """The skeleton of each katakana word of the message ("・" parts it)."""
+    """The skeleton of each katakana word of the message, and of each two that "・" parts
+    read as one ("ケストレル・ワークス" as *Kestrel Works*, filed by :func:`title_kana` as
+    two words side by side)."""
     runs = _katakana_words(message)
+    for name in _KATAKANA_NAME.findall(message):
+        parts = name.split("\u30fb")
+        runs += ["".join(parts[i : i + 2]) for i in range(len(parts) - 1)]
     return {skeleton for run in runs if len(skeleton := _kana(run)) >= KANA_WORD_MIN}
+
+
+_KATAKANA_NAME = re.compile(f"{KATAKANA}+(?:\u30fb{KATAKANA}+)+")
+"""Katakana words parted by "・", as a name of several words is written."""
 
 
 def _katakana_words(message: str) -> list[str]:
