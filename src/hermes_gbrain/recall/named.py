@@ -12,10 +12,11 @@ becomes with a letter left out. An acronym in the message ("RRF") names the one 
 whose title has those initials, if only one has. A word of a name no other title holds
 (a person's any word, a project's or company's first) finds its page when the message holds
 it as written: "Driftwoodの同期…" gets no row from a keyword-only search, whose parser
-reads the Japanese run as one word no page has. A person's Latin name written in Arabic
-letters, in katakana or in Cyrillic is read by its consonants (:mod:`.skeletons`); the page is
-named when no other name reads the same. Any title's Latin words written in katakana
-("ソーラーカラーのキックオフ") are read back as those words, for the gate to name titles by.
+reads the Japanese run as one word no page has. A person's, company's or project's Latin
+name written in Arabic letters, in katakana or in Cyrillic is read by its consonants
+(:mod:`.skeletons`); the page is named when no other name reads the same. Any title's Latin
+words written in katakana ("ソーラーカラーのキックオフ") are read back as those words, for
+the gate to name titles by.
 A month the message gives names the one meeting of
 that month whose title has a word of the message, as written ("feb planning mtg") or as the
 gate glosses it (a meeting's kind in another language). Other candidates
@@ -152,7 +153,7 @@ class TitleMatcher:
                     self._lone.setdefault(word, []).append(row)
             for kana, said in title_kana(words(title)):
                 self._kana.setdefault(kana, set()).add(said)
-            if kind == "person":
+            if kind in LONE_TYPES:
                 for skeleton in latin_skeletons(words(title)):
                     self._skeletons.setdefault(skeleton, []).append(row)
                 for word in words(title):
@@ -211,9 +212,9 @@ class TitleMatcher:
         ]
 
     def across_scripts(self, message: str) -> list[SearchRow]:
-        """People whose Latin name the message writes in Arabic letters, in katakana or in
-        Cyrillic (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー", "Надю Петрову"), when only
-        one name reads so."""
+        """People, companies and projects whose Latin name the message writes in Arabic
+        letters, in katakana or in Cyrillic (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー",
+        "Надю Петрову"), when only one name reads so."""
         found: list[SearchRow] = []
         for skeleton in message_skeletons(message):
             owners = self._skeletons.get(skeleton, ())
