@@ -193,8 +193,9 @@ three rules chosen looking at every set up to ``sealed71`` (a title's words set 
 opening, chat shorthand and words asking for a gist, a word's workplace kin) frozen; ``sealed76``
 to ``sealed79``: by four more, measured once on those rules and, with nothing of theirs looked
 at, once more with two rules chosen looking at every set up to ``sealed75`` (a word's kin read
-as explaining it, a title after the name of its owner) frozen. The record is
-``bench/RELEVANCE.md``."""
+as explaining it, a title after the name of its owner) frozen; ``sealed80`` to ``sealed83``:
+by four more, measured once on those rules and once more with four rules chosen looking at every
+set up to ``sealed79`` frozen. The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
