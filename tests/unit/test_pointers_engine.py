@@ -21,6 +21,7 @@ class FakeSearch:
         self.rows = list(rows or [SearchRow("people/alice", "Alice", "default")])
         self.calls: list[tuple[str, int]] = []
         self.started = threading.Event()
+        self.entered = threading.Semaphore(0)  # released once per call that has begun
         self.gate = threading.Event()
         if not hold:
             self.gate.set()
@@ -31,6 +32,7 @@ class FakeSearch:
         with self._lock:
             self.calls.append((query, limit))
         self.started.set()
+        self.entered.release()
         assert self.gate.wait(WAIT)
         if self.fail is not None:
             raise self.fail
@@ -222,7 +224,8 @@ def test_a_hung_share_ties_up_only_its_own_workers() -> None:
         tickets = [
             engine.submit(StoreKey("/a", "a", f"s{i}"), "q", 3, hung, owner=owner) for i in range(8)
         ]
-        assert hung.started.wait(WAIT)
+        # both of a's workers are inside the hung search (the second may start a moment later)
+        assert hung.entered.acquire(timeout=WAIT) and hung.entered.acquire(timeout=WAIT)
         for i in range(5):  # a healthy profile keeps getting its pointers, one after another
             b_key = StoreKey("/b", "b", f"s{i}")
             assert run(engine, b_key, FakeSearch(), owner).done.wait(WAIT)
