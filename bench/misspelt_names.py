@@ -27,8 +27,9 @@ from unittest import mock
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.emulator import Emulator, large_brain
-from hermes_gbrain.recall import gate as gate_module
+from hermes_gbrain.recall import readings
 from hermes_gbrain.recall.config import PointerConfig, brain_for
+from hermes_gbrain.recall.gate import Gate
 from hermes_gbrain.recall.named import TitleMatcher
 from hermes_gbrain.recall.words import SLIP_MIN
 from hermes_gbrain.settings import load_settings
@@ -83,7 +84,7 @@ def messages() -> list[tuple[str, str, str]]:
 Retrieve = Callable[[str, Sequence[str], Sequence[str]], Sequence[SearchRow]]
 
 
-def found(asked: list[tuple[str, str]], retrieve: Retrieve, rules: gate_module.Gate) -> float:
+def found(asked: list[tuple[str, str]], retrieve: Retrieve, rules: Gate) -> float:
     hits = sum(
         slug in [r.slug for r in gate(retrieve(m, [], []), m, gate=rules, limit=3)]
         for m, slug in asked
@@ -106,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         retrieve = retrievals(brain, config.settings.mcp_url, rules.vocabulary)[PROVIDER_RETRIEVAL]
         mended, spelt = found(wrong, retrieve, rules), found(right, retrieve, rules)
         with (
-            mock.patch.object(gate_module, "_mended", lambda row, wanted, message, read: wanted),
+            mock.patch.object(readings, "_mended", lambda row, wanted, message, read: wanted),
             mock.patch.object(TitleMatcher, "_misspelt", lambda self, message, wanted: []),
         ):
             baseline = found(wrong, retrieve, rules)

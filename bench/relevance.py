@@ -60,10 +60,12 @@ from hermes_gbrain.emulator.hybrid import Embedder, rank_hybrid
 from hermes_gbrain.recall.briefing import SEARCH_ROWS, SNIPPET_REQUEST, format_briefing
 from hermes_gbrain.recall.briefing import select_rows as gate
 from hermes_gbrain.recall.config import SPARE_ROWS, PointerConfig, PointerSearch, brain_for
-from hermes_gbrain.recall.gate import Gate, TitleVocabulary, row_key
+from hermes_gbrain.recall.gate import Gate
 from hermes_gbrain.recall.named import TitleMatcher
 from hermes_gbrain.recall.pairs import note_rows, pair_query, wants_pairs
 from hermes_gbrain.recall.pointers import format_block, pointer_lines
+from hermes_gbrain.recall.rowwords import row_key
+from hermes_gbrain.recall.vocabulary import TitleVocabulary
 from hermes_gbrain.recall.words import content_stems
 from hermes_gbrain.settings import load_settings
 from targets import Targets, add_check_flag

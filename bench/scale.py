@@ -45,7 +45,7 @@ def child(mode: str, home: str) -> None:
         compose_line,
         write_digest,
     )
-    from hermes_gbrain.recall.gate import TitleVocabulary
+    from hermes_gbrain.recall.vocabulary import TitleVocabulary
 
     brain = open_brain(load_settings(os.environ.get, hermes_home=Path(home)))
     brain.catalog()  # discovery is not what is measured

@@ -358,7 +358,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     Mutation(
         "briefing title screen",
-        f"{PKG}/recall/gate.py",
+        f"{PKG}/recall/rowwords.py",
         "    if prompt_line(row.title, TITLE_CAP) is None:",
         "    if False:",
         ("tests/unit/test_screen.py", "tests/unit/test_briefing.py", "tests/unit/test_gate.py"),

@@ -13,8 +13,8 @@ from hermes_gbrain.api import PageRef
 from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.recall.digest import _names, build_digest, compose_line, write_digest
-from hermes_gbrain.recall.gate import TitleVocabulary, load_vocabulary
 from hermes_gbrain.recall.title_index import index_path, load_index
+from hermes_gbrain.recall.vocabulary import TitleVocabulary, load_vocabulary
 from hermes_gbrain.settings import load_settings
 from support.hermes_home import HermesHome
 

@@ -10,8 +10,8 @@ from hermes_gbrain.api import GBrain
 from hermes_gbrain.connect import open_brain
 from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.recall.briefing import select_rows
-from hermes_gbrain.recall.gate import TitleVocabulary
 from hermes_gbrain.recall.pairs import pair_query
+from hermes_gbrain.recall.vocabulary import TitleVocabulary
 from hermes_gbrain.settings import load_settings
 
 

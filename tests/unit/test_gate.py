@@ -11,12 +11,9 @@ import pytest
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall.briefing import load_briefing_config, select_rows
-from hermes_gbrain.recall.gate import (
-    DEFAULT_COSINE_MARGIN,
-    Gate,
+from hermes_gbrain.recall.gate import DEFAULT_COSINE_MARGIN, Gate, cosine_floor, gate_rows
+from hermes_gbrain.recall.vocabulary import (
     TitleVocabulary,
-    cosine_floor,
-    gate_rows,
     load_vocabulary,
     vocabulary_path,
     write_vocabulary,

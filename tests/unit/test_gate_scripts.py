@@ -13,11 +13,12 @@ import pytest
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall import words as words_module
-from hermes_gbrain.recall.gate import Gate, TitleVocabulary, gate_rows
+from hermes_gbrain.recall.gate import Gate, gate_rows
 from hermes_gbrain.recall.glosses import kind_words
 from hermes_gbrain.recall.honorifics import honoured
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
 from hermes_gbrain.recall.skeletons import as_kana, kana_runs, kana_skeleton
+from hermes_gbrain.recall.vocabulary import TitleVocabulary
 from hermes_gbrain.recall.words import (
     acronyms,
     compact,

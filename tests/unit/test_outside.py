@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_gbrain.recall.gate import ORDINARY_TITLE_WORDS
 from hermes_gbrain.recall.outside import outside_things
+from hermes_gbrain.recall.vocabulary import ORDINARY_TITLE_WORDS
 from hermes_gbrain.recall.words import stem
 
 ORDINARY = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)

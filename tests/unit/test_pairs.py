@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall import pairs
-from hermes_gbrain.recall.gate import TitleVocabulary
 from hermes_gbrain.recall.pairs import PAIR_WORDS, note_rows, pair_query, pair_words, wants_pairs
+from hermes_gbrain.recall.vocabulary import TitleVocabulary
 
 
 def test_only_distinctive_words_are_paired_once_each_in_order() -> None:

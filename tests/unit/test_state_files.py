@@ -217,7 +217,7 @@ def test_state_is_never_read_through_a_link_or_from_a_fifo(tmp_path: Path) -> No
     """A digest linked to a file elsewhere would put that file's text in the system
     prompt; a FIFO in its place would block the turn."""
     from hermes_gbrain.recall.digest import Digest, read_digest_line, write_digest
-    from hermes_gbrain.recall.gate import load_vocabulary
+    from hermes_gbrain.recall.vocabulary import load_vocabulary
     from hermes_gbrain.toolbridge.discovery import load_discovery
 
     elsewhere = tmp_path / "elsewhere"

@@ -37,20 +37,13 @@ from .facts import (
     select_facts,
     without_own_entries,
 )
-from .gate import (
-    DEFAULT_COSINE_MARGIN,
-    DEFAULT_MIN_RATIO,
-    GATES,
-    Gate,
-    TitleVocabulary,
-    content_stems,
-    gate_rows,
-    load_vocabulary,
-)
+from .gate import DEFAULT_COSINE_MARGIN, DEFAULT_MIN_RATIO, GATES, Gate, gate_rows
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
 from .screen import prompt_line, prompt_ref
 from .sharedcall import SNIPPET_REQUEST, SharedRecall
 from .title_index import load_matcher
+from .vocabulary import TitleVocabulary, load_vocabulary
+from .words import content_stems
 
 __all__ = [
     "DEFAULT_BUDGET_MS",

@@ -4,7 +4,7 @@ Pages of meetings and periodic notes are titled with ordinary words and a date
 ("On-Call Retro (2026-03-12)", "Standup notes 2026-W17", "Quarterly report Q2 2026"), and
 people name them the way they say dates ("the on-call retro from march", "standup notes
 week 17", "the q2 report"). The title's words alone are too ordinary to name a page; its
-words *and* its date do (:func:`.gate._names`). Marks are ``y2026``, ``q2``, ``m3``,
+words *and* its date do (:func:`.naming._names`). Marks are ``y2026``, ``q2``, ``m3``,
 ``w17`` and, for a day, ``d3-12`` (month, then day): "march 12th", "the 12th of march",
 "12 mars", "12.03.", "3月12日", "2026-03-12". English month names: "May", "Mar" and "Jan"
 only capitalised ("may" is a verb, "mar" a word, "jan" a name) or beside a day ("12 mar",

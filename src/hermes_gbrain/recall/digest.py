@@ -38,10 +38,10 @@ from ..api import LIST_PAGE_SIZE, GBrain, PageRef
 from ..files import data_dir, read_state, write_atomic
 from ..settings import Lookup, clamped_float, clamped_int, flag_not_off
 from ..text import one_line
-from .gate import TitleVocabulary, write_vocabulary
 from .generated import is_generated
 from .screen import prompt_line, prompt_ref
 from .title_index import TitleIndex, load_index, refresh_index, write_index
+from .vocabulary import TitleVocabulary, write_vocabulary
 
 __all__ = [
     "DEFAULT_MAX_AGE_HOURS",

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from ..api import HotFact
 from ..text import one_line
 from ..writeback.entries import TARGET_FILES, read_entries
-from .gate import TitleVocabulary, content_stems, is_distinctive
 from .screen import prompt_line, prompt_slug
-from .words import message_names
+from .vocabulary import TitleVocabulary, is_distinctive
+from .words import content_stems, message_names
 
 __all__ = [
     "DEFAULT_FACTS",

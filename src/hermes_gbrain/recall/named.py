@@ -63,10 +63,10 @@ MONTH_WORD_MIN = 4
 """Letters a word of a meeting's title needs to name it beside a month ("call" of On-Call)."""
 HOLDS_WORDS = frozenset({"meeting", "notes", "summary", "minutes"})
 """Words for what a dated page holds: any meeting's, so they name none, and a title may go
-without them (:func:`.gate._dated`)."""
+without them (:func:`.naming._dated`)."""
 
 LONE_TYPES = NAME_TYPES | {"project"}
-"""Pages a word of their own name may name alone (:func:`.gate._lone_name`)."""
+"""Pages a word of their own name may name alone (:func:`.naming.lone_name`)."""
 
 
 def _own_words(title: str, kind: str, counts: Mapping[str, int]) -> set[str]:

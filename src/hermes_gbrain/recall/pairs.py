@@ -21,7 +21,7 @@ import threading
 from collections.abc import Iterable
 
 from ..api import SearchRow
-from .gate import TitleVocabulary, is_distinctive
+from .vocabulary import TitleVocabulary, is_distinctive
 from .words import GENERIC_STEMS, STOP_STEMS, stem, words
 
 __all__ = ["PAIR_WORDS", "note_rows", "pair_query", "pair_words", "wants_pairs"]

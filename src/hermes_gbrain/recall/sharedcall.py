@@ -15,9 +15,9 @@ import threading
 
 from ..api import SearchResult
 from .config import PointerConfig, brain_for
-from .gate import load_vocabulary
 from .pairs import note_rows, pair_query, wants_pairs
 from .pointers import QUERY_CHARS
+from .vocabulary import load_vocabulary
 
 __all__ = ["SNIPPET_REQUEST", "SharedRecall"]
 

@@ -1,7 +1,7 @@
 """Every page's title, kept between digest builds so the title vocabulary stays cheap.
 
 The relevance gate weighs title words by how many of the brain's titles hold them
-(:class:`~hermes_gbrain.recall.gate.TitleVocabulary`). Counting that needs every
+(:class:`~hermes_gbrain.recall.vocabulary.TitleVocabulary`). Counting that needs every
 title; listing a 50,000-page brain takes 500 ``list_pages`` requests (GBrain caps a
 remote listing at 100 rows). So the titles are kept in ``title_index.json`` (private,
 0600) and refreshed from what changed since the last build:
@@ -35,9 +35,9 @@ from typing import Any
 from ..api import LIST_PAGE_SIZE, GBrain, PageRef
 from ..files import data_dir, read_state, write_atomic
 from .filecache import FileCache
-from .gate import TitleVocabulary, content_stems
 from .named import TitleMatcher
-from .words import STEMS_VERSION
+from .vocabulary import TitleVocabulary
+from .words import STEMS_VERSION, content_stems
 
 __all__ = [
     "FULL_REBUILD_HOURS",

@@ -34,7 +34,7 @@ from ..api import SearchRow
 from .briefing import SEARCH_ROWS, Gate, cited_pages, select_rows
 from .config import SPARE_ROWS, PointerConfig, brain_for
 from .distance import measured_budget_ms, record_search
-from .gate import gate_rows, row_key
+from .gate import gate_rows
 from .pointers import (
     MAX_LIMIT,
     QUERY_CHARS,
@@ -46,6 +46,7 @@ from .pointers import (
     format_block,
     pointer_lines,
 )
+from .rowwords import row_key
 from .sharedcall import SharedRecall
 
 __all__ = [

@@ -1,0 +1,223 @@
+"""What the gate reads of the message, once per turn (:class:`Message`).
+
+Nothing here keeps or logs the message: it is read into sets of stems and marks that the
+rules of :mod:`.naming`, :mod:`.readings` and :mod:`.gate` test rows against.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ..api import SearchRow
+from .dates import date_marks
+from .glosses import kind_words
+from .outside import outside_things
+from .rowwords import RowWords, side_by_side
+from .vocabulary import ORDINARY_STEMS
+from .words import (
+    compact,
+    content_stems,
+    fold,
+    in_latin_letters,
+    latin_among_others,
+    message_acronyms,
+    message_names,
+    other_language,
+    run_in,
+    umlauts_typed,
+    unspaced_runs,
+    versions,
+    words,
+    words_and_marks,
+)
+
+__all__ = [
+    "Message",
+    "plain_title",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """What the gate reads of the message, computed once per message."""
+
+    text: str
+    wanted: set[str]
+    names: set[str]
+    compact: str
+    acronyms: set[str]
+    dates: frozenset[str]
+    known: set[str]
+    """The names the brain knows: those some row returned for the message mentions, and
+    those of a person's or a company's page it names in lowercase (:func:`.gate._met`)."""
+    sequence: tuple[str, ...]
+    """Its words in order (a title's place in it is read on them)."""
+    said: frozenset[str]
+    """Its words, whole, and those of :attr:`retyped` (slips of names are read on them)."""
+    other_language: bool
+    """Written in German, Spanish, French or Portuguese (:func:`.words.other_language`)."""
+    outside: frozenset[str]
+    """What it gives as the writer's own or as what it is for ("my son", "for a bakery":
+    :func:`.outside.outside_things`)."""
+
+    retyped: str
+    """Its words as another hand may have typed the titles: umlauts typed out, Greek and
+    Cyrillic in Latin letters (``""`` when nothing differs)."""
+    retyped_only: frozenset[str]
+    """Stems only :attr:`retyped` gives: they may name a title, never say the message is
+    about something else ("kogo tam otslezhivayut")."""
+    who: bool
+    """It asks who: a person's page answers it."""
+    versions: frozenset[str]
+    """Its version numbers ("2.4")."""
+    opened: frozenset[tuple[str, ...]] = frozenset()
+    """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
+    phrases: frozenset[tuple[str, str]] = frozenset()
+    """Its pairs of words side by side (:func:`.rowwords.side_by_side`)."""
+    topic: str = ""
+    """Its first word when punctuation follows it ("halvorsen.. which fund?")."""
+    heading: tuple[str, ...] = ()
+    """Its words before the first mark that sets them apart, when more words follow
+    (:func:`_opening`: "budget summary 2026: what's the biggest chunk?")."""
+    set_apart: frozenset[str] = frozenset()
+    """The stems of those words, in any order (:func:`_opening`)."""
+    how_to: bool = False
+    """It asks how to do something (:data:`_HOW_TO`)."""
+    adjacent: frozenset[tuple[str, str, str]] = frozenset()
+    """Words side by side with only spaces between (:func:`_adjacent`)."""
+
+    @classmethod
+    def of(cls, message: str) -> Message:
+        names = message_names(message) | latin_among_others(message)
+        glossed = (umlauts_typed(message), in_latin_letters(message), kind_words(message))
+        retyped = " ".join(filter(None, glossed))
+        own = content_stems(message)
+        also = content_stems(retyped) - own
+        sequence = tuple(words(message))
+        spoken = words_and_marks(message)
+        opening = _opening(message)
+        return cls(
+            message,
+            own | also,
+            names,
+            compact(message),
+            message_acronyms(message),
+            date_marks(message),
+            names,
+            sequence,
+            frozenset(sequence) | frozenset(words(retyped)),
+            other_language(message),
+            outside_things(message, ORDINARY_STEMS),
+            retyped,
+            frozenset(also),
+            bool(_WHO.intersection(sequence)),
+            frozenset(versions(message)),
+            phrases=side_by_side(sequence),
+            how_to=bool(_HOW_TO.search(fold(message))),
+            adjacent=_adjacent(spoken),
+            topic=_topic(spoken),
+            heading=tuple(words(opening)),
+            set_apart=frozenset(content_stems(opening)),
+        )
+
+    def knowing(self, rows: Iterable[RowWords]) -> Message:
+        """This message with :attr:`known` narrowed to names the rows mention, and the
+        rows' titles it opens with."""
+        rows = list(rows)
+        seen: set[str] = set()
+        for row in rows:
+            seen |= row.body & self.names
+        opened = _opened(self.sequence, (row.sequence for row in rows))
+        return replace(self, known=seen, opened=opened)
+
+    def reading(self, also: str) -> Message:
+        """This message with ``also`` read as more of its words, as :attr:`retyped` is:
+        they may name a title, never say the message is about something else."""
+        if not also:
+            return self
+        more = content_stems(also) - self.wanted
+        return replace(
+            self,
+            wanted=self.wanted | more,
+            said=self.said | frozenset(words(also)),
+            retyped=f"{self.retyped} {also}".strip(),
+            retyped_only=self.retyped_only | more,
+        )
+
+    def wanted_by(self, row: SearchRow) -> set[str]:
+        """The message's stems, plus the row title's unspaced runs found in its text."""
+        runs = {r for r in unspaced_runs(row.title) if len(r) >= 2 and run_in(r, self.compact)}
+        return self.wanted | runs if runs else self.wanted
+
+
+_HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
+"""A message asking how to do something: a page of the person who did it elsewhere does not
+answer it unless it names them."""
+_AUXILIARIES = frozenset("do does did will would can could should might must".split())  # noqa: SIM905
+
+
+def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
+    """Each word, the word right after it with only spaces between (an initial skipped),
+    and how they stand: "initial" when one was skipped, "asked" when an auxiliary comes
+    before the first ("did maya agree": the second is a verb), else ""."""
+    pairs = set()
+    for i, token in enumerate(tokens[:-1]):
+        j, how = i + 1, ""
+        if len(tokens[j]) == 1 and tokens[j].isalpha() and tokens[j] not in "ai":
+            j, how = j + (2 if tokens[j + 1 : j + 2] == ["."] else 1), "initial"
+        if j < len(tokens) and token[0].isalnum() and tokens[j][0].isalnum():
+            if not how and i and tokens[i - 1] in _AUXILIARIES:
+                how = "asked"
+            pairs.add((token, tokens[j], how))
+    return frozenset(pairs)
+
+
+def _topic(tokens: Sequence[str]) -> str:
+    """The first word when punctuation follows it, else ``""``."""
+    if len(tokens) > 1 and tokens[0].isalnum() and not tokens[1][0].isalnum():
+        return tokens[0]
+    return ""
+
+
+_SET_APART = re.compile(r"[,;:?!]|\s[-\u2013\u2014]|[\u2013\u2014]|\.(?:\s|$)")
+"""What sets an opening apart from the rest: a comma, colon, question mark, a dash after a
+space, a full stop; not an apostrophe or a hyphen inside a word ("i'm", "5-person")."""
+
+
+def _opening(message: str) -> str:
+    """The text before the first :data:`_SET_APART` mark, when words follow it, else ``""``."""
+    mark = _SET_APART.search(message)
+    if mark is None or not words(message[mark.end() :]):
+        return ""
+    return message[: mark.start()]
+
+
+_WHO = frozenset({"who", "whom", "whos"})
+"""Words that ask for a person (:func:`.loose.leading_row`, the order of loose rows)."""
+
+
+def plain_title(title: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(w for w in title if not w.isdigit())
+
+
+def _opened(said: tuple[str, ...], titles: Iterable[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The titles (numbers left out) the message opens with ("ledger lake nightly job - when
+    does it run?" opens with *Ledger Lake*), save one a longer title goes on from with the
+    message's next word ("ledger lake backfill steps" may mean *Runbook: Ledger Lake Backfill*;
+    "osprey tracker kick off" the *Osprey Tracker kickoff* meeting)."""
+    plain = {plain_title(t) for t in titles}
+    opening = {t for t in plain if len(t) >= 2 and said[: len(t)] == t}
+
+    def longer(t: tuple[str, ...]) -> bool:
+        if len(said) <= len(t):
+            return False
+        after, n = said[len(t)], len(t)
+        return any(
+            o[i : i + n] == t and (o[i + n].startswith(after) or after.startswith(o[i + n]))
+            for o in plain
+            for i in range(len(o) - n)
+        )
+
+    return frozenset(t for t in opening if not longer(t))

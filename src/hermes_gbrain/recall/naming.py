@@ -1,0 +1,320 @@
+"""Whether the message names a row's page: tier 1 of the gate (:mod:`.gate`).
+
+By its title's words (whole, as a phrase, after a label, dated), by a word of a name that no
+other title holds, by a word and a letter, or by a form of address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..api import SearchRow
+from .dates import agree, date_marks, is_date_stem, is_periodic
+from .kin import kin_in
+from .message import Message
+from .named import HOLDS_WORDS, LONE_TYPES
+from .rowwords import RowWords
+from .vocabulary import TitleVocabulary, is_distinctive
+from .words import (
+    FORMS_OF_ADDRESS,
+    GENERIC_STEMS,
+    content_stem,
+    content_stems,
+    fold,
+    is_unspaced,
+    stem,
+    words,
+)
+
+__all__ = [
+    "THEIRS",
+    "WHOLE_TITLE_WORDS",
+    "addressed",
+    "designated",
+    "held_by_name",
+    "is_lettered",
+    "lone_name",
+    "title_named",
+    "unexplained",
+    "words_before",
+]
+
+WHOLE_TITLE_WORDS = 4
+"""Words a title needs (its date's and numbers aside) before, said whole, it is too
+particular to be ordinary words about something else ("incident report on the collar
+battery drain - what was the root cause?")."""
+DATED_PRESENT = 2
+"""Words of a dated title (besides the date) the message must hold before the title's word
+for what the page holds ("meeting", "notes") may be left out (:func:`_dated`)."""
+_SPARABLE = frozenset(stem(w) for w in HOLDS_WORDS)
+"""What a dated page holds, said or not: "feb monthly planning" is the meeting."""
+
+
+def addressed(read: RowWords, message: Message) -> bool:
+    """A word of a person's name right after a form of address ("Herr Müller", "dr
+    okafor"): the message names them, whatever else it asks."""
+    return any(
+        first in FORMS_OF_ADDRESS and after in read.sequence
+        for first, after, how in message.adjacent
+        if how != "initial"
+    )  # both read folded (:func:`.words.words`, :func:`.words.words_and_marks`)
+
+
+def _places(run: Sequence[str | None], said: Sequence[str | None]) -> list[int]:
+    """Where ``run`` stands in ``said``, whole and in order: the index of its first word at
+    each place (none for an empty ``run``)."""
+    run, said = tuple(run), tuple(said)
+    if not run:
+        return []
+    return [i for i in range(len(said) - len(run) + 1) if said[i : i + len(run)] == run]
+
+
+def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
+    """The title's words, in order and contiguous, inside the message's (``m``)."""
+    t = tuple(words(title))
+    return len(t) >= 2 and bool(_places(t, m))
+
+
+def _name_like(title: str, word: str, message: Message, asked: set[str]) -> bool:
+    """A one-word title is named by itself only as a name: capitalised inside the
+    message's sentence, written as no ordinary word is ("DuckDB", "iOS", a run of an
+    unspaced script), the only thing the message asks about ("Geofencing?"), or set apart
+    at its opening ("backpressure - where do we apply it?")."""
+    if word in message.names or is_unspaced(word[:1]) or asked <= {word}:
+        return True
+    if message.heading == tuple(words(title)):
+        return True
+    surface = title.strip(" \t\"'.,:;!?()[]")
+    return not (surface.isalpha() and surface[1:].islower())
+
+
+def words_before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
+    """The words right before each place the title's words (``t``) stand in the message's
+    (``m``)."""
+    return {m[i - 1] for i in _places(t, m) if i}
+
+
+def held_by_name(read: RowWords, message: Message) -> bool:
+    """The title's words stand after a name the row holds, written as its owner's ("tamsin's
+    field handbook", "camila's brand refresh" for a page that names Tamsin or Camila): one
+    of this brain's own pages, whatever else the message says."""
+    t, m = read.sequence, message.sequence
+    if len(t) < 2:
+        return False
+    return any(
+        i >= 2
+        and m[i - 1] == "s"
+        and (owner := content_stem(m[i - 2])) is not None
+        and owner in read.body
+        for i in _places(t, m)
+    )
+
+
+THEIRS = frozenset({"a", "an", "their", "his", "her", "your"})
+"""Words before a title that make it any one's or another's."""
+
+
+def is_lettered(read: RowWords) -> bool:
+    """The title opens with a word and a letter (*Series A Fundraise*)."""
+    seq = read.sequence
+    return len(seq) >= 2 and len(seq[1]) == 1 and seq[1].isalpha()
+
+
+def designated(read: RowWords, message: Message, *, anyones: bool = False) -> bool:
+    """The message has a lettered title's word and letter side by side, in any language's
+    spelling of the word ("Series A target?", "la serie A"): together they name the page,
+    whatever else the message asks, and the word alone does not ("¿alguna serie buena?").
+    Not after a word that makes them any one's ("dilution in a series A", "their series A"):
+    with ``anyones``, whether the message has them so."""
+    head, letter = stem(read.sequence[0]), read.sequence[1]
+    said = message.sequence
+    return any(
+        said[i + 1] == letter
+        and stem(fold(said[i])) == head
+        and anyones == bool(i and said[i - 1] in THEIRS)
+        for i in range(len(said) - 1)
+    )
+
+
+def lone_name(
+    row: SearchRow,
+    read: RowWords,
+    asked: set[str],
+    message: Message,
+    vocabulary: TitleVocabulary | None,
+) -> bool:
+    """A project's, person's or company's title opens with a word no other title holds,
+    and the message has that word and no distinctive word the row lacks: it names the
+    page by that word ("remind me what fernseed does" for *Fernseed Classifier*). Not by
+    a later word of the title ("the wildlife foundation grant"), save a person's surname
+    ("wojcik runs the regression suite?"), nor in the possessive. A name the message opens
+    with, set apart by punctuation, names the page whatever else it asks ("halvorsen..
+    which fund is he with again")."""
+    kind = row.type or ""
+    if vocabulary is None or kind not in LONE_TYPES:
+        return False
+    if kind != "person" and is_lettered(read):
+        return designated(read, message)
+    for word in read.sequence if kind == "person" else read.sequence[:1]:
+        head = stem(word)
+        if head not in asked or not is_distinctive(head, vocabulary) or head in vocabulary.df:
+            continue
+        if _possessed(word, message, vocabulary):
+            continue  # "katja's dashboard project": hers, not her
+        if word == message.topic:
+            return True
+        # a Latin name among words of another script: "Fernseed 分类器是谁负责的"
+        rest = unexplained(asked, read, message, other_scripts=not head.isascii())
+        if not rest or (message.other_language and not message.names - read.body):
+            return True  # another language's own words say nothing of what it is about
+        if len(rest) == 1 and _stands_alone(word, rest, message):
+            return True  # "whos our contact at brightwater", not "baobab trees"
+    return False
+
+
+_DETERMINERS = frozenset("the a an this that these those my your our his her their its".split())  # noqa: SIM905
+"""Words that open what a verb acts on ("replay the last song")."""
+
+
+def _stands_alone(word: str, rest: set[str], message: Message) -> bool:
+    """The name's word is a thing the message asks about, with one word besides that its
+    page lacks ("did meadowlark send their final invoice"): not when that word stands right
+    beside it, which makes the two one thing of another kind ("baobab trees", "driftwood
+    craft", "the sky blue"), nor when a determiner follows it, which makes it a verb ("can
+    you replay the last song"), nor in a question of how to do something ("how to turn on
+    session replay in sentry")."""
+    if message.how_to:
+        return False
+    said = (*message.sequence, "")
+    places = [i for i, w in enumerate(said) if w == word]
+    for i in places:
+        beside = {content_stem(said[j]) for j in (i - 1, i + 1) if j >= 0}
+        if beside & rest or said[i + 1] in _DETERMINERS:
+            return False
+    return bool(places)
+
+
+def _possessed(word: str, message: Message, vocabulary: TitleVocabulary) -> bool:
+    """The message has ``word`` in the possessive before a word of the brain's titles or one
+    that goes with anything: it asks about that thing of theirs ("katja's dashboard
+    project", "katja's last one"), not about them ("Katja's role?")."""
+    said = (*message.sequence, "")
+    for i in range(len(said) - 2):
+        if said[i] == word and said[i + 1] == "s":
+            after = content_stem(said[i + 2])
+            if not after or after in vocabulary.df or after in GENERIC_STEMS:
+                return True
+    return False
+
+
+def unexplained(
+    asked: set[str], read: RowWords, message: Message, *, other_scripts: bool = False
+) -> set[str]:
+    """The message's distinctive words the row never holds, nor their kin (:mod:`.kin`:
+    "pentest" is explained by a page that says "penetration"), that say what the message is
+    about: not generic, no date, not only the Latin-letter reading of another script's
+    words, and in Latin script unless ``other_scripts``."""
+    return {
+        s
+        for s in asked - read.body - message.retyped_only - kin_in(asked, read.body).keys()
+        if (other_scripts or s.isascii()) and s not in GENERIC_STEMS and not is_date_stem(s)
+    }
+
+
+def _names(
+    text: str,
+    message: Message,
+    wanted: set[str],
+    asked: set[str],
+    vocabulary: TitleVocabulary | None,
+) -> bool:
+    """Tier 1 by the title's words: the message holds them all, or they are a phrase of it."""
+    title = content_stems(text)
+    named = {s for s in title if not s.isdigit()}
+    distinctive = sum(1 for s in named if is_distinctive(s, vocabulary))
+    if (
+        len(title) >= 2
+        and title <= wanted  # the whole title, numbers included ("Hiring plan 2026")
+        and (distinctive >= 1 or len(title) >= 3 or not wanted - title - GENERIC_STEMS)
+    ):
+        return True  # or, of ordinary words, and nothing else: "whats on the launch checklist"
+    single = distinctive == 1 and len(named) == 1
+    whole = distinctive >= 2 or len(named) >= 3 or single
+    if single and named <= wanted and len(words(text)) == 1:
+        whole = _name_like(text, next(iter(named)), message, asked)
+    if named and named <= wanted and whole:
+        return True
+    # the title as a phrase of the message ("the working capital review")
+    if _phrase_in(text, message.sequence) and (distinctive >= 1 or len(words(text)) >= 3):
+        return True
+    own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
+    return _dated(text, title, message, wanted, own)
+
+
+def title_named(
+    title: str,
+    read: RowWords,
+    message: Message,
+    wanted: set[str],
+    asked: set[str],
+    *,
+    vocabulary: TitleVocabulary | None,
+) -> bool:
+    """:func:`_names` by the row's title, by its hyphenated words written as one ("oncall
+    retro" for *On-Call Retro*), or by its Greek and Cyrillic words in Latin letters ("olga
+    smirnova" for *Ольга Смирнова*)."""
+    unlabelled = read.unlabelled if _has_own_word(read.unlabelled, vocabulary) else ""
+    return any(
+        _names(form, message, wanted, asked, vocabulary)
+        for form in (title, read.joined, read.latin, unlabelled)
+        if form
+    )
+
+
+def _has_own_word(text: str, vocabulary: TitleVocabulary | None) -> bool:
+    """``text`` holds a word no other title holds: what follows a label names the page only
+    then, not when it is another page's name too ("Status update: Solar Collar")."""
+    if not text or vocabulary is None:
+        return False
+    return any(s not in vocabulary.df and not s.isdigit() for s in content_stems(text))
+
+
+def _dated(
+    text: str, title: set[str], message: Message, wanted: set[str], distinctive: set[str]
+) -> bool:
+    """Ordinary words and a date: named by its words and a date that agrees ("the
+    on-call retro from march" for *On-Call Retro (2026-03-12)*, "week 17" for 2026-W17).
+    Its word for what the page holds may be left out beside two others ("feb monthly
+    planning" for *Monthly planning meeting, February 2026*); on the title's very day, one
+    ``distinctive`` word of it is enough."""
+    marks = date_marks(text)
+    if not marks:
+        return False
+    rest = {s for s in title if not is_date_stem(s)}
+    missing = rest - wanted
+    present = {s for s in title if s in rest or is_periodic(s)} & wanted
+    spared = len(missing) == 1 and missing <= _SPARABLE and len(present) >= DATED_PRESENT
+    if _on_the_day(marks, message.dates) and present & distinctive:
+        return True  # "what did maya present on 9 march" for *Board Update (2026-03-09)*
+    if len(missing) == 1 and not message.dates and _inner_left_out(text, missing, message):
+        return True  # "the marula field debrief" for *Marula Field Visit Debrief (2026-03-16)*
+    return bool(rest) and (not missing or spared) and agree(marks, message.dates)
+
+
+def _inner_left_out(text: str, missing: set[str], message: Message) -> bool:
+    """The title's words, its date's aside, side by side in the message from its first to
+    its last with one word between left out: the title said short, not a part of it that
+    names something else ("data retention audit" is the project, not its kickoff)."""
+    title = [
+        s for w in words(text) if (s := content_stem(w)) and not is_date_stem(s) and not s.isdigit()
+    ]
+    if len(title) < WHOLE_TITLE_WORDS or title[0] in missing or title[-1] in missing:
+        return False
+    run = tuple(s for s in title if s not in missing)
+    return bool(_places(run, [content_stem(w) for w in message.sequence]))
+
+
+def _on_the_day(title: frozenset[str], message: frozenset[str]) -> bool:
+    """The message gives the day of the title's date, and no year that contradicts it."""
+    days = {m for m in title if m[0] == "d"}
+    return bool(days & message) and agree(title, message)

@@ -1,0 +1,310 @@
+"""How the message stands to one row: whether it uses the row's title about something else,
+as a common noun or as someone else's name, and which of its words back the row.
+
+The gate (:mod:`.gate`) reads each row once per turn into a :class:`Reading`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from ..api import SearchRow
+from .dates import agree, date_marks, is_date_stem
+from .kin import kin_in
+from .message import Message, plain_title
+from .named import NAME_TYPES
+from .naming import (
+    THEIRS,
+    WHOLE_TITLE_WORDS,
+    designated,
+    held_by_name,
+    is_lettered,
+    unexplained,
+    words_before,
+)
+from .rowwords import RowWords, is_person
+from .vocabulary import TitleVocabulary, is_distinctive
+from .words import (
+    GENERIC_STEMS,
+    STOP_WORDS,
+    content_stem,
+    is_unspaced,
+    mended,
+    near,
+    stem,
+)
+
+__all__ = [
+    "ELSEWHERE_WORDS",
+    "Reading",
+    "backing_words",
+    "count_backing",
+    "reading_of",
+    "spent_words",
+    "support_of",
+]
+
+ELSEWHERE_WORDS = 2
+"""Distinctive message words a title match may leave unexplained before it stops naming
+the page (:func:`_elsewhere`)."""
+COMMON_UNLESS = 2
+"""Distinctive words of the message beyond a name's own that the name's page must hold to be
+meant though the message reads the name as a common noun or as someone else's ("when does
+marulas contract renew": the conservancy's summary has its contract and its renewal)."""
+_VERB_LIKE = re.compile(r"[a-z]+(?:ed|ly|[^s]s)")
+"""A word that reads as a verb or an adverb after a name ("maya wants", "elena asked")."""
+
+
+def _borne_by_another(
+    read: RowWords, message: Message, vocabulary: TitleVocabulary | None, wanted: set[str]
+) -> bool:
+    """The message has a person's first name right before a word that may be a surname,
+    and no other word of the name: someone else of that name ("maya angelou quote" beside
+    *Maya Okafor*). A word the row holds, a verb or a word of other titles is no surname
+    ("maya runway numbers", "what did elena suggest", "elena board ask")."""
+    name = read.sequence
+    if len(name) < 2 or read.title & (wanted - {stem(name[0])}):
+        return False
+    for first, after, how in message.adjacent:
+        if first != name[0] or how == "asked":
+            continue
+        root = content_stem(after)
+        if not root or root in read.body or root in GENERIC_STEMS or is_date_stem(root):
+            continue
+        if is_unspaced(after[:1]):
+            continue  # "Priya 的分类器…": a word of another script is no surname
+        if how == "initial" or not (
+            _VERB_LIKE.fullmatch(after) or (vocabulary and root in vocabulary.df)
+        ):
+            return True
+    return False
+
+
+_ARTICLES = frozenset("a an un une ein eine einen einem einer uno una uma".split())  # noqa: SIM905
+"""Indefinite articles of English, French, German, Spanish, Italian and Portuguese ("a" is
+no indefinite article in a message in another language: "a camila souza é responsável")."""
+_OURS = frozenset({"our", "my"})
+"""Words before a title that make it the brain's own."""
+_EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
+"""A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
+
+
+def _after_article(said: Sequence[str], start: int, articles: frozenset[str]) -> bool:
+    """An indefinite article right before ``said[start]``, or before one word between that
+    says what kind ("an american kestrel"; not a word that goes with anything)."""
+    if start and said[start - 1] in articles:
+        return True
+    between = said[start - 1] if start else ""
+    return (
+        start >= 2
+        and said[start - 2] in articles
+        and between.isalpha()
+        and between not in STOP_WORDS
+        and stem(between) not in GENERIC_STEMS
+    )
+
+
+def _common_noun(
+    title: tuple[str, ...], message: Message, *, plural: tuple[str, ...] = ("s", "es")
+) -> bool:
+    """The message has the words of a name's title only as a common noun: after "a" or
+    "an", or in the plural where the title is not, and never capitalised inside the
+    sentence ("how does a kestrel hover?", "do kestrels hover?" beside *Kestrel Works*;
+    "a marula fruit" beside *Marula Conservancy*, "a blue heron at dawn" beside *Blue Heron
+    Logistics*: an article before the first of the title's words side by side). ``plural``:
+    the endings read as a plural."""
+    said, common = message.sequence, False
+    articles = _ARTICLES - {"a"} if message.other_language else _ARTICLES  # "a camila souza"
+    words_of = set(title)
+    for word in words_of:
+        if len(word) < 3 or word in STOP_WORDS or stem(word) in message.names:
+            continue
+        for i, token in enumerate(said):
+            start = i
+            while start and said[start - 1] in words_of:
+                start -= 1
+            if token == word and _after_article(said, start, articles):
+                common = True
+            elif token == word:
+                return False  # the name as it is written
+            elif token in {word + end for end in plural} and not word.endswith("s"):
+                common = True  # "kestrels", "cóndores"
+    return common
+
+
+def _as_common_noun(row: SearchRow, read: RowWords, message: Message) -> bool:
+    """:func:`_common_noun` for a person's or company's title, and for a project's after an
+    article only: a project's words in the plural are often its subject ("who puts the
+    collars on the rhinos" is about *Solar Collar*; "un cóndor andino" is a bird)."""
+    kind = row.type or ""
+    if kind == "person":  # "hiroshis board" is his, unmarked; "grid lines" still a plural
+        return _common_noun(read.sequence, message, plural=("es",))
+    if kind in NAME_TYPES:
+        return _common_noun(read.sequence, message)
+    return kind == "project" and _common_noun(read.sequence, message, plural=())
+
+
+_OWN_TYPES = frozenset({"project", "meeting"})
+"""Pages whose titles name the brain's own work: a message that opens with one is about it."""
+
+
+def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message) -> bool:
+    """The message uses the row's title as ordinary words about something else: it names
+    nothing (no capitalised word inside the sentence), the row is no person's or company's
+    page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message, in Latin
+    script and not generic (``GENERIC_WORDS``: "actually", "next"), appear nowhere in the
+    row ("write a remote work policy for my cousin's bakery"). One such word is enough when
+    the message gives the title as any one's or another's ("a", "their": "write a remote
+    work policy for a bakery") and does not ask whether the brain has it ("is there a
+    remote work policy?"), and none when it gives a thing as the writer's own or as what it
+    is for that the row never mentions (:attr:`.message.Message.outside`: "for a five-person
+    bakery"). Not when the message names something the brain knows
+    (:attr:`.message.Message.known`: "Driftwood"; "our PTA" names nothing here; a name in
+    lowercase whose page the message names, :func:`.gate._met`) or says the title
+    is ours ("does our expense policy cover taxis?", "my weekly planning notes") or gives it
+    as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor for a
+    meeting on a date the message gives ("the sync design review on march 2nd"), a title the
+    message opens with, set apart ("hiring plan 2026 — which roles first?"), a title of
+    :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
+    report"), or a lettered title's word and letter (:func:`.naming.designated`)."""
+    before = words_before(read.sequence, message.sequence)
+    if message.known or (row.type or "") in NAME_TYPES:
+        return False  # about this brain
+    if before & _OURS and (row.type or "") != "concept":
+        return False  # "my weekly planning notes"; "my circuit breaker" is no concept of ours
+    if held_by_name(read, message):
+        return False  # "tamsin's field handbook": the page says whose it is
+    if message.other_language:
+        return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
+    if message.outside - read.body:
+        return True  # "an expense policy for a five-person bakery"
+    if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
+        return False  # "ledger lake nightly job - when does it kick off?"
+    if row.type == "meeting" and message.dates and agree(date_marks(row.title), message.dates):
+        return False  # "the sync design review on march 2nd": a meeting on its own date
+    if read.sequence == message.heading:
+        return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
+    if len(read.title) >= 2 and read.title == message.set_apart and not before & THEIRS:
+        return False  # "the mom test reading notes, what was the main takeaway": its words
+    if is_lettered(read) and designated(read, message):
+        return False  # "series a: target amount?"
+    whole = {s for s in read.title if not s.isdigit() and not is_date_stem(s)}
+    if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
+        return False  # "collar battery drain incident report - what was the root cause"
+    foreign = unexplained(asked, read, message)
+    if before and before <= THEIRS and not _EXISTS.search(message.text.lower()):
+        return len(foreign) >= 1
+    return len(foreign) >= ELSEWHERE_WORDS
+
+
+class Reading(NamedTuple):
+    """What the gate reads of one row against this message."""
+
+    wanted: set[str]
+    """The message's stems for this row."""
+    asked: set[str]
+    """The distinctive ones."""
+    row: RowWords
+    elsewhere: bool
+    """Whether the message uses the row's title about something else."""
+    spelt: set[str]
+    """``wanted`` with a slip of the title mended (:func:`_mended`)."""
+    common: bool
+    """The message has the words of the row's name only as a common noun, or gives the
+    person's first name to someone else: they name nothing here and back no row."""
+
+
+def reading_of(
+    row: SearchRow,
+    message: Message,
+    vocabulary: TitleVocabulary | None,
+    row_words: RowWords | None = None,
+) -> Reading:
+    wanted = message.wanted_by(row)
+    asked = {s for s in wanted if is_distinctive(s, vocabulary)}
+    words_ = row_words or RowWords.of(row)
+    elsewhere = _elsewhere(row, words_, asked, message)
+    spelt = _mended(row, wanted, message, words_)
+    common = _as_common_noun(row, words_, message) or (
+        is_person(row) and _borne_by_another(words_, message, vocabulary, spelt)
+    )
+    if common and len((asked - GENERIC_STEMS - words_.title) & words_.body) >= COMMON_UNLESS:
+        common = False  # "when does marulas contract renew", "¿Lucía sigue coordinando…?"
+    return Reading(wanted, asked, words_, elsewhere, spelt, common)
+
+
+def spent_words(readings: Iterable[Reading], message: Message) -> frozenset[str]:
+    """Words of titles the message holds whole but uses about something else or opens with
+    set apart (:attr:`.message.Message.set_apart`), of a name's title it uses as a common noun, of a
+    lettered title it gives as any one's ("how much did mistral raise in their series A"), and
+    a first name it gives to someone else: they back no row ("a field handbook for the camping
+    trip" names neither *Field Handbook* nor the writer whose page says she writes it; "a haiku
+    about a kestrel" is not about the founder whose page names *Kestrel Works*; "samuel l
+    jackson's first big movie" is not about the conservancy whose head ranger is *Samuel
+    Mwangi*)."""
+    spent: set[str] = set()
+    for reading in readings:
+        title = reading.row.title
+        if (reading.elsewhere or title == message.set_apart) and title and title <= reading.wanted:
+            spent |= title
+        elif reading.common or (
+            is_lettered(reading.row) and designated(reading.row, message, anyones=True)
+        ):
+            spent |= title & reading.wanted
+    return frozenset(spent)
+
+
+def _mended(row: SearchRow, wanted: set[str], message: Message, read: RowWords) -> set[str]:
+    """``wanted`` with the word of the row's title the message misspelt by one slip
+    (:func:`.words.mended`): anywhere in the message for a person's or company's name
+    ("Tomas Lindquist" for *Tomas Lindqvist*), in place among the title's other words, in
+    order, for any other title, whose date need not be said ("tidepool dashbaord kickoff"
+    for *Tidepool Dashboard Kickoff (2026-04-07)*; "plan a hiking trip, any notes?" is not
+    *Hiring plan notes*)."""
+    dated = {s for s in read.title if is_date_stem(s)}
+    found = mended(row.title, message.said, wanted | dated)
+    if found is None:
+        return wanted
+    if (row.type or "") not in NAME_TYPES and not _slipped_in_place(read, message, dated):
+        return wanted
+    return wanted | {found}
+
+
+def _slipped_in_place(read: RowWords, message: Message, dated: set[str]) -> bool:
+    """The title's words but its date's, side by side in the message as in the title, one
+    of them a slip off."""
+    t = tuple(w for w in read.sequence if stem(w) not in dated and not w.isdigit())
+    m = message.sequence
+    for i in range(len(m) - len(t) + 1):
+        pairs = list(zip(t, m[i : i + len(t)], strict=True))
+        if all(a == b or near(a, b) for a, b in pairs) and sum(a != b for a, b in pairs) == 1:
+            return True
+    return False
+
+
+def count_backing(backing: set[str]) -> int:
+    """Supporting words, counted. Words that go with anything (``GENERIC_WORDS``: "keep",
+    "last", "two") back a row only beside one that does not: "undo my last commit but keep
+    the changes" is not about a design review that decided "to keep per-field
+    last-writer-wins"."""
+    return len(backing) if backing - GENERIC_STEMS else min(len(backing), 1)
+
+
+def backing_words(held: set[str], wanted: set[str], vocabulary: TitleVocabulary | None) -> set[str]:
+    """The message's distinctive words the row holds (``held``), and those whose kin it holds
+    when the word or its kin is distinctive (:mod:`.kin`: "phone builds" for "mobile builds",
+    "work from home" for "remotely")."""
+    found = {s for s in held & wanted if is_distinctive(s, vocabulary)}
+    found.update(
+        s
+        for s, kin in kin_in(wanted, held).items()
+        if any(is_distinctive(k, vocabulary) for k in (s, *kin))
+    )
+    return found
+
+
+def support_of(read: RowWords, wanted: set[str], vocabulary: TitleVocabulary | None) -> int:
+    """The message's words backing the row's title and summary (:func:`backing_words`), counted."""
+    return count_backing(backing_words(read.backing, wanted, vocabulary))

@@ -1,0 +1,137 @@
+"""What the gate reads of a search row, once per turn: its words, and whether it is clean.
+
+A row that is auto-generated, flagged by GBrain, or reads like instructions never reaches
+the model (:func:`is_clean`); the rest are read as stems of their title, slug and summary
+(:class:`RowWords`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..api import SearchRow
+from ..text import one_line
+from .generated import is_generated
+from .screen import prompt_line, prompt_ref
+from .vocabulary import ORDINARY_STEMS
+from .words import (
+    content_stem,
+    content_stems,
+    in_latin_letters,
+    versions,
+    words,
+)
+
+__all__ = [
+    "SUMMARY_CAP",
+    "TITLE_CAP",
+    "RowWords",
+    "is_clean",
+    "is_person",
+    "row_key",
+    "side_by_side",
+    "slug_words",
+    "summary_text",
+]
+
+TITLE_CAP = 80
+SUMMARY_CAP = 160
+_MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
+
+
+def row_key(row: SearchRow) -> str:
+    """``source:slug``, the form pages are cited and skipped by."""
+    return f"{row.source_id}:{row.slug}"
+
+
+def summary_text(row: SearchRow) -> str:
+    return one_line(_MARKER.sub("", row.snippet), 4 * SUMMARY_CAP)
+
+
+def is_clean(row: SearchRow) -> bool:
+    if not row.slug or row.injection_suspected or is_generated(row.slug, row.type):
+        return False
+    if prompt_ref(row.source_id, row.slug) is None:
+        return False  # a slug or source id that may not be printed
+    if prompt_line(row.title, TITLE_CAP) is None:
+        return False  # reads like instructions (``screen.prompt_line``)
+    return prompt_line(_MARKER.sub("", row.snippet), SUMMARY_CAP) is not None
+
+
+def _unlabelled(title: str) -> str:
+    """The title after a label of ordinary words and a colon, when what follows has two
+    words or more that anchor: people name *Runbook: Ledger Lake Backfill* by "the ledger
+    lake backfill", not by the kind of page it is (``""`` when it has no such label; "Thinking
+    in Systems" anchors by one word, "system")."""
+    label, colon, rest = title.partition(":")
+    labelled = content_stems(label)
+    if not colon or not labelled or not labelled <= ORDINARY_STEMS:
+        return ""
+    return rest.strip() if len(content_stems(rest)) >= 2 else ""
+
+
+_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+"""A hyphen between letters ("On-Call"), not one of a date."""
+
+
+def side_by_side(sequence: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """Pairs of words side by side, as stems, neither filler ("charging board")."""
+    stems = [content_stem(w) for w in sequence]
+    return frozenset((a, b) for a, b in itertools.pairwise(stems) if a and b)
+
+
+def slug_words(slug: str) -> str:
+    """The last part of a slug (or a ``source:slug`` key) as words: how a page is written
+    in a ``[[link]]`` and often in text ("marula-conservancy" -> "marula conservancy")."""
+    return slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
+
+
+class RowWords(NamedTuple):
+    """A row's words, read once per turn: its title's, its slug's last part's, and all of
+    them with its summary's; its title's words in order, and the title in Latin letters."""
+
+    title: set[str]
+    tail: set[str]
+    body: set[str]
+    backing: set[str]
+    """Its title's and its summary's: where the message's supporting words are counted."""
+    sequence: tuple[str, ...]
+    latin: str
+    """:func:`.words.in_latin_letters` of the title (``""`` when it has no Greek or
+    Cyrillic word)."""
+    versions: frozenset[str]
+    """The title's version numbers."""
+    joined: str
+    """The title with its hyphenated words written as one ("OnCall Retro"; ``""`` when it
+    has none)."""
+    phrases: frozenset[tuple[str, str]] = frozenset()
+    """Two words side by side in its summary, as stems, not both of its title
+    (:func:`side_by_side`): a title's words together are read by the naming rules."""
+    unlabelled: str = ""
+    """The title after a label of ordinary words (:func:`_unlabelled`)."""
+
+    @classmethod
+    def of(cls, row: SearchRow) -> RowWords:
+        tail = content_stems(slug_words(row.slug))
+        title = content_stems(row.title)
+        summary = summary_text(row)
+        backing = title | content_stems(summary)
+        return cls(
+            title,
+            tail,
+            backing | tail,
+            backing,
+            tuple(words(row.title)),
+            in_latin_letters(row.title),
+            frozenset(versions(row.title)),
+            joined if (joined := _HYPHEN.sub("", row.title)) != row.title else "",
+            frozenset(p for p in side_by_side(words(summary)) if not set(p) <= title),
+            _unlabelled(row.title),
+        )
+
+
+def is_person(row: SearchRow) -> bool:
+    return (row.type or "") == "person"
