@@ -74,6 +74,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/keyword_fidelity.py
 	$(BIN)/python bench/digest_reach.py
 	$(BIN)/python bench/turn_latency.py
+	$(BIN)/python bench/gate_cost.py
 	$(BIN)/python bench/distance.py
 	$(BIN)/python bench/bulkheads.py
 	$(BIN)/python bench/soak.py
