@@ -732,6 +732,21 @@ def test_a_how_to_question_is_no_person_s() -> None:
         assert slugs(gate_rows([sanjay], his)) == [sanjay.slug], his
 
 
+def test_asking_who_someone_is_names_their_page_whatever_else_it_says() -> None:
+    ugo = row("people/ugo-eze", "Ugo Eze", 1.0, "keyword_exact", "person",
+              snippet="Runs the ranger training programme.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Ugo Eze", *(f"Fund note {i}" for i in range(3))])
+    for asked in (
+        "who's ugo? he's sitting in on my call next week, i'd like to know beforehand",
+        "remind me who ugo is? he's cc'd on an email and i blanked",
+        "whos ugo again, cc'd on an email and i blanked",
+    ):
+        assert slugs(gate_rows([ugo], asked, vocabulary=vocab)) == [ugo.slug], asked
+    # the same words without the question say nothing of who he is
+    told = "ugo is cc'd on an email and i blanked"
+    assert gate_rows([ugo], told, vocabulary=vocab) == []
+
+
 def test_a_name_set_apart_at_the_opening_names_the_page_whatever_else_it_asks() -> None:
     bjorn = row("people/bjorn-halvorsen", "Bjorn Halvorsen", 1.0, "keyword_exact", "person",
                 snippet="Partner at Harbor Vale Capital; led the bridge round.")  # fmt: skip

@@ -83,7 +83,8 @@ but one that does not stand beside the name's word, no determiner follows that w
 message asks no how-to ("whos our contact at brightwater", not "how old can baobab trees
 get" or "can you replay the last song"), when
 the message opens with it set apart by punctuation ("halvorsen.. which fund is he
-with?"), or in another language, whose own words say nothing, when the message names
+with?"), when the message asks who a person is by it ("who's ugo?", "remind me who
+wilhelmina is"), or in another language, whose own words say nothing, when the message names
 nothing the row never mentions ("wie funktioniert der wasserstandsmonitor genau"); not in
 the possessive before a word of the brain's titles ("katja's dashboard" is about the
 dashboard; "Katja's role?" about her). A word of a person's name after a form of address

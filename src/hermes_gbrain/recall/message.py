@@ -78,6 +78,9 @@ class Message:
     """Its pairs of words side by side (:func:`.rowwords.side_by_side`)."""
     topic: str = ""
     """Its first word when punctuation follows it ("halvorsen.. which fund?")."""
+    who_of: frozenset[str] = frozenset()
+    """The words it asks who they are ("who's ugo?", "remind me who wilhelmina is":
+    :func:`_asked_who`)."""
     heading: tuple[str, ...] = ()
     """Its words before the first mark that sets them apart, when more words follow
     (:func:`_opening`: "budget summary 2026: what's the biggest chunk?")."""
@@ -118,6 +121,7 @@ class Message:
             how_to=bool(_HOW_TO.search(fold(message))),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
+            who_of=_asked_who(sequence),
             heading=tuple(words(opening)),
             set_apart=frozenset(content_stems(opening)),
         )
@@ -174,6 +178,23 @@ def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
     return frozenset(pairs)
 
 
+def _asked_who(said: Sequence[str]) -> frozenset[str]:
+    """The word right after "who's", "who is" or "who was", and the one word between "who"
+    and "is" or "was" ("remind me who wilhelmina is")."""
+    found = set()
+    for i, word in enumerate(said):
+        if word not in _WHO_IS:
+            continue
+        after = said[i + 1 : i + 3]
+        if word != "whos" and after[:1] and after[0] in _IS:
+            after = after[1:]
+        elif word != "whos" and len(after) == 2 and after[1] in _IS - {"s"}:
+            found.add(after[0])
+            continue
+        found.update(after[:1])
+    return frozenset(found)
+
+
 def _topic(tokens: Sequence[str]) -> str:
     """The first word when punctuation follows it, else ``""``."""
     if len(tokens) > 1 and tokens[0].isalnum() and not tokens[1][0].isalnum():
@@ -181,6 +202,8 @@ def _topic(tokens: Sequence[str]) -> str:
     return ""
 
 
+_WHO_IS = frozenset({"who", "whos"})
+_IS = frozenset({"s", "is", "was"})
 _SET_APART = re.compile(r"[,;:?!]|\s[-\u2013\u2014]|[\u2013\u2014]|\.(?:\s|$)")
 """What sets an opening apart from the rest: a comma, colon, question mark, a dash after a
 space, a full stop; not an apostrophe or a hyphen inside a word ("i'm", "5-person")."""

@@ -161,7 +161,7 @@ def lone_name(
             continue
         if _possessed(word, message, vocabulary):
             continue  # "katja's dashboard project": hers, not her
-        if word == message.topic:
+        if word == message.topic or (kind == "person" and word in message.who_of):
             return True
         # a Latin name among words of another script: "Fernseed 分类器是谁负责的"
         rest = unexplained(asked, read, message, other_scripts=not head.isascii())
