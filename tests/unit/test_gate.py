@@ -1246,6 +1246,20 @@ def test_a_one_word_title_set_apart_at_the_opening_is_named() -> None:
     assert gate_rows([pressure], "where do we apply backpressure?") == []
 
 
+def test_a_title_right_before_page_or_doc_is_named() -> None:
+    glossary = row("notes/glossary", "Glossary", 1.0, "keyword_exact", "note",
+                   snippet="Words the team uses, explained.")  # fmt: skip
+    checklist = row("notes/launch-checklist", "Launch checklist", 1.0, "keyword_exact", "note",
+                    snippet="What must be done before a store release.")  # fmt: skip
+    assert slugs(gate_rows([glossary], "open the glossary page pls")) == [glossary.slug]
+    assert slugs(gate_rows([checklist], "launch checklist doc, we ship thursday")) == [
+        checklist.slug
+    ]
+    # without it the words are ordinary words about something else
+    assert gate_rows([glossary], "open the glossary pls") == []
+    assert gate_rows([checklist], "launch checklist, we ship thursday") == []
+
+
 def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:
     checks = row("notes/qa-rota", "QA rota", 1.0, "keyword_exact",
                  snippet="Builds are checked by the field team every Tuesday.")  # fmt: skip

@@ -18,7 +18,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    *distinctive* word, or three words, or nothing else asked: "whats on the launch checklist";
    a one-word title only as a name: capitalised inside the sentence, not spelt like an
    ordinary word, or the whole question), or the title is a phrase of
-   the message, or a title's words after a label of ordinary words and a colon are, two or more
+   the message, or its words stand right before "page", "doc" or "wiki" ("open the glossary
+   page pls"), or a title's words after a label of ordinary words and a colon are, two or more
    and one of them in no other title ("das Backfill für Ledger Lake" for *Runbook: Ledger Lake
    Backfill*), or the message holds its acronym ("CRDTs"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised

@@ -82,10 +82,21 @@ def _name_like(title: str, word: str, message: Message, asked: set[str]) -> bool
     at its opening ("backpressure - where do we apply it?")."""
     if word in message.names or is_unspaced(word[:1]) or asked <= {word}:
         return True
-    if message.heading == tuple(words(title)):
+    if message.heading == tuple(words(title)) or _paged(tuple(words(title)), message):
         return True
     surface = title.strip(" \t\"'.,:;!?()[]")
     return not (surface.isalpha() and surface[1:].islower())
+
+
+_PAGE_WORDS = frozenset({"page", "doc", "wiki"})
+"""Words that, right after a title, say the message asks for the brain's page of that title."""
+
+
+def _paged(title: tuple[str, ...], message: Message) -> bool:
+    """The title's words stand right before "page", "doc" or "wiki" ("open the glossary page
+    pls"): the message asks for the page by its title, whatever its words are."""
+    said, n = (*message.sequence, ""), len(title)
+    return any(said[i + n] in _PAGE_WORDS for i in _places(title, message.sequence))
 
 
 def words_before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
@@ -247,6 +258,8 @@ def _names(
     # the title as a phrase of the message ("the working capital review")
     if _phrase_in(text, message.sequence) and (distinctive >= 1 or len(words(text)) >= 3):
         return True
+    if _paged(tuple(words(text)), message):
+        return True  # "open the launch checklist page"
     own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
     return _dated(text, title, message, wanted, own)
 
