@@ -676,3 +676,24 @@ def test_a_name_before_a_japanese_honorific_names_the_one_person_with_it() -> No
     # the longest listed surname the kanji end with: 小林 is Kobayashi, not Hayashi
     assert honoured("小林さん") == ({"kobayashi"}, set())
     assert honoured("みなさん、こんにちは") == (set(), set())  # hiragana alone is no name
+
+
+def test_a_word_of_a_name_written_as_two_words_names_it() -> None:
+    pages = [
+        ("default", "companies/brightwater-ventures", "Brightwater Ventures", "company"),
+        ("default", "projects/fernseed-classifier", "Fernseed Classifier", "project"),
+        ("default", "people/tomas-lindqvist", "Tomas Lindqvist", "person"),
+        ("default", "people/chiara-valdez", "Chiara Valdez", "person"),
+        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+    ]  # fmt: skip
+    gate = _indexed(pages)
+    for asked, slug in (
+        ("so bright water ventures whos our contact there again", "companies/brightwater-ventures"),
+        ("remind me what fern seed does", "projects/fernseed-classifier"),
+        ("what is tomas lind quist working on", "people/tomas-lindqvist"),  # and a slip off
+    ):
+        assert slugs(gate_rows([], asked, gate=gate)) == [slug], asked
+    # the two words apart in the message, or too short to be parts of a name, name nothing
+    assert gate_rows([], "fern and seed prices at the garden centre", gate=gate) == []
+    assert gate.titles is not None and gate.titles.joined("la mesa verde") == ("", "")
+    assert gate.titles.joined("chi era lorenzo il magnifico?") == ("", "")  # no slip of Chiara

@@ -30,7 +30,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    the title index), or a listed Japanese surname in kanji or a name
    in katakana before an honorific is a word of one person's name only ("森さん" for *Kaito
    Mori*: :mod:`.honorifics`), and a title's Latin words written in katakana are read as
-   those words ("ソーラーカラー" for *Solar Collar*). Words are those of any script
+   those words ("ソーラーカラー" for *Solar Collar*), and a word of a person's, company's or
+   project's name written as two words as that word ("bright water ventures", "tomas lind
+   quist"; from the title index). Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs are inside
    the message's text.
    With the title index (``Gate.titles``) pages named this way are found even when search did not
@@ -165,6 +167,7 @@ from .words import (
     GENERIC_STEMS,
     acronyms,
     content_stem,
+    content_stems,
     spelt_out,
 )
 
@@ -405,8 +408,11 @@ def gate_rows(
     row_words = [RowWords.of(row) for row in clean]
     read = {row_key(row): w for row, w in zip(clean, row_words, strict=True)}
     said = Message.of(message).knowing(row_words)
-    if gate.titles is not None:  # "ソーラーカラー" for *Solar Collar*
-        said = said.reading(gate.titles.in_katakana(message))
+    apart, parts = gate.titles.joined(message) if gate.titles is not None else ("", "")
+    if gate.titles is not None:  # "ソーラーカラー" for *Solar Collar*; "fern seed" for *Fernseed*
+        said = said.reading(" ".join(filter(None, (gate.titles.in_katakana(message), apart))))
+    if parts:  # the halves of a name say nothing of their own ("fern", "seed")
+        said = replace(said, retyped_only=said.retyped_only | content_stems(parts))
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     floor = cosine_floor(rows, gate)
@@ -429,7 +435,7 @@ def gate_rows(
             tiers.setdefault(tier, []).append(row)  # shown still rules out loose rows
     if gate.titles is not None:
         seen_as = f"{message}\n{said.retyped}" if said.retyped else message
-        written = said.wanted - said.retyped_only
+        written = said.wanted - said.retyped_only | content_stems(apart)
         for row in (
             *gate.titles.candidates(seen_as, said.wanted),
             *gate.titles.lone(written),

@@ -26,6 +26,7 @@ gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -55,6 +56,12 @@ MAX_CANDIDATES = 64
 """Candidates checked per message at most (a message naming more is not a question)."""
 UNDATED_WORDS = 2
 """Words besides its date a dated title needs to be named without it."""
+JOINED_MIN = 3
+"""Letters each of two words written apart needs before the gate reads them as one word of a
+name ("fern seed" for *Fernseed*; "la mesa" is no *Lamesa*)."""
+JOINED_SLIP_MIN = 4
+"""Letters each of them needs before the word they make may be a slip off a name's word
+("tomas lind quist" for *Tomas Lindqvist*; "chi era" is no *Chiara*)."""
 NAME_TYPES = frozenset({"person", "company", "organization"})
 """Pages whose titles are names: found too when the message misspells one of their words."""
 
@@ -232,6 +239,29 @@ class TitleMatcher:
             if len(readings) == 1:
                 found.append(next(iter(readings)))
         return " ".join(found)
+
+    def joined(self, message: str) -> tuple[str, str]:
+        """Words of a person's, company's or project's title the message writes as two
+        ("bright water ventures", "fern seed", "tomas lind quist": dictated, or typed apart),
+        exactly or a slip off, and the words they were written as; ``("", "")`` when none."""
+        said = [w for w in words(message) if w.isascii() and w.isalpha()]
+        found: list[str] = []
+        parts: list[str] = []
+        for first, second in itertools.pairwise(said):
+            if len(first) < JOINED_MIN or len(second) < JOINED_MIN:
+                continue
+            word = first + second
+            if ("word", word) in self._people:
+                known = [word]
+            elif min(len(first), len(second)) < JOINED_SLIP_MIN:
+                continue  # "chi era" is no slip of *Chiara*
+            else:
+                near_words = {t for key in {word} | slips(word) for t in self._slipped.get(key, ())}
+                known = sorted(t for t in near_words if near(t, word))
+            if known:
+                found.extend(known)
+                parts.extend((first, second))
+        return " ".join(found), " ".join(parts)
 
     def honoured(self, message: str) -> list[SearchRow]:
         """People the message names the Japanese way, before an honorific (:mod:`.honorifics`:
