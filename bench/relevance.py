@@ -106,6 +106,7 @@ SPLITS = (
     *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71", "sealed72", "sealed73"),
     *("sealed74", "sealed75", "sealed76", "sealed77", "sealed78", "sealed79"),
     *("sealed80", "sealed81", "sealed82", "sealed83"),
+    *("sealed84", "sealed85", "sealed86", "sealed87"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -197,7 +198,9 @@ to ``sealed79``: by four more, measured once on those rules and, with nothing of
 at, once more with two rules chosen looking at every set up to ``sealed75`` (a word's kin read
 as explaining it, a title after the name of its owner) frozen; ``sealed80`` to ``sealed83``:
 by four more, measured once on those rules and once more with four rules chosen looking at every
-set up to ``sealed79`` frozen. The record is ``bench/RELEVANCE.md``."""
+set up to ``sealed79`` frozen; ``sealed84`` to ``sealed87``: by four more, measured once on those
+rules and once more with two rules chosen looking at every set up to ``sealed83`` (asking who a
+person is, a title right before "page") frozen. The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
