@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_periodic
+from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_periodic, said_in_figures
 
 
 @pytest.mark.parametrize(
@@ -79,3 +79,41 @@ def test_date_words_are_read_as_the_gate_stems_them() -> None:
 
     assert all(is_date_stem(stem(w)) for w in ("february", "january", "monthly", "quarterly"))
     assert is_periodic(stem("yearly")) and is_periodic(stem("daily"))
+
+
+@pytest.mark.parametrize(
+    ("said", "figures"),
+    [
+        ("need the q two twenty twenty six quarterly report", "q2 2026"),
+        ("hiring plan twenty twenty seven what roles", "2027"),
+        ("two thousand and twenty six budget", "2026"),
+        ("standup notes week fourteen", "week 14 w14"),
+        ("quarter three numbers", "q3"),
+        # numbers that say no year, quarter or week stay words
+        ("twenty six people signed up", ""),
+        ("two weeks ago, q five", ""),
+        ("week sixty", ""),
+    ],
+)
+def test_years_quarters_and_weeks_said_in_words_are_read_in_figures(
+    said: str, figures: str
+) -> None:
+    assert said_in_figures(said) == figures
+
+
+def test_a_dictated_year_and_quarter_name_a_periodic_page() -> None:
+    from hermes_gbrain.api import SearchRow
+    from hermes_gbrain.recall.gate import gate_rows
+
+    report = SearchRow(
+        slug="notes/quarterly-report-q2-2026", title="Quarterly report Q2 2026",
+        source_id="default", type="note", score=1.0, evidence="keyword_exact",
+        snippet="Revenue and runway for Q2.",
+    )  # fmt: skip
+    other = SearchRow(
+        slug="notes/quarterly-report-q1-2026", title="Quarterly report Q1 2026",
+        source_id="default", type="note", score=1.0, evidence="keyword_exact",
+        snippet="Revenue and runway for Q1.",
+    )  # fmt: skip
+    asked = "need the q two twenty twenty six quarterly report"
+    assert [r.slug for r in gate_rows([other, report], asked)] == [report.slug]

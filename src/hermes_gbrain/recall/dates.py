@@ -12,7 +12,9 @@ only capitalised ("may" is a verb, "mar" a word, "jan" a name) or beside a day (
 Spanish, Portuguese, Italian and Russian, and months in Chinese and Japanese figures
 ("3月"): a message in those languages names a meeting by its date as its own words say it
 ("le Board Update du 9 mars"). A date in figures ("12/3") is read both ways, day first and
-month first: either may be the title's.
+month first: either may be the title's. Years, quarters and weeks said in words, as a message
+dictated by voice gives them ("the q two twenty twenty six report"), are read in figures
+(:func:`said_in_figures`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import re
 from .words import fold
 from .words import stem as _stem
 
-__all__ = ["agree", "date_marks", "is_date_stem", "is_periodic"]
+__all__ = ["agree", "date_marks", "is_date_stem", "is_periodic", "said_in_figures"]
 
 _MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
@@ -174,3 +176,53 @@ def is_date_stem(stem: str) -> bool:
         or stem in _MONTH_STEMS
         or stem in _PERIODIC_STEMS
     )
+
+
+_NUMBER_WORDS = (
+    *("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen"),
+)
+_UNITS = {w: i for i, w in enumerate(_NUMBER_WORDS[:9], 1)}
+_TEENS = {w: i for i, w in enumerate(_NUMBER_WORDS[9:], 10)}
+_TENS_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_TENS = {w: 10 * i for i, w in enumerate(_TENS_WORDS, 2)}
+_SPOKEN = re.compile(r"[a-z]+")
+
+
+def _number(said: list[str], at: int) -> tuple[int, int] | None:
+    """The number 1-99 said in words from ``said[at]``, and how many words it took."""
+    word = said[at] if at < len(said) else ""
+    if word in _TENS:
+        after = said[at + 1] if at + 1 < len(said) else ""
+        return (_TENS[word] + _UNITS[after], 2) if after in _UNITS else (_TENS[word], 1)
+    if word in _TEENS:
+        return _TEENS[word], 1
+    return (_UNITS[word], 1) if word in _UNITS else None
+
+
+def said_in_figures(text: str) -> str:
+    """The years, quarters and weeks ``text`` says in words, in figures: "twenty twenty six"
+    -> "2026", "q two" -> "q2", "week fourteen" -> "week 14 w14" (a message dictated by voice);
+    ``""`` when it says none. Other numbers stay words: "two" goes with anything."""
+    said = _SPOKEN.findall(fold(text).replace("-", " "))
+    found: list[str] = []
+    i = 0
+    while i < len(said):
+        word, taken = said[i], 1
+        if word == "twenty" and (year := _number(said, i + 1)) and year[0] >= 10:
+            found.append(f"20{year[0]}")
+            taken += year[1]
+        elif word == "two" and said[i + 1 : i + 2] == ["thousand"]:
+            rest = i + 3 if said[i + 2 : i + 3] == ["and"] else i + 2
+            if year := _number(said, rest):
+                found.append(f"{2000 + year[0]}")
+                taken = rest - i + year[1]
+        elif word in ("q", "quarter") and (n := _number(said, i + 1)) and n[0] <= 4:
+            found.append(f"q{n[0]}")
+            taken += n[1]
+        elif word == "week" and (n := _number(said, i + 1)) and n[0] <= 53:
+            found.append(f"week {n[0]} w{n[0]}")  # as an ISO week is titled: "2026-W14"
+            taken += n[1]
+        i += taken
+    return " ".join(found)

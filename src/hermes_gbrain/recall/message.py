@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..api import SearchRow
-from .dates import date_marks
+from .dates import date_marks, said_in_figures
 from .glosses import kind_words
 from .outside import outside_things
 from .rowwords import RowWords, side_by_side
@@ -94,7 +94,8 @@ class Message:
     @classmethod
     def of(cls, message: str) -> Message:
         names = message_names(message) | latin_among_others(message)
-        glossed = (umlauts_typed(message), in_latin_letters(message), kind_words(message))
+        figures = said_in_figures(message)  # "q two twenty twenty six": dictated
+        glossed = (umlauts_typed(message), in_latin_letters(message), kind_words(message), figures)
         retyped = " ".join(filter(None, glossed))
         own = content_stems(message)
         also = content_stems(retyped) - own
@@ -107,7 +108,7 @@ class Message:
             names,
             compact(message),
             message_acronyms(message),
-            date_marks(message),
+            date_marks(f"{message}\n{figures}" if figures else message),
             names,
             sequence,
             frozenset(sequence) | frozenset(words(retyped)),
