@@ -68,6 +68,7 @@ LATER_SETS = (
     *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71", "sealed72", "sealed73"),
     *("sealed74", "sealed75", "sealed76", "sealed77", "sealed78", "sealed79"),
     *("sealed80", "sealed81", "sealed82", "sealed83"),
+    *("sealed84", "sealed85", "sealed86", "sealed87"),
 )
 
 
