@@ -26,7 +26,6 @@ import argparse
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,12 +35,9 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hermes_gbrain.api import SearchRow
-from hermes_gbrain.emulator import Emulator
 from hermes_gbrain.recall import gate as gate_module
-from hermes_gbrain.recall.config import PointerConfig, brain_for
 from hermes_gbrain.recall.gate import Gate, gate_rows
-from hermes_gbrain.settings import load_settings
-from relevance import PROVIDER_RETRIEVAL, load_sessions, retrievals, title_gate
+from relevance import load_sessions, provider_on_large_brain
 from targets import Targets, add_check_flag
 
 SEED = 20261204
@@ -80,12 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     firsts = [s.turns[0].message for s in load_sessions()]
     chosen = random.Random(SEED).sample(firsts, min(args.messages, len(firsts)))
-    with Emulator(brain="large") as emu, tempfile.TemporaryDirectory() as home:
-        env = emu.client_env("bench-reader", scopes="read")
-        config = PointerConfig(settings=load_settings(env.get, hermes_home=home))
-        brain = brain_for(config)
-        rules = title_gate(brain)
-        retrieve = retrievals(brain, config.settings.mcp_url, rules.vocabulary)[PROVIDER_RETRIEVAL]
+    with provider_on_large_brain() as (retrieve, rules):
         sample: Sample = [(m, retrieve(m, [], [])) for m in chosen]
     evidence = _per_message(sample, Gate(mode="evidence"))
     anchored = _per_message(sample, rules)

@@ -21,19 +21,16 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from unittest import mock
 
 from hermes_gbrain.api import SearchRow
-from hermes_gbrain.emulator import Emulator, large_brain
+from hermes_gbrain.emulator import large_brain
 from hermes_gbrain.recall import readings
-from hermes_gbrain.recall.config import PointerConfig, brain_for
 from hermes_gbrain.recall.gate import Gate
 from hermes_gbrain.recall.named import TitleMatcher
 from hermes_gbrain.recall.words import SLIP_MIN
-from hermes_gbrain.settings import load_settings
-from relevance import PROVIDER_RETRIEVAL, gate, retrievals, title_gate
+from relevance import gate, provider_on_large_brain
 from targets import Targets, add_check_flag
 
 SEED = 5
@@ -99,12 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     asked = messages()
     right = [(r, slug) for r, _, slug in asked]
     wrong = [(w, slug) for _, w, slug in asked]
-    with Emulator(brain="large") as emu, tempfile.TemporaryDirectory() as home:
-        env = emu.client_env("bench-reader", scopes="read")
-        config = PointerConfig(settings=load_settings(env.get, hermes_home=home))
-        brain = brain_for(config)
-        rules = title_gate(brain)
-        retrieve = retrievals(brain, config.settings.mcp_url, rules.vocabulary)[PROVIDER_RETRIEVAL]
+    with provider_on_large_brain() as (retrieve, rules):
         mended, spelt = found(wrong, retrieve, rules), found(right, retrieve, rules)
         with (
             mock.patch.object(readings, "_mended", lambda row, wanted, message, read: wanted),

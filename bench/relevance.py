@@ -50,7 +50,8 @@ import statistics
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -482,6 +483,21 @@ def title_gate(brain: GBrain) -> Gate:
     counts = Counter(s for r in refs for s in content_stems(r.title))  # as the index keeps them
     titles = TitleMatcher(((r.source_id, r.slug, r.title, r.type or "") for r in refs), counts)
     return Gate(vocabulary=vocabulary, titles=titles)
+
+
+@contextmanager
+def provider_on_large_brain() -> Iterator[tuple[Retrieve, Gate]]:
+    """The provider's retrieval (:data:`PROVIDER_RETRIEVAL`) and gate over the keyword-only
+    large brain, for benchmarks that isolate one part of the turn."""
+    with Emulator(brain="large") as emu, tempfile.TemporaryDirectory() as home:
+        env = emu.client_env("bench-reader", scopes="read")
+        config = PointerConfig(settings=load_settings(env.get, hermes_home=home))
+        brain = brain_for(config)
+        rules = title_gate(brain)
+        yield (
+            retrievals(brain, config.settings.mcp_url, rules.vocabulary)[PROVIDER_RETRIEVAL],
+            rules,
+        )
 
 
 def measure_brain(
