@@ -408,11 +408,12 @@ def gate_rows(
     row_words = [RowWords.of(row) for row in clean]
     read = {row_key(row): w for row, w in zip(clean, row_words, strict=True)}
     said = Message.of(message).knowing(row_words)
-    apart, parts = gate.titles.joined(message) if gate.titles is not None else ("", "")
+    apart = ""
     if gate.titles is not None:  # "ソーラーカラー" for *Solar Collar*; "fern seed" for *Fernseed*
+        apart, parts = gate.titles.joined(message)
         said = said.reading(" ".join(filter(None, (gate.titles.in_katakana(message), apart))))
-    if parts:  # the halves of a name say nothing of their own ("fern", "seed")
-        said = replace(said, retyped_only=said.retyped_only | content_stems(parts))
+        if parts:  # the halves of a name say nothing of their own ("fern", "seed")
+            said = replace(said, retyped_only=said.retyped_only | content_stems(parts))
     tiers: dict[int, list[SearchRow]] = {}
     any_named = False
     floor = cosine_floor(rows, gate)

@@ -204,7 +204,9 @@ def _topic(tokens: Sequence[str]) -> str:
 
 
 _WHO_IS = frozenset({"who", "whos"})
+"""Words that open a question who someone is ("who's" is read as "who", "s")."""
 _IS = frozenset({"s", "is", "was"})
+"""What follows "who" in such a question, or the name ("who wilhelmina is")."""
 _SET_APART = re.compile(r"[,;:?!]|\s[-\u2013\u2014]|[\u2013\u2014]|\.(?:\s|$)")
 """What sets an opening apart from the rest: a comma, colon, question mark, a dash after a
 space, a full stop; not an apostrophe or a hyphen inside a word ("i'm", "5-person")."""

@@ -78,8 +78,9 @@ def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
 def _name_like(title: str, word: str, message: Message, asked: set[str]) -> bool:
     """A one-word title is named by itself only as a name: capitalised inside the
     message's sentence, written as no ordinary word is ("DuckDB", "iOS", a run of an
-    unspaced script), the only thing the message asks about ("Geofencing?"), or set apart
-    at its opening ("backpressure - where do we apply it?")."""
+    unspaced script), the only thing the message asks about ("Geofencing?"), set apart at
+    its opening ("backpressure - where do we apply it?"), or asked for as a page ("open the
+    glossary page": :func:`_paged`)."""
     if word in message.names or is_unspaced(word[:1]) or asked <= {word}:
         return True
     if message.heading == tuple(words(title)) or _paged(tuple(words(title)), message):
