@@ -697,3 +697,26 @@ def test_a_word_of_a_name_written_as_two_words_names_it() -> None:
     assert gate_rows([], "fern and seed prices at the garden centre", gate=gate) == []
     assert gate.titles is not None and gate.titles.joined("la mesa verde") == ("", "")
     assert gate.titles.joined("chi era lorenzo il magnifico?") == ("", "")  # no slip of Chiara
+
+
+def test_a_periodic_page_is_named_by_its_words_and_its_week() -> None:
+    pages = [
+        *(
+            ("default", f"notes/standup-notes-2026-w{n:02d}", f"Standup notes 2026-W{n:02d}",
+             "note")
+            for n in range(1, 20)
+        ),
+        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+    ]  # fmt: skip
+    gate = _indexed(pages)
+    for asked, slug in (
+        ("standup notes from wk17", "notes/standup-notes-2026-w17"),
+        (
+            "whats in standup notes week fourteen was anything blocked",
+            "notes/standup-notes-2026-w14",
+        ),
+        ("standup notes w14 - did anyone flag a sync regression", "notes/standup-notes-2026-w14"),
+    ):
+        assert slugs(gate_rows([], asked, gate=gate)) == [slug], asked
+    # the week without the page's other words names nothing
+    assert gate_rows([], "what's due in week 14 of my pregnancy", gate=gate) == []

@@ -46,7 +46,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    side by side ("series a: target?"), never by the word alone ("¿alguna serie buena?"). Not when
    the message uses the title about something else: it names nothing the brain knows, is not in
    German, Spanish, French or Portuguese (whose own words the row would not explain), the row is no
-   person's or company's page, no meeting on a date the message gives, no title the message opens
+   person's or company's page, no meeting on a date the message gives nor page of its day or
+   week ("standup notes week 14"), no title the message opens
    with set apart ("hiring plan 2026 — which roles?"), no title of four words or more said whole,
    and two distinctive, not generic words of the message appear nowhere in the row ("write a remote
    work policy for my cousin's bakery", "my garage circuit breaker won't reset"); one is enough

@@ -147,7 +147,7 @@ class TitleMatcher:
             for initials in acronyms(title):
                 self._initials.setdefault(initials, []).append(row)
             marks = date_marks(title)
-            for day in (m for m in marks if m[0] == "d"):
+            for day in (m for m in marks if m[0] in "dw"):  # a day, or an ISO week
                 self._days.setdefault(day, []).append(row)
             undated = frozenset(s for s in stems if not is_date_stem(s))
             if kind == "meeting":
@@ -276,10 +276,11 @@ class TitleMatcher:
         return found[:MAX_CANDIDATES]
 
     def on_days(self, marks: frozenset[str]) -> list[SearchRow]:
-        """Pages whose title's date falls on a day the message gives ("9 march"): the gate
-        names one when the message holds a word of its title too, not one that goes with
-        anything."""
-        days = sorted(m for m in marks if m[0] == "d")
+        """Pages whose title's date falls on a day or in an ISO week the message gives ("9
+        march", "week 14", "wk17"): the gate names one when the message holds a word of its
+        title too, not one that goes with anything (the day's), or every other word of it
+        (the week's: "standup notes w14" for *Standup notes 2026-W14*)."""
+        days = sorted(m for m in marks if m[0] in "dw")
         return [row for day in days for row in self._days.get(day, ())][:MAX_CANDIDATES]
 
     def in_month(self, marks: frozenset[str], said: Iterable[str]) -> list[SearchRow]:

@@ -165,7 +165,8 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     lowercase whose page the message names, :func:`.gate._met`) or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes") or gives it
     as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor for a
-    meeting on a date the message gives ("the sync design review on march 2nd"), a title the
+    meeting on a date the message gives ("the sync design review on march 2nd") or a page of
+    its day or ISO week ("standup notes w14 - did anyone flag a regression"), a title the
     message opens with, set apart ("hiring plan 2026 — which roles first?"), a title of
     :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
     report"), or a lettered title's word and letter (:func:`.naming.designated`)."""
@@ -182,8 +183,13 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
         return True  # "an expense policy for a five-person bakery"
     if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
         return False  # "ledger lake nightly job - when does it kick off?"
-    if row.type == "meeting" and message.dates and agree(date_marks(row.title), message.dates):
-        return False  # "the sync design review on march 2nd": a meeting on its own date
+    dated = date_marks(row.title)
+    if (
+        message.dates
+        and agree(dated, message.dates)
+        and (row.type == "meeting" or any(m[0] in "dw" for m in dated & message.dates))
+    ):
+        return False  # "the sync design review on march 2nd", "standup notes w14": its date
     if read.sequence == message.heading:
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
     if len(read.title) >= 2 and read.title == message.set_apart and not before & THEIRS:
