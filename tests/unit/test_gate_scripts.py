@@ -51,6 +51,11 @@ def _indexed(pages: list[tuple[str, str, str, str]]) -> Gate:
     return Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
 
 
+def _titled(*pages: tuple[str, str, str, str]) -> Gate:
+    """A gate with a title index of ``pages`` and no vocabulary."""
+    return Gate(titles=TitleMatcher(pages))
+
+
 def test_words_are_unicode_and_latin_accents_fold() -> None:
     assert words("José Müller, Ольга and Ελένη") == ["jose", "muller", "ольга", "and", "ελένη"]
     assert fold("Москва й が") == "москва й が"  # marks that make another letter stay
@@ -115,14 +120,11 @@ def test_a_one_word_title_that_is_an_ordinary_word_needs_support() -> None:
 
 
 def test_the_title_index_names_pages_search_did_not_return() -> None:
-    titles = TitleMatcher(
-        [
-            ("default", "concepts/data-retention-zh", "数据保留政策", "concept"),
-            ("default", "people/olga-novak", "Olga Novak", "person"),
-            ("default", "notes/weekly-plan", "Weekly plan", "note"),
-        ]
+    gate = _titled(
+        ("default", "concepts/data-retention-zh", "数据保留政策", "concept"),
+        ("default", "people/olga-novak", "Olga Novak", "person"),
+        ("default", "notes/weekly-plan", "Weekly plan", "note"),
     )
-    gate = Gate(titles=titles)
     found = gate_rows([], "请总结一下数据保留政策。", gate=gate)
     assert slugs(found) == ["concepts/data-retention-zh"] and found[0].snippet == ""
     assert slugs(gate_rows([], "When is olga novak back?", gate=gate)) == ["people/olga-novak"]
@@ -145,14 +147,11 @@ def test_a_declined_russian_name_names_its_page() -> None:
 
 
 def test_the_title_index_names_a_page_by_its_unique_initials() -> None:
-    titles = TitleMatcher(
-        [
-            ("default", "concepts/rrf", "Reciprocal Rank Fusion", "concept"),
-            ("default", "concepts/rag", "Retrieval-Augmented Generation", "concept"),
-            ("default", "notes/rag", "Risk Assessment Guide", "note"),
-        ]
+    gate = _titled(
+        ("default", "concepts/rrf", "Reciprocal Rank Fusion", "concept"),
+        ("default", "concepts/rag", "Retrieval-Augmented Generation", "concept"),
+        ("default", "notes/rag", "Risk Assessment Guide", "note"),
     )
-    gate = Gate(titles=titles)
     assert slugs(gate_rows([], "Explain RRF like I'm new here", gate=gate)) == ["concepts/rrf"]
     assert gate_rows([], "Is RAG any good?", gate=gate) == []  # two titles: which one?
 
@@ -214,13 +213,10 @@ def test_the_title_index_names_a_meeting_on_the_day_the_message_gives() -> None:
 
 
 def test_the_title_index_names_a_person_whose_name_is_written_in_another_script() -> None:
-    titles = TitleMatcher(
-        [
-            ("default", "people/leila-farahani", "Leila Farahani", "person"),
-            ("default", "people/maya-okafor", "Maya Okafor", "person"),
-        ]
+    gate = _titled(
+        ("default", "people/leila-farahani", "Leila Farahani", "person"),
+        ("default", "people/maya-okafor", "Maya Okafor", "person"),
     )
-    gate = Gate(titles=titles)
     assert slugs(gate_rows([], "من هي ليلى فراهاني؟", gate=gate)) == ["people/leila-farahani"]
     found = gate_rows([], "マヤ・オカフォーの経歴を教えて", gate=gate)
     assert slugs(found) == ["people/maya-okafor"]
@@ -228,14 +224,11 @@ def test_the_title_index_names_a_person_whose_name_is_written_in_another_script(
 
 
 def test_a_company_s_or_project_s_name_in_arabic_letters_names_it_as_a_person_s_does() -> None:
-    titles = TitleMatcher(
-        [
-            ("default", "companies/kestrel-works", "Kestrel Works", "company"),
-            ("default", "projects/ranger-roster", "Ranger Roster", "project"),
-            ("default", "notes/roster-template", "Roster template", "note"),
-        ]
+    gate = _titled(
+        ("default", "companies/kestrel-works", "Kestrel Works", "company"),
+        ("default", "projects/ranger-roster", "Ranger Roster", "project"),
+        ("default", "notes/roster-template", "Roster template", "note"),
     )
-    gate = Gate(titles=titles)
     asked = "ما هي آخر أخبار شركة كيستريل ووركس؟"
     assert slugs(gate_rows([], asked, gate=gate)) == ["companies/kestrel-works"]
     asked = "ما هو مشروع رينجر روستر ومن يديره؟"
@@ -498,13 +491,10 @@ def test_function_words_back_no_row() -> None:
 
 
 def test_a_japanese_title_is_named_with_a_particle_inside_or_a_name_by_its_honorific() -> None:
-    titles = TitleMatcher(
-        [
-            ("default", "notes/tokyo-shutcho", "東京出張メモ", "note"),
-            ("default", "people/sato-yuki", "佐藤由紀", "person"),
-        ]
+    gate = _titled(
+        ("default", "notes/tokyo-shutcho", "東京出張メモ", "note"),
+        ("default", "people/sato-yuki", "佐藤由紀", "person"),
     )
-    gate = Gate(titles=titles)
     assert slugs(gate_rows([], "東京出張のメモ見せて", gate=gate)) == ["notes/tokyo-shutcho"]
     asked = "佐藤さんが担当してる契約ってどこの団体だっけ"
     assert slugs(gate_rows([], asked, gate=gate)) == ["people/sato-yuki"]

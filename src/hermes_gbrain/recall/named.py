@@ -113,7 +113,7 @@ class TitleMatcher:
 
     __slots__ = (
         *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
-        *("_kana", "_months", "_people", "_undated", "pages"),
+        *("_kana", "_months", "_name_parts", "_people", "_undated", "pages"),
     )
 
     def __init__(
@@ -132,6 +132,7 @@ class TitleMatcher:
         self._skeletons: dict[tuple[str, tuple[str, ...]], list[SearchRow]] = {}
         self._kana: dict[str, set[str]] = {}
         self._people: dict[tuple[str, str], list[SearchRow]] = {}
+        self._name_parts: set[str] = set()
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self._months: dict[tuple[str, str], list[SearchRow]] = {}
         self.pages = 0
@@ -164,7 +165,10 @@ class TitleMatcher:
                 for skeleton in latin_skeletons(words(title)):
                     self._skeletons.setdefault(skeleton, []).append(row)
                 for word in words(title):
-                    if word.isascii() and word.isalpha():
+                    if not (word.isascii() and word.isalpha()):
+                        continue
+                    self._name_parts.add(word)
+                    if kind == "person":  # an honorific follows a person's name only
                         self._people.setdefault(("word", word), []).append(row)
                         self._people.setdefault(("kana", as_kana(word)), []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
@@ -251,7 +255,7 @@ class TitleMatcher:
             if len(first) < JOINED_MIN or len(second) < JOINED_MIN:
                 continue
             word = first + second
-            if ("word", word) in self._people:
+            if word in self._name_parts:
                 known = [word]
             elif min(len(first), len(second)) < JOINED_SLIP_MIN:
                 continue  # "chi era" is no slip of *Chiara*
