@@ -670,6 +670,28 @@ def test_a_message_opening_with_a_project_s_title_is_about_it() -> None:
     assert slugs(gate_rows([lake, runbook], message)) == [lake.slug]
 
 
+def test_a_title_after_the_is_the_brain_s_own() -> None:
+    policy = row("notes/remote-work-policy", "Remote work policy", 0.9, "keyword_exact", "note",
+                 snippet="Engineers may work remotely three days a week.")  # fmt: skip
+    message = "does the remote work policy allow working from abroad for a month"
+    assert slugs(gate_rows([policy], message)) == [policy.slug]
+    # without "the" the two words nowhere in the page say it is about something else
+    elsewhere = "any remote work policy allowing working from abroad for a month"
+    assert gate_rows([policy], elsewhere) == []
+    # nor with "the" when the message gives it to something the page never mentions
+    assert gate_rows([policy], "does the remote work policy of Spotify allow abroad months") == []
+    # a concept's title after "the" is still ordinary words ("the circuit breaker in our hallway")
+    concept = replace(policy, slug="concepts/remote-work-policy", type="concept")
+    assert gate_rows([concept], message) == []
+    # a longer title goes on with the message's next word: that page may be meant
+    lake = row("projects/ledger-lake", "Ledger Lake", 1.0, "keyword_exact", "project",
+               snippet="The reporting warehouse behind the monthly reports.")  # fmt: skip
+    runbook = row("runbooks/ledger-lake-backfill", "Runbook: Ledger Lake Backfill", 0.9,
+                  "keyword_exact", "runbook", snippet="Steps: pause the nightly job.")  # fmt: skip
+    backfill = "need the ledger lake backfill steps, a patrol came back after ten days offline"
+    assert slugs(gate_rows([lake, runbook], backfill)) == [runbook.slug]
+
+
 def test_a_name_s_own_first_word_names_the_page_alone() -> None:
     fernseed = row("projects/fernseed-classifier", "Fernseed Classifier", 1.0, "keyword_exact",
                    "project", snippet="An on-phone species model.")  # fmt: skip
@@ -1231,10 +1253,10 @@ def test_a_lowercase_name_whose_page_is_named_says_the_message_is_about_this_bra
                    snippet="Tracks open roles from first call to signed offer.")  # fmt: skip
     lorenzo = row("people/lorenzo-greco", "Lorenzo Greco", 0.9, "keyword_exact", "person",
                   snippet="Recruiter sourcing engineers in Lisbon for the pipeline.")  # fmt: skip
-    asked = "is lorenzo still sourcing in lisbon for the hiring pipeline?"
+    asked = "is lorenzo still sourcing in lisbon for hiring pipeline roles?"
     assert pipeline.slug in slugs(gate_rows([pipeline, lorenzo], asked))
     # a first name no page here answers to: the title's words stay about something else
-    asked = "is pedro still sourcing in lisbon for the hiring pipeline?"
+    asked = "is pedro still sourcing in lisbon for hiring pipeline roles?"
     assert pipeline.slug not in slugs(gate_rows([pipeline, lorenzo], asked))
 
 

@@ -74,6 +74,8 @@ class Message:
     """Its version numbers ("2.4")."""
     opened: frozenset[tuple[str, ...]] = frozenset()
     """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
+    definite: frozenset[tuple[str, ...]] = frozenset()
+    """Titles of the rows it gives after "the" (:func:`_after_the`; set by :meth:`knowing`)."""
     phrases: frozenset[tuple[str, str]] = frozenset()
     """Its pairs of words side by side (:func:`.rowwords.side_by_side`)."""
     topic: str = ""
@@ -134,8 +136,13 @@ class Message:
         seen: set[str] = set()
         for row in rows:
             seen |= row.body & self.names
-        opened = _opened(self.sequence, (row.sequence for row in rows))
-        return replace(self, known=seen, opened=opened)
+        titles = [row.sequence for row in rows]
+        return replace(
+            self,
+            known=seen,
+            opened=_opened(self.sequence, titles),
+            definite=_after_the(self.sequence, titles),
+        )
 
     def reading(self, also: str) -> Message:
         """This message with ``also`` read as more of its words, as :attr:`retyped` is:
@@ -234,16 +241,37 @@ def _opened(said: tuple[str, ...], titles: Iterable[tuple[str, ...]]) -> frozens
     message's next word ("ledger lake backfill steps" may mean *Runbook: Ledger Lake Backfill*;
     "osprey tracker kick off" the *Osprey Tracker kickoff* meeting)."""
     plain = {plain_title(t) for t in titles}
-    opening = {t for t in plain if len(t) >= 2 and said[: len(t)] == t}
+    return frozenset(t for t in plain if len(t) >= 2 and _stands(said, t, 0, plain))
 
-    def longer(t: tuple[str, ...]) -> bool:
-        if len(said) <= len(t):
-            return False
-        after, n = said[len(t)], len(t)
-        return any(
-            o[i : i + n] == t and (o[i + n].startswith(after) or after.startswith(o[i + n]))
-            for o in plain
-            for i in range(len(o) - n)
-        )
 
-    return frozenset(t for t in opening if not longer(t))
+def _after_the(
+    said: tuple[str, ...], titles: Iterable[tuple[str, ...]]
+) -> frozenset[tuple[str, ...]]:
+    """The titles (numbers left out) the message gives after "the" ("does the remote work
+    policy allow…", "what's the osprey tracker project about"), save one a longer title goes
+    on from, as in :func:`_opened` ("the ledger lake backfill steps")."""
+    plain = {plain_title(t) for t in titles}
+    return frozenset(
+        t
+        for t in plain
+        if len(t) >= 2
+        and any(said[i - 1] == "the" and _stands(said, t, i, plain) for i in range(1, len(said)))
+    )
+
+
+def _stands(
+    said: tuple[str, ...], t: tuple[str, ...], at: int, plain: set[tuple[str, ...]]
+) -> bool:
+    """The title's words stand at ``at`` in the message and no longer title goes on from
+    them with the message's next word."""
+    n = len(t)
+    if said[at : at + n] != t:
+        return False
+    if len(said) <= at + n:
+        return True
+    after = said[at + n]
+    return not any(
+        o[i : i + n] == t and (o[i + n].startswith(after) or after.startswith(o[i + n]))
+        for o in plain
+        for i in range(len(o) - n)
+    )

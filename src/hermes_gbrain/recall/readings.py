@@ -167,7 +167,10 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor for a
     meeting on a date the message gives ("the sync design review on march 2nd") or a page of
     its day or ISO week ("standup notes w14 - did anyone flag a regression"), a title the
-    message opens with, set apart ("hiring plan 2026 — which roles first?"), a title of
+    message opens with, set apart ("hiring plan 2026 — which roles first?"), a title given
+    after "the" that no longer title goes on from, of no concept, when the message names
+    nothing the row never mentions and gives no other date (:attr:`.message.Message.definite`: "does the remote work
+    policy allow working from abroad?", not "the circuit breaker in our hallway"), a title of
     :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
     report"), or a lettered title's word and letter (:func:`.naming.designated`)."""
     before = words_before(read.sequence, message.sequence)
@@ -184,6 +187,13 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
         return False  # "ledger lake nightly job - when does it kick off?"
     dated = date_marks(row.title)
+    if (
+        (row.type or "") != "concept"
+        and plain_title(read.sequence) in message.definite
+        and not message.names - read.body
+        and not (dated and message.dates and not agree(dated, message.dates))
+    ):
+        return False  # "does the remote work policy allow working from abroad?"
     if (
         message.dates
         and agree(dated, message.dates)
