@@ -169,8 +169,9 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     its day or ISO week ("standup notes w14 - did anyone flag a regression"), a title the
     message opens with, set apart ("hiring plan 2026 — which roles first?"), a title given
     after "the" that no longer title goes on from, of no concept, when the message names
-    nothing the row never mentions and gives no other date (:attr:`.message.Message.definite`: "does the remote work
-    policy allow working from abroad?", not "the circuit breaker in our hallway"), a title of
+    nothing the row never mentions and gives no other date
+    (:attr:`.message.Message.definite`: "does the remote work policy allow working from
+    abroad?", not "the circuit breaker in our hallway"), a title of
     :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
     report"), or a lettered title's word and letter (:func:`.naming.designated`)."""
     before = words_before(read.sequence, message.sequence)
