@@ -17,6 +17,7 @@ from hermes_gbrain.recall.gate import Gate, gate_rows
 from hermes_gbrain.recall.glosses import kind_words
 from hermes_gbrain.recall.honorifics import honoured
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
+from hermes_gbrain.recall.rowwords import latin_form
 from hermes_gbrain.recall.skeletons import as_kana, kana_runs, kana_skeleton
 from hermes_gbrain.recall.vocabulary import TitleVocabulary
 from hermes_gbrain.recall.words import (
@@ -422,6 +423,26 @@ def test_a_name_written_in_latin_letters_names_its_page_titled_in_cyrillic() -> 
     assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/olga-smirnova"]
     assert slugs(gate_rows([person], asked)) == ["people/olga-smirnova"]
     assert gate_rows([], "which firmware does olga look after?", gate=Gate(titles=titles)) == []
+
+
+def test_a_name_in_latin_letters_names_its_page_titled_in_another_script_by_its_slug() -> None:
+    assert latin_form("佐藤由紀", "people/sato-yuki") == "sato yuki"
+    assert latin_form("مشروع الواحة", "projects/mashrou-alwaha") == "mashrou alwaha"
+    assert latin_form("Ольга Смирнова", "people/o-s") == "Olga Smirnova"  # retyped, not the slug
+    assert latin_form("佐藤由紀", "people/佐藤") == latin_form("Yuki Sato", "people/x") == ""
+    gate = _titled(
+        ("default", "people/sato-yuki", "佐藤由紀", "person"),
+        ("default", "projects/mashrou-alwaha", "مشروع الواحة", "project"),
+    )
+    for asked in ("hey whats the story with sato yuki in the tokyo office", "yuki sato?"):
+        assert slugs(gate_rows([], asked, gate=gate)) == ["people/sato-yuki"]
+    assert slugs(gate_rows([], "mashrou alwaha, still running?", gate=gate)) == [
+        "projects/mashrou-alwaha"
+    ]
+    person = row("people/sato-yuki", "佐藤由紀", "東京オフィスの営業担当。", page_type="person")
+    assert slugs(gate_rows([person], "what does Yuki Sato handle?")) == [person.slug]
+    # one word of the slug is not the name
+    assert gate_rows([], "how do i cook yuki rice", gate=gate) == []
 
 
 def test_latin_words_in_a_message_in_another_script_are_names() -> None:

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from ..api import SearchRow
 from .dates import date_marks, is_date_stem
 from .honorifics import honoured
+from .rowwords import latin_form
 from .skeletons import as_kana, kana_runs, latin_skeletons, message_skeletons, title_kana
 from .words import (
     SLIP_MIN,
     acronyms,
     compact,
     content_stems,
-    in_latin_letters,
     is_unspaced,
     mended,
     message_acronyms,
@@ -142,8 +142,8 @@ class TitleMatcher:
                 continue
             row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
-            latin = frozenset(content_stems(in_latin_letters(title)))
-            if latin and latin != stems:  # "Olga Smirnova" for *Ольга Смирнова*
+            latin = frozenset(content_stems(latin_form(title, slug)))
+            if latin and latin != stems:  # "Olga Smirnova" for *Ольга Смирнова*, "sato yuki"
                 self._keys.setdefault(_key(latin, counts), []).append(_Entry(row, latin))
             for initials in acronyms(title):
                 self._initials.setdefault(initials, []).append(row)

@@ -275,8 +275,8 @@ def title_named(
     vocabulary: TitleVocabulary | None,
 ) -> bool:
     """:func:`_names` by the row's title, by its hyphenated words written as one ("oncall
-    retro" for *On-Call Retro*), or by its Greek and Cyrillic words in Latin letters ("olga
-    smirnova" for *Ольга Смирнова*)."""
+    retro" for *On-Call Retro*), or in Latin letters (:func:`.rowwords.latin_form`: "olga
+    smirnova" for *Ольга Смирнова*, "sato yuki" for *佐藤由紀* at ``people/sato-yuki``)."""
     unlabelled = read.unlabelled if _has_own_word(read.unlabelled, vocabulary) else ""
     return any(
         _names(form, message, wanted, asked, vocabulary)

@@ -89,6 +89,22 @@ def slug_words(slug: str) -> str:
     return slug.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
 
 
+_LATIN_SLUG = re.compile(r"[a-z]+(?:[-_][a-z0-9]+)*")
+
+
+def latin_form(title: str, slug: str) -> str:
+    """The title in Latin letters: its Greek and Cyrillic words retyped
+    (:func:`.words.in_latin_letters`), or, for a title with no Latin, Greek or Cyrillic
+    letter, the words of its slug when they are Latin ("sato yuki" for *佐藤由紀* at
+    ``people/sato-yuki``, "mashrou alwaha" for *مشروع الواحة*): how people write it in
+    Latin letters. ``""`` otherwise."""
+    retyped = in_latin_letters(title)
+    if retyped or any(ch.isascii() and ch.isalpha() for ch in title):
+        return retyped
+    tail = slug.rsplit("/", 1)[-1]
+    return slug_words(tail) if _LATIN_SLUG.fullmatch(tail) else ""
+
+
 class RowWords(NamedTuple):
     """A row's words, read once per turn: its title's, its slug's last part's, and all of
     them with its summary's; its title's words in order, and the title in Latin letters."""
@@ -100,8 +116,8 @@ class RowWords(NamedTuple):
     """Its title's and its summary's: where the message's supporting words are counted."""
     sequence: tuple[str, ...]
     latin: str
-    """:func:`.words.in_latin_letters` of the title (``""`` when it has no Greek or
-    Cyrillic word)."""
+    """:func:`latin_form` of the title (``""`` when it has no Greek or Cyrillic word and
+    Latin letters or no Latin slug)."""
     versions: frozenset[str]
     """The title's version numbers."""
     joined: str
@@ -125,7 +141,7 @@ class RowWords(NamedTuple):
             backing | tail,
             backing,
             tuple(words(row.title)),
-            in_latin_letters(row.title),
+            latin_form(row.title, row.slug),
             frozenset(versions(row.title)),
             joined if (joined := _HYPHEN.sub("", row.title)) != row.title else "",
             frozenset(p for p in side_by_side(words(summary)) if not set(p) <= title),
