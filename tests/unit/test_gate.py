@@ -147,6 +147,19 @@ def test_a_loose_row_ranked_above_the_named_ones_takes_one_slot() -> None:
     ]
 
 
+def test_a_loose_row_four_words_back_joins_named_ones_wherever_ranked() -> None:
+    marula = row("companies/marula-conservancy", "Marula Conservancy", 1.2, "keyword_exact",
+                 "company", snippet="Our first paying customer; 120 rangers.")  # fmt: skip
+    images = row("concepts/camera-trap-images", "Camera trap images", 0.4, "keyword_exact",
+                 snippet="Motion-triggered cameras take 40,000 pictures a month; most are "
+                 "empty frames of grass.")  # fmt: skip
+    asked = "how many pictures a month do the motion cameras at Marula produce, mostly grass?"
+    assert slugs(gate_rows([marula, images], asked)) == [marula.slug, images.slug]
+    # three words beyond the named title are not enough below a named row
+    fewer = "how many pictures a month do the cameras at Marula produce?"
+    assert slugs(gate_rows([marula, images], fewer)) == [marula.slug]
+
+
 def test_a_page_the_named_page_points_at_joins_by_a_word_of_its_own() -> None:
     # Priya is named (GBrain marks her row); her project, said by its first word only,
     # ranks below her, where no leader would join.

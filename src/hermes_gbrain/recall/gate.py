@@ -119,7 +119,10 @@ it, when two distinctive words of the message beyond the named titles' back it (
 camera traps along the elephant corridors at Marula?" names the conservancy, and the page
 of the ecologist who does leads), or one such word and every distinctive word of a named
 title that is no name ("who writes the grant applications?" names the project, and the page
-of the person who writes them says so).
+of the person who writes them says so), and any row may take it wherever GBrain ranks it when
+four distinctive words of the message beyond the named titles' back it ("how many pictures a
+month do the motion cameras at marula produce" names the conservancy; the page on camera-trap
+images holds the rest).
 
 On a message that points back at the conversation ("who's their head ranger?", "when did it
 kick off?"), the loose rows that mention what the last turn showed (``subject``: *Marula

@@ -17,6 +17,7 @@ from .words import (
 )
 
 __all__ = [
+    "JOIN_WORDS",
     "companion_row",
     "leading_row",
     "tied_rows",
@@ -26,6 +27,12 @@ _BACK = frozenset(
     "it its he him his she her they them their those these that this there".split()  # noqa: SIM905
 )
 """Words that point back at what the conversation was about ("who leads their rangers?")."""
+
+
+JOIN_WORDS = 4
+"""Distinctive words of the message, beyond the named titles', that let a loose row GBrain
+ranks below the named ones join them (measured: with 3, more such rows came in than were
+wanted)."""
 
 
 def leading_row(
@@ -46,7 +53,10 @@ def leading_row(
     holds "wrote" and "firmware"), or one such word and every distinctive word of a named
     title that is no name ("Who built single sign-on for conservancy staff?" names the
     decision; the page of the engineer who built it says so). Not a company's: everyone who
-    works there has its name on their page."""
+    works there has its name on their page. Else the first row that :data:`JOIN_WORDS`
+    distinctive words of the message beyond the named titles' back, wherever GBrain ranks it
+    ("how many pictures a month do the motion cameras at marula produce" names the
+    conservancy; the page on camera-trap images holds the rest)."""
     if not named:
         return None
     order = {row_key(r): i for i, r in enumerate(clean)}
@@ -73,6 +83,9 @@ def leading_row(
                 or (backing and any(thing and thing <= read[row_key(r)].body for thing in things))
             )
         ]
+    if not ahead:  # "how many pictures a month do the motion cameras at marula produce"
+        beyond = said.wanted - set().union(*(content_stems(r.title) for r in named))
+        ahead = [r for r in loose if support_of(read[row_key(r)], beyond, vocabulary) >= JOIN_WORDS]
     return min(ahead, key=lambda r: order[row_key(r)], default=None)
 
 
