@@ -108,6 +108,7 @@ SPLITS = (
     *("sealed74", "sealed75", "sealed76", "sealed77", "sealed78", "sealed79"),
     *("sealed80", "sealed81", "sealed82", "sealed83"),
     *("sealed84", "sealed85", "sealed86", "sealed87"),
+    *("sealed88", "sealed89", "sealed90", "sealed91"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -201,7 +202,11 @@ as explaining it, a title after the name of its owner) frozen; ``sealed80`` to `
 by four more, measured once on those rules and once more with four rules chosen looking at every
 set up to ``sealed79`` frozen; ``sealed84`` to ``sealed87``: by four more, measured once on those
 rules and once more with two rules chosen looking at every set up to ``sealed83`` (asking who a
-person is, a title right before "page") frozen. The record is ``bench/RELEVANCE.md``."""
+person is, a title right before "page") frozen; ``sealed88`` to ``sealed91``: by four more,
+written after two rules chosen looking at every set up to ``sealed87`` (a title after "the", a
+title in another script read by its slug's words), measured once with those frozen and once more
+with one rule chosen looking at every set up to ``sealed87`` (a row four words back joining named
+ones) frozen. The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
