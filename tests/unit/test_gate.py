@@ -1010,6 +1010,9 @@ def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
     assert slugs(gate_rows([plan], asked)) == [plan.slug]
     asked = "hiring plan 2026 for my cousin's bakery: which roles to fill before the summer?"
     assert gate_rows([plan], asked) == []
+    # what the message wants it for, after the title set apart, does not make it another's
+    asked = "hiring plan 2026, need the headline roles for an LP intro"
+    assert slugs(gate_rows([plan], asked)) == [plan.slug]
 
 
 def test_an_opening_of_the_titles_words_in_any_order_is_named_whatever_follows() -> None:

@@ -173,7 +173,9 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     (:attr:`.message.Message.definite`: "does the remote work policy allow working from
     abroad?", not "the circuit breaker in our hallway"), a title of
     :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
-    report"), or a lettered title's word and letter (:func:`.naming.designated`)."""
+    report"), or a lettered title's word and letter (:func:`.naming.designated`), whatever
+    the message wants it for ("annual report 2025, need the headline numbers for an LP
+    intro")."""
     before = words_before(read.sequence, message.sequence)
     if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain
@@ -183,18 +185,7 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
         return False  # "tamsin's field handbook": the page says whose it is
     if message.other_language:
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
-    if message.outside - read.body:
-        return True  # "an expense policy for a five-person bakery"
-    if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
-        return False  # "ledger lake nightly job - when does it kick off?"
     dated = date_marks(row.title)
-    if (
-        (row.type or "") != "concept"
-        and plain_title(read.sequence) in message.definite
-        and not message.names - read.body
-        and not (dated and message.dates and not agree(dated, message.dates))
-    ):
-        return False  # "does the remote work policy allow working from abroad?"
     if (
         message.dates
         and agree(dated, message.dates)
@@ -210,6 +201,17 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     whole = {s for s in read.title if not s.isdigit() and not is_date_stem(s)}
     if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
         return False  # "collar battery drain incident report - what was the root cause"
+    if message.outside - read.body:
+        return True  # "an expense policy for a five-person bakery"
+    if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
+        return False  # "ledger lake nightly job - when does it kick off?"
+    if (
+        (row.type or "") != "concept"
+        and plain_title(read.sequence) in message.definite
+        and not message.names - read.body
+        and not (dated and message.dates and not agree(dated, message.dates))
+    ):
+        return False  # "does the remote work policy allow working from abroad?"
     foreign = unexplained(asked, read, message)
     if before and before <= THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
