@@ -69,6 +69,7 @@ LATER_SETS = (
     *("sealed74", "sealed75", "sealed76", "sealed77", "sealed78", "sealed79"),
     *("sealed80", "sealed81", "sealed82", "sealed83"),
     *("sealed84", "sealed85", "sealed86", "sealed87"),
+    *("sealed88", "sealed89", "sealed90", "sealed91"),
 )
 
 
