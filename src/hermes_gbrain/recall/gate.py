@@ -48,10 +48,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    German, Spanish, French or Portuguese (whose own words the row would not explain), the row is no
    person's or company's page, no meeting on a date the message gives nor page of its day or
    week ("standup notes week 14"), no title the message opens
-   with set apart ("hiring plan 2026 — which roles?"), no title but a concept's given after "the"
-   when the message names nothing the row never mentions ("does the remote work policy allow
-   working from abroad?"), no title of four words or more said whole (these whatever the message
-   wants the page for: "annual report 2025, need the headline numbers for an LP intro"),
+   with set apart ("hiring plan 2026 — which roles?"), no title of four words or more said
+   whole (these whatever the message wants the page for: "annual report 2025, need the headline
+   numbers for an LP intro"), no title but a concept's given after "the" when the message names
+   nothing the row never mentions ("does the remote work policy allow working from abroad?"),
    and two distinctive, not generic words of the message appear nowhere in the row ("write a remote
    work policy for my cousin's bakery", "my garage circuit breaker won't reset"); one is enough
    after "a" or "their" ("a remote work policy for a 5-person bakery"), none after "our" or "my"

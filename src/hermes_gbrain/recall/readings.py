@@ -164,18 +164,18 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     (:attr:`.message.Message.known`: "Driftwood"; "our PTA" names nothing here; a name in
     lowercase whose page the message names, :func:`.gate._met`) or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes") or gives it
-    as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor for a
-    meeting on a date the message gives ("the sync design review on march 2nd") or a page of
-    its day or ISO week ("standup notes w14 - did anyone flag a regression"), a title the
-    message opens with, set apart ("hiring plan 2026 — which roles first?"), a title given
-    after "the" that no longer title goes on from, of no concept, when the message names
-    nothing the row never mentions and gives no other date
-    (:attr:`.message.Message.definite`: "does the remote work policy allow working from
-    abroad?", not "the circuit breaker in our hallway"), a title of
-    :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar battery drain incident
-    report"), or a lettered title's word and letter (:func:`.naming.designated`), whatever
-    the message wants it for ("annual report 2025, need the headline numbers for an LP
-    intro")."""
+    as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
+    whatever the message wants it for ("annual report 2025, need the headline numbers for an
+    LP intro"), for a meeting on a date the message gives ("the sync design review on march
+    2nd") or a page of its day or ISO week ("standup notes w14 - did anyone flag a
+    regression"), a title the message opens with, set apart ("hiring plan 2026 — which roles
+    first?"), a title of :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar
+    battery drain incident report"), or a lettered title's word and letter
+    (:func:`.naming.designated`); nor, when it gives nothing the row never mentions as what
+    the title is for, for a project's title it opens with or a title given after "the" that
+    no longer title goes on from, of no concept, when the message names nothing the row never
+    mentions and gives no other date (:attr:`.message.Message.definite`: "does the remote
+    work policy allow working from abroad?", not "the circuit breaker in our hallway")."""
     before = words_before(read.sequence, message.sequence)
     if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain

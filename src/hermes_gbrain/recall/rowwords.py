@@ -116,8 +116,8 @@ class RowWords(NamedTuple):
     """Its title's and its summary's: where the message's supporting words are counted."""
     sequence: tuple[str, ...]
     latin: str
-    """:func:`latin_form` of the title (``""`` when it has no Greek or Cyrillic word and
-    Latin letters or no Latin slug)."""
+    """:func:`latin_form` of the title (``""`` when it has no Greek or Cyrillic word and is
+    not written wholly in another script with a slug in Latin letters)."""
     versions: frozenset[str]
     """The title's version numbers."""
     joined: str
