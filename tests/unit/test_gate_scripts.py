@@ -46,6 +46,10 @@ def slugs(rows: Sequence[SearchRow]) -> list[str]:
     return [r.slug for r in rows]
 
 
+_NOTES = tuple(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30))
+"""Thirty other pages, so that a name's words are rare in the vocabulary, as in a real brain."""
+
+
 def _indexed(pages: list[tuple[str, str, str, str]]) -> Gate:
     """A gate with the title index and the vocabulary of ``pages``, as a profile builds it."""
     vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
@@ -619,7 +623,7 @@ def test_a_title_s_latin_words_written_in_katakana_name_it() -> None:
         ("default", "runbooks/ledger-lake-backfill", "Runbook: Ledger Lake Backfill", "runbook"),
         ("default", "projects/ledger-lake", "Ledger Lake", "project"),
         ("default", "people/tomas-lindqvist", "Tomas Lindqvist", "person"),
-        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+        *_NOTES,
     ]  # fmt: skip
     gate = _indexed(pages)
     asked = "ソーラーカラーのプロジェクトって責任者は誰だっけ？"
@@ -647,7 +651,7 @@ def test_a_title_in_katakana_reads_its_long_vowels_and_its_words_parted_by_a_dot
         ("default", "projects/tidepool-dashboard", "Tidepool Dashboard", "project"),
         ("default", "meetings/2026-04-06-tidepool-dashboard-status", "Tidepool Dashboard status",
          "meeting"),
-        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+        *_NOTES,
     ]  # fmt: skip
     gate = _indexed(pages)
     # "ワークス" alone is too short to read; with "ケストレル" before the dot it is the name
@@ -666,7 +670,7 @@ def test_a_name_before_a_japanese_honorific_names_the_one_person_with_it() -> No
         ("default", "people/kaito-mori", "Kaito Mori", "person"),
         ("default", "people/priya-raman", "Priya Raman", "person"),
         ("default", "projects/mori-forest", "Forest survey", "project"),
-        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+        *_NOTES,
     ]
     gate = _indexed(pages)
 
@@ -695,7 +699,7 @@ def test_a_word_of_a_name_written_as_two_words_names_it() -> None:
         ("default", "projects/fernseed-classifier", "Fernseed Classifier", "project"),
         ("default", "people/tomas-lindqvist", "Tomas Lindqvist", "person"),
         ("default", "people/chiara-valdez", "Chiara Valdez", "person"),
-        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+        *_NOTES,
     ]  # fmt: skip
     gate = _indexed(pages)
     for asked, slug in (
@@ -717,7 +721,7 @@ def test_a_periodic_page_is_named_by_its_words_and_its_week() -> None:
              "note")
             for n in range(1, 20)
         ),
-        *(("default", f"notes/n{i}", f"Note {i}", "note") for i in range(30)),
+        *_NOTES,
     ]  # fmt: skip
     gate = _indexed(pages)
     for asked, slug in (

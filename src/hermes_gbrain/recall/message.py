@@ -136,12 +136,12 @@ class Message:
         seen: set[str] = set()
         for row in rows:
             seen |= row.body & self.names
-        titles = [row.sequence for row in rows]
+        plain = {plain_title(row.sequence) for row in rows}
         return replace(
             self,
             known=seen,
-            opened=_opened(self.sequence, titles),
-            definite=_after_the(self.sequence, titles),
+            opened=_opened(self.sequence, plain),
+            definite=_after_the(self.sequence, plain),
         )
 
     def reading(self, also: str) -> Message:
@@ -235,22 +235,18 @@ def plain_title(title: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(w for w in title if not w.isdigit())
 
 
-def _opened(said: tuple[str, ...], titles: Iterable[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
-    """The titles (numbers left out) the message opens with ("ledger lake nightly job - when
-    does it run?" opens with *Ledger Lake*), save one a longer title goes on from with the
-    message's next word ("ledger lake backfill steps" may mean *Runbook: Ledger Lake Backfill*;
-    "osprey tracker kick off" the *Osprey Tracker kickoff* meeting)."""
-    plain = {plain_title(t) for t in titles}
+def _opened(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The titles (``plain``: numbers left out) the message opens with ("ledger lake nightly
+    job - when does it run?" opens with *Ledger Lake*), save one a longer title goes on from
+    with the message's next word ("ledger lake backfill steps" may mean *Runbook: Ledger Lake
+    Backfill*; "osprey tracker kick off" the *Osprey Tracker kickoff* meeting)."""
     return frozenset(t for t in plain if len(t) >= 2 and _stands(said, t, 0, plain))
 
 
-def _after_the(
-    said: tuple[str, ...], titles: Iterable[tuple[str, ...]]
-) -> frozenset[tuple[str, ...]]:
-    """The titles (numbers left out) the message gives after "the" ("does the remote work
+def _after_the(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The titles (``plain``: numbers left out) the message gives after "the" ("does the remote work
     policy allow…", "what's the osprey tracker project about"), save one a longer title goes
     on from, as in :func:`_opened` ("the ledger lake backfill steps")."""
-    plain = {plain_title(t) for t in titles}
     return frozenset(
         t
         for t in plain
