@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall.briefing import (
@@ -56,8 +57,16 @@ def test_anchored_gate_needs_a_title_or_slug_word() -> None:
 
 
 def test_exact_title_evidence_passes_without_anchor() -> None:
-    hit = row("concepts/crdt", "Conflict-Free Replicated Data Types", evidence="exact_title_match")
-    assert slugs(select_rows([hit], "zzz")) == ["concepts/crdt"]
+    hit = row(
+        "concepts/crdt",
+        "Conflict-Free Replicated Data Types",
+        evidence="exact_title_match",
+        snippet="A crdt merges edits without coordination.",
+    )
+    assert select_rows([replace(hit, evidence=None)], "and the coordination?") == []
+    assert slugs(select_rows([hit], "and the coordination?")) == ["concepts/crdt"]
+    # evidence for a message that has no word of the page is an earlier turn's
+    assert select_rows([hit], "zzz") == []
 
 
 def test_generated_pages_dropped_and_named_weak_semantic_rows_kept() -> None:

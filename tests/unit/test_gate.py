@@ -1307,3 +1307,39 @@ def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:
     asked = "do phone builds go to the field team on tuesday"
     # the second row holds "mobile" for "phone" too: more backing, first
     assert slugs(gate_rows([checks, train], asked)) == [train.slug, checks.slug]
+
+
+def test_a_name_gbrain_matched_beside_words_its_page_never_holds_is_something_else() -> None:
+    """GBrain's alias evidence for "kestrel" holds for the bird as much as for the company."""
+    kestrel = row("companies/kestrel-works", "Kestrel Works", 1.0, "alias_hit", "company",
+                  snippet="Kestrel Works builds software for wildlife rangers.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Kestrel Works", "Beacon App", *(f"T{i}" for i in range(30))])
+    for asked in (
+        "kestrel vs peregrine falcon, which one dives faster?",
+        "how many species of kestrel live in europe",
+    ):
+        assert gate_rows([kestrel], asked, vocabulary=vocab) == [], asked
+    for asked in (
+        "how many ppl at kestrel works now, an investor asked",  # the whole name
+        "kestrel's headcount for the investor deck?",  # theirs
+        "Kestrel a été fondée quand exactement, et par qui ?",  # French: its words say nothing
+        "what do the rangers think of kestrel",  # the page holds the message's other word
+    ):
+        assert slugs(gate_rows([kestrel], asked, vocabulary=vocab)) == [kestrel.slug], asked
+
+
+def test_gbrain_evidence_for_an_earlier_turn_names_nothing_in_this_one() -> None:
+    """``volunteer_context`` reads the whole window: its alias match may be an earlier
+    message's, and the current one shares no word with the page."""
+    marula = row("companies/marula-conservancy", "Marula Conservancy", 1.0, "alias_hit",
+                 "company", snippet="Our first paying partner; 40 rangers.")  # fmt: skip
+    assert gate_rows([marula], "who went on that trip?") == []
+    assert slugs(gate_rows([marula], "and marula, when do they renew?")) == [marula.slug]
+
+
+def test_a_word_whose_kin_the_page_holds_is_explained() -> None:
+    """A page that says "renews" explains "renewal": no word of something else."""
+    renews = row("companies/marula-conservancy", "Marula Conservancy", 1.0, "alias_hit",
+                 "company", snippet="The contract renews in September 2026.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Marula Conservancy", *(f"T{i}" for i in range(30))])
+    assert slugs(gate_rows([renews], "marula renewal date?", vocabulary=vocab)) == [renews.slug]

@@ -261,9 +261,8 @@ def _tier(
     ``reading``: :func:`.readings.reading_of` of the row, when the caller has it already."""
     if row.exact_lookup in ("title", "slug"):
         return 0
-    wanted, asked, words_, elsewhere, spelt, common = reading or reading_of(
-        row, message, vocabulary
-    )
+    reading = reading or reading_of(row, message, vocabulary)
+    wanted, asked, words_, elsewhere, spelt, common = reading
     title, body = words_.title, words_.body
     apart = bool(message.outside - body)
     if apart and not set(words_.sequence) <= message.said:
@@ -272,8 +271,10 @@ def _tier(
         return None  # "how does a kestrel hover?", "maya angelou quote": not these pages
     if message.how_to and not message.who and is_person(row) and not title & wanted:
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
-    if row.evidence in STRONG_EVIDENCE:
-        return 0
+    if row.evidence == "alias_hit" and _another_thing(row, reading, message, vocabulary):
+        return None  # "kestrel vs peregrine falcon, which dives faster?": the bird
+    if row.evidence in STRONG_EVIDENCE and (title | words_.body) & message.wanted:
+        return 0  # not when no word of the message is the page's: an earlier turn's match
     if is_person(row) and addressed(words_, message):
         return 1  # "Wofür ist Herr Müller zuständig?"
     if message.acronyms and message.acronyms & acronyms(row.title):
@@ -317,6 +318,25 @@ def _tier(
     if min_cosine is not None and support == 1 and (row.cosine or 0.0) >= min_cosine:
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
+
+
+def _another_thing(
+    row: SearchRow, reading: Reading, message: Message, vocabulary: TitleVocabulary | None
+) -> bool:
+    """GBrain matched a word of a person's or company's name (``alias_hit``) that the
+    message gives in lowercase, not whole and not as theirs ("kestrel's"), in English,
+    beside two distinctive words the page never holds: the word names something
+    else ("kestrel vs peregrine falcon", "is amarula made from marula fruit?")."""
+    if vocabulary is None or (row.type or "") not in NAME_TYPES or message.other_language:
+        return False  # without the brain's titles, no telling which words are distinctive
+    read = reading.row
+    if read.title & (message.names | message.known) or set(read.sequence) <= message.said:
+        return False
+    pairs = zip(message.sequence, message.sequence[1:], strict=False)
+    if any(a in read.sequence and b == "s" for a, b in pairs):
+        return False
+    backing = backing_words(read.body, reading.wanted, vocabulary)
+    return _beside_another(read, backing, reading.asked, message)
 
 
 def _beside_another(read: RowWords, backing: set[str], asked: set[str], message: Message) -> bool:

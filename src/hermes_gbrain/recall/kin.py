@@ -49,6 +49,7 @@ onboard onboarding newcomer newcomers starter starters
 quit resign resigned leaving
 late delay delayed
 expire expired expiry expiration
+renew renews renewed renewal renewals
 sync syncing synchronise synchronize synchronisation synchronization
 offline disconnected
 battery batteries power
