@@ -1343,3 +1343,30 @@ def test_a_word_whose_kin_the_page_holds_is_explained() -> None:
                  "company", snippet="The contract renews in September 2026.")  # fmt: skip
     vocab = TitleVocabulary.build(["Marula Conservancy", *(f"T{i}" for i in range(30))])
     assert slugs(gate_rows([renews], "marula renewal date?", vocabulary=vocab)) == [renews.slug]
+
+
+def test_places_a_page_mentions_do_not_back_it_alone() -> None:
+    """Two cities the page names say the message is about the cities, not the page."""
+    heron = row("companies/blue-heron-logistics", "Blue Heron Logistics", 0.9, "keyword_exact",
+                "company", snippet="A freight forwarder. It ships devices from Lisbon to "
+                "Nairobi.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Blue Heron Logistics", *(f"T{i}" for i in range(30))])
+    for asked in (
+        "what time is it in nairobi when it's 3pm in lisbon",
+        "how long is a direct flight from lisbon to nairobi",
+    ):
+        assert gate_rows([heron], asked, vocabulary=vocab) == [], asked
+    # a word of the page beyond its places backs it
+    asked = "who ships our stuff from lisbon to nairobi"
+    assert slugs(gate_rows([heron], asked, vocabulary=vocab)) == [heron.slug]
+    # a message in another script has no other word to match: the places are all it has
+    asked = "какое время в nairobi, когда в lisbon полдень?"
+    assert slugs(gate_rows([heron], asked, vocabulary=vocab)) == [heron.slug]
+
+
+def test_a_heading_a_month_or_a_line_start_is_no_place() -> None:
+    lunch = row("notes/team-lunch", "Team lunch", 1.0, "keyword_exact",
+                snippet="# Team lunch\nPilau for twelve on Friday in September.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Team lunch", *(f"T{i}" for i in range(30))])
+    asked = "are we having pilau in september?"
+    assert slugs(gate_rows([lunch], asked, vocabulary=vocab)) == [lunch.slug]

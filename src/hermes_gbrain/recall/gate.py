@@ -313,11 +313,19 @@ def _tier(
         return None  # "blue heron vs great egret": the name's words and others it never holds
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
         return 2  # backed by a name, a second word, or the message is just the name
-    if support >= 2:
+    if support >= 2 and not _only_names(backing, words_, message):
         return 3
     if min_cosine is not None and support == 1 and (row.cosine or 0.0) >= min_cosine:
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
+
+
+def _only_names(backing: set[str], read: RowWords, message: Message) -> bool:
+    """Only names of the world the row mentions back it ("Lisbon", "Nairobi"), two of
+    them, in a message wholly in Latin letters: "what time is it in nairobi when it's 3pm
+    in lisbon" is about the cities, not about the freight company that ships between them."""
+    named = backing & read.names
+    return 0 < len(named) < 3 and backing <= named and all(s.isascii() for s in message.wanted)
 
 
 def _another_thing(

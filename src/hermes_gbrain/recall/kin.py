@@ -50,6 +50,7 @@ quit resign resigned leaving
 late delay delayed
 expire expired expiry expiration
 renew renews renewed renewal renewals
+move moves moved moving relocate relocates relocated relocating relocation
 sync syncing synchronise synchronize synchronisation synchronization
 offline disconnected
 battery batteries power

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from ..api import SearchRow
 from ..text import one_line
+from .dates import is_date_stem
 from .generated import is_generated
 from .screen import prompt_line, prompt_ref
 from .vocabulary import ORDINARY_STEMS
@@ -21,6 +22,7 @@ from .words import (
     content_stem,
     content_stems,
     in_latin_letters,
+    message_names,
     versions,
     words,
 )
@@ -49,6 +51,14 @@ def row_key(row: SearchRow) -> str:
 
 def summary_text(row: SearchRow) -> str:
     return one_line(_MARKER.sub("", row.snippet), 4 * SUMMARY_CAP)
+
+
+def _names(snippet: str) -> set[str]:
+    """:func:`.words.message_names` of the text, line by line, headings left out (a line
+    opens a sentence: "# Team lunch" then "Pilau for twelve"), months and days too."""
+    lines = _MARKER.sub("", snippet).splitlines()
+    found = {s for line in lines if not line.lstrip().startswith("#") for s in message_names(line)}
+    return {s for s in found if not is_date_stem(s)}  # "September" is no place
 
 
 def is_clean(row: SearchRow) -> bool:
@@ -128,6 +138,9 @@ class RowWords(NamedTuple):
     (:func:`side_by_side`): a title's words together are read by the naming rules."""
     unlabelled: str = ""
     """The title after a label of ordinary words (:func:`_unlabelled`)."""
+    names: frozenset[str] = frozenset()
+    """Words its summary capitalises inside a sentence, beyond its title's: places and
+    other things of the world it mentions ("Lisbon", "Nairobi", "Bluetooth")."""
 
     @classmethod
     def of(cls, row: SearchRow) -> RowWords:
@@ -146,6 +159,7 @@ class RowWords(NamedTuple):
             joined if (joined := _HYPHEN.sub("", row.title)) != row.title else "",
             frozenset(p for p in side_by_side(words(summary)) if not set(p) <= title),
             _unlabelled(row.title),
+            frozenset(_names(row.snippet) - title),
         )
 
 
