@@ -1370,3 +1370,17 @@ def test_a_heading_a_month_or_a_line_start_is_no_place() -> None:
     vocab = TitleVocabulary.build(["Team lunch", *(f"T{i}" for i in range(30))])
     asked = "are we having pilau in september?"
     assert slugs(gate_rows([lunch], asked, vocabulary=vocab)) == [lunch.slug]
+
+
+def test_a_page_another_page_links_to_is_named_by_that_page_not_by_its_words() -> None:
+    """ "[[projects/beacon-app]]" in the sync engine's summary: "beacon" there names the app,
+    and with "Bluetooth" backs nothing about bluetooth beacons."""
+    sync = row("projects/driftwood-sync", "Driftwood Sync", 0.5, "weak_semantic", "project",
+               snippet="# Driftwood Sync\n\nThe sync engine behind [[projects/beacon-app]]. "
+               "Phones exchange changes over\nBluetooth when a patrol returns.")  # fmt: skip
+    vocab = TitleVocabulary.build(["Driftwood Sync", "Beacon App", *(f"T{i}" for i in range(30))])
+    assert (
+        gate_rows([sync], "any good bluetooth beacon for finding my keys?", vocabulary=vocab) == []
+    )
+    asked = "how do phones exchange changes over bluetooth"
+    assert slugs(gate_rows([sync], asked, vocabulary=vocab)) == [sync.slug]

@@ -19,6 +19,7 @@ from .generated import is_generated
 from .screen import prompt_line, prompt_ref
 from .vocabulary import ORDINARY_STEMS
 from .words import (
+    GENERIC_STEMS,
     content_stem,
     content_stems,
     in_latin_letters,
@@ -42,6 +43,8 @@ __all__ = [
 TITLE_CAP = 80
 SUMMARY_CAP = 160
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
+_LINK = re.compile(r"\[\[(?:[^\]|/]*/)?([^\]|]+)(?:\|[^\]]*)?\]\]")
+"""A wiki link; its group is the linked slug's last part ("[[projects/beacon-app]]")."""
 
 
 def row_key(row: SearchRow) -> str:
@@ -54,11 +57,15 @@ def summary_text(row: SearchRow) -> str:
 
 
 def _names(snippet: str) -> set[str]:
-    """:func:`.words.message_names` of the text, line by line, headings left out (a line
-    opens a sentence: "# Team lunch" then "Pilau for twelve"), months and days too."""
-    lines = _MARKER.sub("", snippet).splitlines()
-    found = {s for line in lines if not line.lstrip().startswith("#") for s in message_names(line)}
-    return {s for s in found if not is_date_stem(s)}  # "September" is no place
+    """:func:`.words.message_names` of the text's paragraphs, headings left out (a paragraph
+    opens a sentence: "# Team lunch" then "Pilau for twelve"), months and days too; and the
+    words of the pages it links to that it does not write out ("[[projects/beacon-app]]")."""
+    text = _MARKER.sub("", snippet)
+    prose = "\n".join(ln for ln in _LINK.sub(" ", text).splitlines() if not ln.startswith("#"))
+    paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", prose))
+    found = {s for p in paragraphs for s in message_names(p)}
+    linked = content_stems(" ".join(_LINK.findall(text))) - content_stems(_LINK.sub(" ", text))
+    return {s for s in found | linked if not is_date_stem(s) and s not in GENERIC_STEMS}
 
 
 def is_clean(row: SearchRow) -> bool:
