@@ -735,3 +735,14 @@ def test_a_periodic_page_is_named_by_its_words_and_its_week() -> None:
         assert slugs(gate_rows([], asked, gate=gate)) == [slug], asked
     # the week without the page's other words names nothing
     assert gate_rows([], "what's due in week 14 of my pregnancy", gate=gate) == []
+
+
+def test_a_word_of_a_title_in_another_script_said_alone_is_the_thing_of_the_world() -> None:
+    """The Northern Sea Route ("Северному морскому пути") is not the project *Северный
+    маршрут*; the project's whole title, or its word beside one of the page, still is."""
+    route = row("projects/severnyi-marshrut", "Северный маршрут", "Отслеживание оленей.", "project")
+    vocab = TitleVocabulary.build(["Северный маршрут", *(f"T{i}" for i in range(30))])
+    asked = "Сколько дней идёт судно по Северному морскому пути?"
+    assert gate_rows([route], asked, vocabulary=vocab) == []
+    for asked in ("Что у нас по проекту «Северный маршрут»?", "Северный проект и олени?"):
+        assert slugs(gate_rows([route], asked, vocabulary=vocab)) == [route.slug], asked

@@ -13,7 +13,12 @@ summary that reads like instructions, not a page already shown (``skip``). Then,
 the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 
 0. **named by GBrain** — ``evidence`` ``alias_hit`` or ``exact_title_match``, or an
-   ``exact_lookup`` of the title or slug;
+   ``exact_lookup`` of the title or slug. The evidence counts only when the message has a word
+   of the page (``volunteer_context`` reads the conversation window: its match may be an
+   earlier message's), and an alias match on a person's or company's page not when the
+   message, in English, gives the name in lowercase, not whole and not as theirs ("kestrel's"),
+   beside two distinctive words the page never holds ("kestrel vs peregrine falcon, which dives
+   faster?", "is amarula made from marula fruit?": the bird, the fruit);
 1. **named in the message** — every word of its title is in the message (with at least one
    *distinctive* word, or three words, or nothing else asked: "whats on the launch checklist";
    a one-word title only as a name: capitalised inside the sentence, not spelt like an
@@ -60,11 +65,16 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    "a field handbook for the camping trip"); only words of the message beyond the title's, not
    generic, in its summary can (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
-   with the title or slug, and that word is a capitalised name in the message, or a
+   with the title or slug, and that word is a capitalised name in the message (not a word of
+   a title of two or more in another script than Latin said without the others, the thing of
+   the world the page is about: "Северному морскому пути" beside *Северный маршрут*), or a
    second distinctive message word appears in the row's title or summary, or the
    message has no other distinctive word ("Maya?");
 3. **content** — no title anchor, but at least two distinctive message words appear
-   in the row's title and summary (a paraphrase); on a hybrid GBrain, one word is enough
+   in the row's title and summary (a paraphrase), not only names of the world it mentions
+   when the message is wholly in Latin letters (places and things it capitalises, the words
+   of the pages it links to: "what time is it in nairobi when it's 3pm in lisbon" is not
+   about the freight company that ships between them); on a hybrid GBrain, one word is enough
    for a row among its first three whose ``cosine`` is ``Gate.cosine_margin`` above the
    median cosine of the rows returned (:func:`cosine_floor`).
 
@@ -311,6 +321,8 @@ def _tier(
         and _beside_another(words_, backing, asked, message)
     ):
         return None  # "blue heron vs great egret": the name's words and others it never holds
+    if anchors & names and _part_of_a_place(row, words_, anchors & names, message):
+        names = set()  # "Сколько дней идёт судно по Северному морскому пути?"
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
         return 2  # backed by a name, a second word, or the message is just the name
     if support >= 2 and not _only_names(backing, words_, message):
@@ -318,6 +330,19 @@ def _tier(
     if min_cosine is not None and support == 1 and (row.cosine or 0.0) >= min_cosine:
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
+
+
+def _part_of_a_place(row: SearchRow, read: RowWords, named: set[str], message: Message) -> bool:
+    """A capitalised word of a title of two words or more, written in another script than
+    Latin, not a person's or company's, without the title's other words: a place or a thing
+    of the world the page is about, said of itself ("Северному морскому пути", the Northern
+    Sea Route, beside *Северный маршрут*)."""
+    return (
+        (row.type or "") not in NAME_TYPES
+        and len(read.title) >= 2
+        and not read.title <= message.wanted
+        and not any(s.isascii() for s in named)
+    )
 
 
 def _only_names(backing: set[str], read: RowWords, message: Message) -> bool:
