@@ -206,7 +206,10 @@ person is, a title right before "page") frozen; ``sealed88`` to ``sealed91``: by
 written after two rules chosen looking at every set up to ``sealed87`` (a title after "the", a
 title in another script read by its slug's words), measured once with those frozen and once more
 with one rule chosen looking at every set up to ``sealed87`` (a row four words back joining named
-ones) frozen. The record is ``bench/RELEVANCE.md``."""
+ones) frozen; four rules were then chosen looking at every set up to ``sealed91`` (GBrain's alias
+evidence for a name used for something else or for an earlier turn, a page's places and linked
+pages backing it only beside a word of its own, a word of a title in another script said
+alone). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
