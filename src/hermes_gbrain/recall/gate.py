@@ -283,7 +283,7 @@ def _tier(
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
     if row.evidence == "alias_hit" and _another_thing(row, reading, message, vocabulary):
         return None  # "kestrel vs peregrine falcon, which dives faster?": the bird
-    if row.evidence in STRONG_EVIDENCE and (title | words_.body) & message.wanted:
+    if row.evidence in STRONG_EVIDENCE and body & message.wanted:
         return 0  # not when no word of the message is the page's: an earlier turn's match
     if is_person(row) and addressed(words_, message):
         return 1  # "Wofür ist Herr Müller zuständig?"

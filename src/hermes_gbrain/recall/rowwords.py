@@ -146,8 +146,9 @@ class RowWords(NamedTuple):
     unlabelled: str = ""
     """The title after a label of ordinary words (:func:`_unlabelled`)."""
     names: frozenset[str] = frozenset()
-    """Words its summary capitalises inside a sentence, beyond its title's: places and
-    other things of the world it mentions ("Lisbon", "Nairobi", "Bluetooth")."""
+    """Words its summary capitalises inside a sentence and words of the pages it links to that
+    it does not write out, beyond its title's (:func:`_names`): places and other things of the
+    world it mentions ("Lisbon", "Nairobi", "Bluetooth", "[[projects/beacon-app]]")."""
 
     @classmethod
     def of(cls, row: SearchRow) -> RowWords:
