@@ -61,10 +61,11 @@ def _names(snippet: str) -> set[str]:
     opens a sentence: "# Team lunch" then "Pilau for twelve"), months and days too; and the
     words of the pages it links to that it does not write out ("[[projects/beacon-app]]")."""
     text = _MARKER.sub("", snippet)
-    prose = "\n".join(ln for ln in _LINK.sub(" ", text).splitlines() if not ln.startswith("#"))
+    unlinked = _LINK.sub(" ", text)
+    prose = "\n".join(ln for ln in unlinked.splitlines() if not ln.startswith("#"))
     paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", prose))
     found = {s for p in paragraphs for s in message_names(p)}
-    linked = content_stems(" ".join(_LINK.findall(text))) - content_stems(_LINK.sub(" ", text))
+    linked = content_stems(" ".join(_LINK.findall(text))) - content_stems(unlinked)
     return {s for s in found | linked if not is_date_stem(s) and s not in GENERIC_STEMS}
 
 
