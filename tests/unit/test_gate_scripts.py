@@ -746,3 +746,27 @@ def test_a_word_of_a_title_in_another_script_said_alone_is_the_thing_of_the_worl
     assert gate_rows([route], asked, vocabulary=vocab) == []
     for asked in ("Что у нас по проекту «Северный маршрут»?", "Северный проект и олени?"):
         assert slugs(gate_rows([route], asked, vocabulary=vocab)) == [route.slug], asked
+
+
+def test_a_title_word_its_page_writes_after_an_article_said_alone_is_the_place() -> None:
+    """*Informe de campo Patagonia* says "en la Patagonia": the region, which a message
+    about trekking there names too; the report's own words, or a second word of its page,
+    still find it."""
+    report = row("notes/informe-patagonia", "Informe de campo Patagonia",
+                 "Tres semanas de conteo de guanacos en la Patagonia.", "note")  # fmt: skip
+    vocab = TitleVocabulary.build(["Informe de campo Patagonia", *(f"T{i}" for i in range(30))])
+    for asked in (
+        "¿Cuál es la mejor época para viajar a la Patagonia?",
+        "¿cómo devuelvo una chaqueta Patagonia que compré por internet?",
+    ):
+        assert gate_rows([report], asked, vocabulary=vocab) == [], asked
+    for asked in (
+        "¿Qué dice el informe de campo de la Patagonia?",
+        "¿cuántos guanacos contaron en la Patagonia?",
+    ):
+        assert slugs(gate_rows([report], asked, vocabulary=vocab)) == [report.slug], asked
+    # written without an article, the word is the page's own ("Patagonia" as a name)
+    named = row("notes/informe-patagonia", "Informe de campo Patagonia",
+                "Tres semanas de conteo de guanacos, Patagonia.", "note")  # fmt: skip
+    asked = "¿me recomiendas un hotel bonito en la Patagonia?"
+    assert slugs(gate_rows([named], asked, vocabulary=vocab)) == [named.slug]

@@ -333,15 +333,16 @@ def _tier(
 
 
 def _part_of_a_place(row: SearchRow, read: RowWords, named: set[str], message: Message) -> bool:
-    """A capitalised word of a title of two words or more, written in another script than
-    Latin, not a person's or company's, without the title's other words: a place or a thing
-    of the world the page is about, said of itself ("Северному морскому пути", the Northern
-    Sea Route, beside *Северный маршрут*)."""
+    """A capitalised word of a title of two words or more, not a person's or company's,
+    without the title's other words, written in another script than Latin or after an
+    article in the page's own summary: a place or a thing of the world the page is about,
+    said of itself ("Северному морскому пути", the Northern Sea Route, beside *Северный
+    маршрут*; "la Patagonia" beside *Informe de campo Patagonia*)."""
     return (
         (row.type or "") not in NAME_TYPES
         and len(read.title) >= 2
         and not read.title <= message.wanted
-        and not any(s.isascii() for s in named)
+        and (named <= read.placed or not any(s.isascii() for s in named))
     )
 
 

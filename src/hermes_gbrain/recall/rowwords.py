@@ -45,6 +45,12 @@ SUMMARY_CAP = 160
 _MARKER = re.compile(r"\s*…?\s*\[truncated \d+ chars[^\]]*\]\s*$")
 _LINK = re.compile(r"\[\[(?:[^\]|/]*/)?([^\]|]+)(?:\|[^\]]*)?\]\]")
 """A wiki link; its group is the linked slug's last part ("[[projects/beacon-app]]")."""
+_AFTER_AN_ARTICLE = re.compile(
+    r"(?<![^\W\d_])(?:the|la|el|los|las|le|les|der|die|das|den|dem|il|lo|gli)\s+([^\W\d_][\w-]*)"
+)
+"""A capitalised word after a definite article ("en la Patagonia", "the Okavango
+foundation"): a place or thing of the world a text speaks of, as English, Spanish,
+French, German and Italian write it."""
 
 
 def row_key(row: SearchRow) -> str:
@@ -67,6 +73,12 @@ def _names(snippet: str) -> set[str]:
     found = {s for p in paragraphs for s in message_names(p)}
     linked = content_stems(" ".join(_LINK.findall(text))) - content_stems(unlinked)
     return {s for s in found | linked if not is_date_stem(s) and s not in GENERIC_STEMS}
+
+
+def _placed(summary: str, title: set[str]) -> frozenset[str]:
+    """The title's words the summary writes after a definite article (:data:`_AFTER_AN_ARTICLE`)."""
+    found = {content_stem(w.lower()) for w in _AFTER_AN_ARTICLE.findall(summary) if w[:1].isupper()}
+    return frozenset(title & found)
 
 
 def is_clean(row: SearchRow) -> bool:
@@ -150,6 +162,10 @@ class RowWords(NamedTuple):
     """Words its summary capitalises inside a sentence and words of the pages it links to that
     it does not write out, beyond its title's (:func:`_names`): places and other things of the
     world it mentions ("Lisbon", "Nairobi", "Bluetooth", "[[projects/beacon-app]]")."""
+    placed: frozenset[str] = frozenset()
+    """Its title's words its summary writes after a definite article (:func:`_placed`): a
+    place the page speaks of, not its name ("en la Patagonia" in *Informe de campo
+    Patagonia*)."""
 
     @classmethod
     def of(cls, row: SearchRow) -> RowWords:
@@ -169,6 +185,7 @@ class RowWords(NamedTuple):
             frozenset(p for p in side_by_side(words(summary)) if not set(p) <= title),
             _unlabelled(row.title),
             frozenset(_names(row.snippet) - title),
+            _placed(summary, title),
         )
 
 
