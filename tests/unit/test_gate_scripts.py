@@ -770,3 +770,11 @@ def test_a_title_word_its_page_writes_after_an_article_said_alone_is_the_place()
                 "Tres semanas de conteo de guanacos, Patagonia.", "note")  # fmt: skip
     asked = "¿me recomiendas un hotel bonito en la Patagonia?"
     assert slugs(gate_rows([named], asked, vocabulary=vocab)) == [named.slug]
+    # on a hybrid brain the place is close in meaning too: a close cosine does not make it a
+    # supporting word, while a word of the page's own beside one still passes
+    close = replace(report, cosine=0.62)
+    hybrid = Gate(min_cosine=0.55, vocabulary=vocab)
+    asked = "¿Cuál es la mejor época para viajar a la Patagonia?"
+    assert gate_rows([close], asked, gate=hybrid) == []
+    asked = "¿cuántas semanas duró lo de los guanacos?"
+    assert slugs(gate_rows([close], asked, gate=hybrid)) == [report.slug]

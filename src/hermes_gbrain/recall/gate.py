@@ -66,8 +66,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    generic, in its summary can (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message (not a word of
-   a title of two or more in another script than Latin said without the others, the thing of
-   the world the page is about: "Северному морскому пути" beside *Северный маршрут*), or a
+   a title of two or more in another script than Latin, or one its summary writes after an
+   article, said without the others: the thing of the world the page is about, "Северному
+   морскому пути" beside *Северный маршрут*, "la Patagonia" beside *Informe de campo
+   Patagonia*), or a
    second distinctive message word appears in the row's title or summary, or the
    message has no other distinctive word ("Maya?");
 3. **content** — no title anchor, but at least two distinctive message words appear
@@ -76,7 +78,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    of the pages it links to: "what time is it in nairobi when it's 3pm in lisbon" is not
    about the freight company that ships between them); on a hybrid GBrain, one word is enough
    for a row among its first three whose ``cosine`` is ``Gate.cosine_margin`` above the
-   median cosine of the rows returned (:func:`cosine_floor`).
+   median cosine of the rows returned (:func:`cosine_floor`), unless it is such a word of
+   its title written after an article (the place is close in meaning to any page on it).
 
 A message that gives a thing as the writer's own or as what it is for ("my son", "my
 laptop", "for a five-person bakery": :mod:`.outside`) is about that thing. A row that never
@@ -327,7 +330,12 @@ def _tier(
         return 2  # backed by a name, a second word, or the message is just the name
     if support >= 2 and not _only_names(backing, words_, message):
         return 3
-    if min_cosine is not None and support == 1 and (row.cosine or 0.0) >= min_cosine:
+    if (
+        min_cosine is not None
+        and support == 1
+        and (row.cosine or 0.0) >= min_cosine
+        and not backing <= words_.placed  # "la Patagonia": the place, close to any page on it
+    ):
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
 
