@@ -70,6 +70,7 @@ LATER_SETS = (
     *("sealed80", "sealed81", "sealed82", "sealed83"),
     *("sealed84", "sealed85", "sealed86", "sealed87"),
     *("sealed88", "sealed89", "sealed90", "sealed91"),
+    *("sealed92", "sealed93", "sealed94", "sealed95"),
 )
 
 

@@ -109,6 +109,7 @@ SPLITS = (
     *("sealed80", "sealed81", "sealed82", "sealed83"),
     *("sealed84", "sealed85", "sealed86", "sealed87"),
     *("sealed88", "sealed89", "sealed90", "sealed91"),
+    *("sealed92", "sealed93", "sealed94", "sealed95"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -209,7 +210,10 @@ with one rule chosen looking at every set up to ``sealed87`` (a row four words b
 ones) frozen; four rules were then chosen looking at every set up to ``sealed91`` (GBrain's alias
 evidence for a name used for something else or for an earlier turn, a page's places and linked
 pages backing it only beside a word of its own, a word of a title in another script said
-alone). The record is ``bench/RELEVANCE.md``."""
+alone); ``sealed92`` to ``sealed95``: by four more, written after those four, measured once with
+them and once more with one rule chosen looking at every set up to ``sealed91`` (a word of a
+title its page writes after an article, said alone) frozen. The record is
+``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
