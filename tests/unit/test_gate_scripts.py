@@ -17,7 +17,7 @@ from hermes_gbrain.recall.gate import Gate, gate_rows
 from hermes_gbrain.recall.glosses import kind_words
 from hermes_gbrain.recall.honorifics import honoured
 from hermes_gbrain.recall.named import MAX_CANDIDATES, TitleMatcher
-from hermes_gbrain.recall.rowwords import latin_form
+from hermes_gbrain.recall.rowwords import RowWords, latin_form
 from hermes_gbrain.recall.skeletons import as_kana, kana_runs, kana_skeleton
 from hermes_gbrain.recall.vocabulary import TitleVocabulary
 from hermes_gbrain.recall.words import (
@@ -770,6 +770,11 @@ def test_a_title_word_its_page_writes_after_an_article_said_alone_is_the_place()
                 "Tres semanas de conteo de guanacos, Patagonia.", "note")  # fmt: skip
     asked = "¿me recomiendas un hotel bonito en la Patagonia?"
     assert slugs(gate_rows([named], asked, vocabulary=vocab)) == [named.slug]
+    # an article opening a sentence is read as naming the page itself
+    condor = row("projects/proyecto-condor", "Proyecto Cóndor",
+                 "El Proyecto Cóndor rastrea cóndores en la Patagonia.", "project")  # fmt: skip
+    assert RowWords.of(condor).placed == frozenset()
+    assert RowWords.of(report).placed == {"patagonia"}
     # on a hybrid brain the place is close in meaning too: a close cosine does not make it a
     # supporting word, while a word of the page's own beside one still passes
     close = replace(report, cosine=0.62)

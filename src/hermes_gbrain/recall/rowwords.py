@@ -50,7 +50,8 @@ _AFTER_AN_ARTICLE = re.compile(
 )
 """A capitalised word after a definite article ("en la Patagonia", "the Okavango
 foundation"): a place or thing of the world a text speaks of, as English, Spanish,
-French, German and Italian write it."""
+French, German and Italian write it. Not after an article opening a sentence: "Der
+Wasserstandsmonitor misst…" and "El Proyecto Cóndor rastrea…" name the page itself."""
 
 
 def row_key(row: SearchRow) -> str:
