@@ -775,6 +775,11 @@ def test_a_title_word_its_page_writes_after_an_article_said_alone_is_the_place()
                  "El Proyecto Cóndor rastrea cóndores en la Patagonia.", "project")  # fmt: skip
     assert RowWords.of(condor).placed == frozenset()
     assert RowWords.of(report).placed == {"patagonia"}
+    # a title's own article counts, whether or not the snippet opens with its heading
+    title = "Grant report for the Okavango foundation"
+    for snippet in (f"# {title}\n\nWhat it paid for.", "What it paid for."):
+        grant = row("notes/grant-report-okavango", title, snippet, "note")
+        assert RowWords.of(grant).placed == {"okavango"}
     # on a hybrid brain the place is close in meaning too: a close cosine does not make it a
     # supporting word, while a word of the page's own beside one still passes
     close = replace(report, cosine=0.62)

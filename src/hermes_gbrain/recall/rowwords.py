@@ -76,9 +76,12 @@ def _names(snippet: str) -> set[str]:
     return {s for s in found | linked if not is_date_stem(s) and s not in GENERIC_STEMS}
 
 
-def _placed(summary: str, title: set[str]) -> frozenset[str]:
-    """The title's words the summary writes after a definite article (:data:`_AFTER_AN_ARTICLE`)."""
-    found = {content_stem(w.lower()) for w in _AFTER_AN_ARTICLE.findall(summary) if w[:1].isupper()}
+def _placed(row: SearchRow, summary: str, title: set[str]) -> frozenset[str]:
+    """The title's words the title itself or the summary writes after a definite article
+    (:data:`_AFTER_AN_ARTICLE`): "Grant report for the Okavango foundation" is a report, and
+    the Okavango a place, whether or not the snippet opens with the title's heading."""
+    text = f"{row.title}\n{summary}"
+    found = {content_stem(w.lower()) for w in _AFTER_AN_ARTICLE.findall(text) if w[:1].isupper()}
     return frozenset(title & found)
 
 
@@ -164,9 +167,9 @@ class RowWords(NamedTuple):
     it does not write out, beyond its title's (:func:`_names`): places and other things of the
     world it mentions ("Lisbon", "Nairobi", "Bluetooth", "[[projects/beacon-app]]")."""
     placed: frozenset[str] = frozenset()
-    """Its title's words its summary writes after a definite article (:func:`_placed`): a
-    place the page speaks of, not its name ("en la Patagonia" in *Informe de campo
-    Patagonia*)."""
+    """Its title's words it writes after a definite article, in its title or its summary
+    (:func:`_placed`): a place the page speaks of, not its name ("en la Patagonia" in
+    *Informe de campo Patagonia*)."""
 
     @classmethod
     def of(cls, row: SearchRow) -> RowWords:
@@ -186,7 +189,7 @@ class RowWords(NamedTuple):
             frozenset(p for p in side_by_side(words(summary)) if not set(p) <= title),
             _unlabelled(row.title),
             frozenset(_names(row.snippet) - title),
-            _placed(summary, title),
+            _placed(row, summary, title),
         )
 
 
