@@ -1098,6 +1098,13 @@ def test_a_title_of_ordinary_words_is_named_when_the_message_asks_nothing_else()
     assert slugs(gate_rows([launch, sprint], "whats on the launch checklist")) == [launch.slug]
     # one more word the title does not hold, and its words are used about something else
     assert gate_rows([launch, sprint], "a launch checklist for my podcast") == []
+    # unless "the" or "our" says it is the one the writer and the brain both know
+    for asked in (
+        "whats on the launch checklist before we ship",
+        "pull up our launch checklist, we're doing a store release thursday",
+    ):
+        assert slugs(gate_rows([launch, sprint], asked)) == [launch.slug], asked
+    assert gate_rows([launch, sprint], "launch checklist, we ship thursday") == []
 
 
 def test_chat_filler_is_no_word_of_the_message() -> None:
@@ -1296,6 +1303,58 @@ def test_a_title_right_before_page_or_doc_is_named() -> None:
     # without it the words are ordinary words about something else
     assert gate_rows([glossary], "open the glossary pls") == []
     assert gate_rows([checklist], "launch checklist, we ship thursday") == []
+    # asked for as a page, a title is the page's whatever else the message says about it
+    trust = row("concepts/zero-trust-networking", "Zero trust networking", 1.0, "keyword_exact",
+                "concept", snippet="Every request proves who sends it.")  # fmt: skip
+    asked = "zero trust networking page - anything concrete in there or just the definition"
+    assert slugs(gate_rows([trust], asked)) == [trust.slug]
+    asked = "is zero trust networking anything concrete or just a definition"
+    assert gate_rows([trust], asked) == []
+    # the writer's own thing beside it does not make it theirs, a page "of" it does
+    asked = "zero trust networking page: anything on vpn limits? they're killing my laptop setup"
+    assert slugs(gate_rows([trust], asked)) == [trust.slug]
+    asked = "pull up the zero trust networking page of my blog host"
+    assert gate_rows([trust], asked) == []
+
+
+def test_a_title_said_whole_in_a_question_whether_we_have_it_written_is_named() -> None:
+    keys = row("concepts/idempotency-keys", "Idempotency keys", 1.0, "keyword_exact", "concept",
+               snippet="A retried upload carries the same key.")  # fmt: skip
+    for asked in (
+        "idempotency keys for photo uploads, do we have a writeup",
+        "idempotency keys for photo uploads - is there a page?",
+    ):
+        assert slugs(gate_rows([keys], asked)) == [keys.slug], asked
+    # the same words without asking for one are used about something else
+    assert gate_rows([keys], "idempotency keys for photo uploads in my bakery app") == []
+    # asking whether we have it, without a word for a page, is not asking for one
+    assert (
+        gate_rows([keys], "idempotency keys for photo uploads in my bakery app, do we have") == []
+    )
+
+
+def test_an_acronym_of_a_titles_words_beside_its_other_words_names_it() -> None:
+    title = "Decision: Single sign-on for conservancy staff"
+    sso = row("decisions/single-sign-on", title, 1.0, "keyword_exact", "decision",
+              snippet="Staff log in with their own identity provider.")  # fmt: skip
+    for asked in (
+        "SSO for conservancy staff: do they log in with their own IdP or ours?",
+        "is SSO for conservancy staff done? want to put it in the sales deck",
+    ):
+        assert slugs(gate_rows([sso], asked, max_tier=1)) == [sso.slug], asked
+    # the acronym without the title's other words, or written in lowercase, names nothing
+    assert gate_rows([sso], "SSO for my bakery's staff, which vendor?", max_tier=1) == []
+    assert gate_rows([sso], "sso for conservancy staff done?", max_tier=1) == []
+
+
+def test_a_short_acronym_the_page_writes_out_is_no_name_it_never_mentions() -> None:
+    review = row("notes/code-review-guidelines", "Code review guidelines", 1.0, "keyword_exact",
+                 snippet="Every pull request needs one approval.")  # fmt: skip
+    asked = "pls send me the code review guidelines, i want to approve PRs the way the team expects"
+    assert slugs(gate_rows([review], asked)) == [review.slug]
+    # a page that never writes it out does not hold what the message names
+    silent = replace(review, snippet="One approval and passing tests.")
+    assert gate_rows([silent], asked) == []
 
 
 def test_loose_rows_are_ordered_by_the_same_backing_that_let_them_in() -> None:

@@ -22,11 +22,13 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 1. **named in the message** — every word of its title is in the message (with at least one
    *distinctive* word, or three words, or nothing else asked: "whats on the launch checklist";
    a one-word title only as a name: capitalised inside the sentence, not spelt like an
-   ordinary word, or the whole question), or the title is a phrase of
+   ordinary word, or the whole question), or a title of two words or more stands right after
+   "the" or "our" ("whats on the launch checklist before we ship"), or the title is a phrase of
    the message, or its words stand right before "page", "doc" or "wiki" ("open the glossary
    page pls"), or a title's words after a label of ordinary words and a colon are, two or more
    and one of them in no other title ("das Backfill für Ledger Lake" for *Runbook: Ledger Lake
-   Backfill*), or the message holds its acronym ("CRDTs"), or its version number beside one of its
+   Backfill*), or the message holds its acronym ("CRDTs") or the acronym of some of its words
+   beside the others ("SSO for conservancy staff"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
    name in the message ("Mwangi") is a word of the title of a person or company page, or a
    person's, company's or project's Latin name is written in Arabic letters, in katakana or, in
@@ -52,7 +54,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    the message uses the title about something else: it names nothing the brain knows, is not in
    German, Spanish, French or Portuguese (whose own words the row would not explain), the row is no
    person's or company's page, no meeting on a date the message gives nor page of its day or
-   week ("standup notes week 14"), no title the message opens
+   week ("standup notes week 14"), no title asked for as a page ("zero trust networking page —
+   anything concrete?", not "the … page of my blog host") or said whole in a question whether
+   we have it written ("idempotency keys for photo uploads, do we have a writeup"), no title
+   the message opens
    with set apart ("hiring plan 2026 — which roles?"), no title of four words or more said
    whole (these whatever the message wants the page for: "annual report 2025, need the headline
    numbers for an LP intro"), no title but a concept's given after "the" when the message names
@@ -177,18 +182,19 @@ from .readings import (
     reading_of,
     spent_words,
     support_of,
+    unmentioned,
 )
-from .rowwords import RowWords, is_clean, is_person, row_key, summary_text
+from .rowwords import RowWords, is_clean, is_person, row_key
 from .vocabulary import (
     TitleVocabulary,
     is_distinctive,
 )
 from .words import (
     GENERIC_STEMS,
+    abbreviated,
     acronyms,
     content_stem,
     content_stems,
-    spelt_out,
 )
 
 __all__ = [
@@ -292,6 +298,10 @@ def _tier(
         return 1  # "Wofür ist Herr Müller zuständig?"
     if message.acronyms and message.acronyms & acronyms(row.title):
         return 1  # "CRDTs" for Conflict-free Replicated Data Types
+    if message.acronyms and any(
+        rest <= message.wanted for rest in abbreviated(row.title, message.acronyms)
+    ):
+        return 1  # "SSO for conservancy staff" for Single sign-on for conservancy staff
     if message.versions & words_.versions and any(
         is_distinctive(s, vocabulary) for s in title & wanted
     ):
@@ -309,10 +319,8 @@ def _tier(
     support = count_backing(backing)
     if support == 1 and message.phrases & words_.phrases:
         support = 2  # "who's building the charging board?": a phrase of the page's summary
-    if names - body and support < NAME_OVERRIDE:
-        unsaid = names - body
-        if not unsaid <= spelt_out(unsaid & message.acronyms, summary_text(row)):
-            return None  # the message names something this row never mentions
+    if support < NAME_OVERRIDE and unmentioned(names, row, words_, message):
+        return None  # the message names something this row never mentions
     anchors = {s for s in (title | words_.tail) & wanted if is_distinctive(s, vocabulary)}
     if (row.type or "") in NAME_TYPES:  # a name as written: "grid lines" is not *Lin Chen*
         anchors &= {content_stem(w) for w in words_.sequence if w in message.said} | spelt - wanted

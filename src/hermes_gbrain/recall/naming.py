@@ -80,24 +80,39 @@ def _name_like(title: str, word: str, message: Message, asked: set[str]) -> bool
     message's sentence, written as no ordinary word is ("DuckDB", "iOS", a run of an
     unspaced script), the only thing the message asks about ("Geofencing?"), set apart at
     its opening ("backpressure - where do we apply it?"), or asked for as a page ("open the
-    glossary page": :func:`_paged`)."""
+    glossary page": :func:`paged`)."""
     if word in message.names or is_unspaced(word[:1]) or asked <= {word}:
         return True
-    if message.heading == tuple(words(title)) or _paged(tuple(words(title)), message):
+    if message.heading == tuple(words(title)) or paged(tuple(words(title)), message):
         return True
     surface = title.strip(" \t\"'.,:;!?()[]")
     return not (surface.isalpha() and surface[1:].islower())
 
 
+_DEFINITE = frozenset({"the", "our"})
+"""Words that, right before a title of two words or more, say it is one thing the writer and
+the brain both know; whether the message uses it about something else is read before
+(:func:`.readings.reading_of`)."""
+_BELONGS = frozenset({"of", "for"})
 _PAGE_WORDS = frozenset({"page", "doc", "wiki"})
 """Words that, right after a title, say the message asks for the brain's page of that title."""
 
 
-def _paged(title: tuple[str, ...], message: Message) -> bool:
+def paged(title: tuple[str, ...], message: Message) -> bool:
     """The title's words stand right before "page", "doc" or "wiki" ("open the glossary page
     pls"): the message asks for the page by its title, whatever its words are."""
     said, n = (*message.sequence, ""), len(title)
     return any(said[i + n] in _PAGE_WORDS for i in _places(title, message.sequence))
+
+
+def page_asked(title: tuple[str, ...], message: Message) -> bool:
+    """:func:`paged`, and the page is no one else's: not followed by "of" or "for" ("the
+    keystone auth page of my blog host")."""
+    said, n = (*message.sequence, "", ""), len(title)
+    return any(
+        said[i + n] in _PAGE_WORDS and said[i + n + 1] not in _BELONGS
+        for i in _places(title, message.sequence)
+    )
 
 
 def words_before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
@@ -259,8 +274,10 @@ def _names(
     # the title as a phrase of the message ("the working capital review")
     if _phrase_in(text, message.sequence) and (distinctive >= 1 or len(words(text)) >= 3):
         return True
-    if _paged(tuple(words(text)), message):
+    if paged(tuple(words(text)), message):
         return True  # "open the launch checklist page"
+    if len(words(text)) >= 2 and words_before(tuple(words(text)), message.sequence) & _DEFINITE:
+        return True  # "whats on the launch checklist before we ship": that one, the brain's
     own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
     return _dated(text, title, message, wanted, own)
 

@@ -21,18 +21,21 @@ from .naming import (
     designated,
     held_by_name,
     is_lettered,
+    page_asked,
     unexplained,
     words_before,
 )
-from .rowwords import RowWords, is_person
+from .rowwords import RowWords, is_person, summary_text
 from .vocabulary import TitleVocabulary, is_distinctive
 from .words import (
     GENERIC_STEMS,
     STOP_WORDS,
     content_stem,
+    initials_in,
     is_unspaced,
     mended,
     near,
+    spelt_out,
     stem,
 )
 
@@ -89,6 +92,20 @@ _OURS = frozenset({"our", "my"})
 """Words before a title that make it the brain's own."""
 _EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
+
+
+_WRITING = frozenset(
+    {"page", "pages", "doc", "docs", "wiki", "writeup", "writeups", "note", "notes", "written"}
+)
+"""Words for something written down: beside a question whether we have it, the message asks
+for the brain's page."""
+
+
+def _asks_for_writing(message: Message) -> bool:
+    """The message asks whether the brain holds a page, a note or a writeup ("is there a
+    page", "do we have anything written on"): a title it says whole is that page's, whatever
+    else it says it is for."""
+    return bool(message.said & _WRITING) and bool(_EXISTS.search(message.text.lower()))
 
 
 def _after_article(said: Sequence[str], start: int, articles: frozenset[str]) -> bool:
@@ -170,9 +187,12 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     2nd") or a page of its day or ISO week ("standup notes w14 - did anyone flag a
     regression"), a title the message opens with, set apart ("hiring plan 2026 — which roles
     first?"), a title of :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar
-    battery drain incident report"), or a lettered title's word and letter
-    (:func:`.naming.designated`); nor, when it gives nothing the row never mentions as what
-    the title is for, for a project's title it opens with or a title given after "the" that
+    battery drain incident report"), a lettered title's word and letter
+    (:func:`.naming.designated`), or a title asked for as a page (:func:`.naming.page_asked`:
+    "low-power radio page: anything on duty cycles? they're killing my battery"); nor, when
+    it gives nothing the row never mentions as what the title is for, for a title said whole
+    in a question whether the brain holds it written ("idempotency keys for photo uploads, do
+    we have a writeup"), a project's title it opens with or a title given after "the" that
     no longer title goes on from, of no concept, when the message names nothing the row never
     mentions and gives no other date (:attr:`.message.Message.definite`: "does the remote
     work policy allow working from abroad?", not "the circuit breaker in our hallway")."""
@@ -201,14 +221,18 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     whole = {s for s in read.title if not s.isdigit() and not is_date_stem(s)}
     if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
         return False  # "collar battery drain incident report - what was the root cause"
+    if page_asked(read.sequence, message):
+        return False  # "zero trust networking page — anything concrete in there?"
     if message.outside - read.body:
         return True  # "an expense policy for a five-person bakery"
+    if read.title and read.title <= message.wanted and _asks_for_writing(message):
+        return False  # "idempotency keys for photo uploads, do we have a writeup"
     if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
         return False  # "ledger lake nightly job - when does it kick off?"
     if (
         (row.type or "") != "concept"
         and plain_title(read.sequence) in message.definite
-        and not message.names - read.body
+        and not unmentioned(message.names, row, read, message)
         and not (dated and message.dates and not agree(dated, message.dates))
     ):
         return False  # "does the remote work policy allow working from abroad?"
@@ -216,6 +240,18 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     if before and before <= THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
     return len(foreign) >= ELSEWHERE_WORDS
+
+
+def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:
+    """The names of the message the row never mentions, but for an acronym its summary
+    writes out ("PRs": "pull request")."""
+    unsaid = names - read.body
+    if not unsaid:
+        return unsaid
+    written = initials_in(message.text)
+    forms = {u: {u, u.removesuffix("s")} & written for u in unsaid}
+    out = spelt_out(set().union(*forms.values()), summary_text(row))
+    return {u for u, f in forms.items() if not f & out}
 
 
 class Reading(NamedTuple):

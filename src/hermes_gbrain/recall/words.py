@@ -337,6 +337,12 @@ ACRONYM_MIN = 3
 """Initials shorter than this ("AI", "IT", "US") name too many things to anchor a page."""
 
 
+def initials_in(text: str) -> set[str]:
+    """Every capitalised acronym in ``text``, folded, short ones too ("PRs" -> "pr"): what a
+    page that writes it out mentions."""
+    return {m.lower() for m in _ACRONYM.findall(text)}
+
+
 def message_acronyms(message: str) -> set[str]:
     """Capitalised acronyms in the message, folded, a plural "s" dropped ("CRDTs" -> "crdt")."""
     return {m.lower() for m in _ACRONYM.findall(message) if len(m) >= ACRONYM_MIN}
@@ -366,6 +372,24 @@ def acronyms(title: str) -> set[str]:
             initials = "".join(w[0] for w in kept if w[0].isascii() and w[0].isalpha())
             if len(kept) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
                 out.add(initials)
+    return out
+
+
+def abbreviated(title: str, initials: set[str]) -> list[set[str]]:
+    """For each run of two or more of the title's words whose initials are in ``initials``,
+    the stems of the title's other words: "SSO for conservancy staff" names *Single sign-on
+    for conservancy staff* when the message holds "conservancy" and "staff" too."""
+    plain = re.sub(r"\([^)]*\)", " ", title.split(":", 1)[-1])
+    heads = [
+        found[0] for part in re.split(r"[\s\-\u2010-\u2015/]+", plain) if (found := words(part))
+    ]
+    out = []
+    for i in range(len(heads)):
+        for j in range(i + 2, len(heads) + 1):
+            run = "".join(w[0] for w in heads[i:j])
+            rest = content_stems(" ".join(heads[:i] + heads[j:]))
+            if len(run) >= ACRONYM_MIN and run in initials and rest:
+                out.append(rest)
     return out
 
 
