@@ -71,6 +71,7 @@ LATER_SETS = (
     *("sealed84", "sealed85", "sealed86", "sealed87"),
     *("sealed88", "sealed89", "sealed90", "sealed91"),
     *("sealed92", "sealed93", "sealed94", "sealed95"),
+    *("sealed96", "sealed97", "sealed98", "sealed99"),
 )
 
 
