@@ -213,7 +213,10 @@ evidence for a name used for something else or for an earlier turn, a page's pla
 pages backing it only beside a word of its own, a word of a title in another script said
 alone); ``sealed92`` to ``sealed95``: by four more, written after those four, measured once with
 them and once more with one rule chosen looking at every set up to ``sealed91`` (a word of a
-title its page writes after an article, said alone) frozen. The record is
+title its page writes after an article, said alone) frozen; ``sealed96`` to ``sealed99``: by four
+more, measured once on those rules and once more with four rules chosen looking at every set up to
+``sealed95`` (a title after "the" or "our", a title asked for as a page or a writeup, an acronym of
+some of a title's words, a short acronym a page writes out) frozen. The record is
 ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
