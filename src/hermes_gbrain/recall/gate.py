@@ -121,9 +121,10 @@ project's title is read the same way after an article, not in the plural ("un c√
 else backs no row either, and a person's name counts only as written ("grid lines" is not *Lin
 Chen*). A person's or company's page backed only by its title's words is not named when two
 distinctive words of the message are nowhere in it ("blue heron vs great egret"). A capitalised
-word a row never mentions still rules it out, unless it is an acronym the row writes out
-("DPAs": "data processing agreements"). "My" before a concept's title makes it the writer's own
-thing, not the brain's ("my circuit breaker keeps tripping").
+word a row never mentions still rules it out, unless it is an acronym the row writes out,
+however short ("DPAs": "data processing agreements"; "PRs": "pull request"). "My" before a
+concept's title makes it the writer's own thing, not the brain's ("my circuit breaker keeps
+tripping").
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive

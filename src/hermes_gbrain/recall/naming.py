@@ -94,6 +94,8 @@ _DEFINITE = frozenset({"the", "our"})
 the brain both know; whether the message uses it about something else is read before
 (:func:`.readings.reading_of`)."""
 _BELONGS = frozenset({"of", "for"})
+"""Words that, right after "page", say whose page it is: someone else's ("the keystone auth
+page of my blog host")."""
 _PAGE_WORDS = frozenset({"page", "doc", "wiki"})
 """Words that, right after a title, say the message asks for the brain's page of that title."""
 
