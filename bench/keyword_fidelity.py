@@ -49,30 +49,14 @@ from hybrid_fidelity import (
     record,
     seed_as_imported,
 )
+from relevance import SPLITS
 from targets import Targets
 
 REAL = DATA / "keyword_real.json"
 FIELDS = ("slug", "chunk_source", "score", "base_score")
-FIRST_SETS = ("tune", "holdout")
-LATER_SETS = (
-    *("fresh", "sealed", "sealed2", "sealed3", "sealed4", "sealed5", "sealed6", "sealed7"),
-    *("sealed8", "sealed9", "sealed10", "sealed11", "sealed12", "sealed13", "sealed14"),
-    *("sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20", "sealed21"),
-    *("sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27", "sealed28"),
-    *("sealed29", "sealed30", "sealed31", "sealed32", "sealed33", "sealed34", "sealed35"),
-    *("sealed36", "sealed37", "sealed38", "sealed39", "sealed40", "sealed41", "sealed42"),
-    *("sealed43", "sealed44", "sealed45", "sealed46", "sealed47"),
-    *("sealed48", "sealed49", "sealed50", "sealed51", "sealed52", "sealed53"),
-    *("sealed54", "sealed55", "sealed56", "sealed57", "sealed58", "sealed59"),
-    *("sealed60", "sealed61", "sealed62", "sealed63", "sealed64", "sealed65", "sealed66"),
-    *("sealed67", "sealed68", "sealed69", "sealed70", "sealed71", "sealed72", "sealed73"),
-    *("sealed74", "sealed75", "sealed76", "sealed77", "sealed78", "sealed79"),
-    *("sealed80", "sealed81", "sealed82", "sealed83"),
-    *("sealed84", "sealed85", "sealed86", "sealed87"),
-    *("sealed88", "sealed89", "sealed90", "sealed91"),
-    *("sealed92", "sealed93", "sealed94", "sealed95"),
-    *("sealed96", "sealed97", "sealed98", "sealed99"),
-)
+FIRST_SETS = SPLITS[:2]
+"""The sets written with the gate (tune, holdout); the rest were written without sight of it."""
+LATER_SETS = SPLITS[2:]
 
 
 class Tally:
