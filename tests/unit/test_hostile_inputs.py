@@ -259,12 +259,15 @@ def test_the_bridge_retry_shares_the_call_deadline(tmp_path: Any) -> None:
     from hermes_gbrain.toolbridge.bridge import ToolBridge
     from hermes_gbrain.toolbridge.session import write_gate
 
+    # the deadline leaves the retry half its latency: room for a loaded machine's own delays
+    # before the retry is sent, never enough for the retry to finish
+    latency_s, deadline_s = 1.0, 1.5
     fake = FakeMCP(tools=[tool_spec("get_brain_identity")])
     attempts: list[int] = []
 
     def slow_then_fail(message: dict[str, Any], sent: object) -> httpx.Response:
         attempts.append(1)
-        threading.Event().wait(0.4)  # the server's latency, as the emulator's knob does it
+        threading.Event().wait(latency_s)  # the server's latency, as the emulator's knob does it
         if len(attempts) == 1:
             raise httpx.ReadError("connection reset")
         return sse_response({"jsonrpc": "2.0", "id": message["id"], "result": tool_result({})})
@@ -272,7 +275,7 @@ def test_the_bridge_retry_shares_the_call_deadline(tmp_path: Any) -> None:
     fake.on_rpc["tools/call"] = slow_then_fail
     transport = fake.transport()
     client = MCPClient(
-        url=MCP_URL, credential=StaticToken("t"), transport=transport, deadline_s=0.6
+        url=MCP_URL, credential=StaticToken("t"), transport=transport, deadline_s=deadline_s
     )
     brain = GBrain(client)
     brain.catalog()
