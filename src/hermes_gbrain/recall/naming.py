@@ -100,21 +100,22 @@ _PAGE_WORDS = frozenset({"page", "doc", "wiki"})
 """Words that, right after a title, say the message asks for the brain's page of that title."""
 
 
+def _after(title: tuple[str, ...], message: Message) -> list[tuple[str, str]]:
+    """The two words after each place the title's words stand in the message ("" past its end)."""
+    said, n = (*message.sequence, "", ""), len(title)
+    return [(said[i + n], said[i + n + 1]) for i in _places(title, message.sequence)]
+
+
 def paged(title: tuple[str, ...], message: Message) -> bool:
     """The title's words stand right before "page", "doc" or "wiki" ("open the glossary page
     pls"): the message asks for the page by its title, whatever its words are."""
-    said, n = (*message.sequence, ""), len(title)
-    return any(said[i + n] in _PAGE_WORDS for i in _places(title, message.sequence))
+    return any(word in _PAGE_WORDS for word, _ in _after(title, message))
 
 
 def page_asked(title: tuple[str, ...], message: Message) -> bool:
     """:func:`paged`, and the page is no one else's: not followed by "of" or "for" ("the
     keystone auth page of my blog host")."""
-    said, n = (*message.sequence, "", ""), len(title)
-    return any(
-        said[i + n] in _PAGE_WORDS and said[i + n + 1] not in _BELONGS
-        for i in _places(title, message.sequence)
-    )
+    return any(w in _PAGE_WORDS and nxt not in _BELONGS for w, nxt in _after(title, message))
 
 
 def words_before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:

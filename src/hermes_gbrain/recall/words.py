@@ -345,7 +345,7 @@ def initials_in(text: str) -> set[str]:
 
 def message_acronyms(message: str) -> set[str]:
     """Capitalised acronyms in the message, folded, a plural "s" dropped ("CRDTs" -> "crdt")."""
-    return {m.lower() for m in _ACRONYM.findall(message) if len(m) >= ACRONYM_MIN}
+    return {m for m in initials_in(message) if len(m) >= ACRONYM_MIN}
 
 
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?!\w|\.\w)")
@@ -359,6 +359,15 @@ def versions(text: str) -> set[str]:
     return set(_VERSION.findall(text))
 
 
+_HYPHENATED = re.compile(r"[\s\-\u2010-\u2015/]+")
+"""What parts a title into words for its initials: spaces, hyphens and dashes, slashes."""
+
+
+def _heads(parts: Iterable[str]) -> list[str]:
+    """The first word of each part that has one."""
+    return [found[0] for found in (words(part) for part in parts) if found]
+
+
 def acronyms(title: str) -> set[str]:
     """The initials a title may be written as, folded: with hyphenated parts as words or
     not, with or without small words ("Retrieval-Augmented Generation" -> "rag";
@@ -366,8 +375,8 @@ def acronyms(title: str) -> set[str]:
     out itself ("Retrieval-Augmented Generation (RAG)")."""
     out = {m.lower() for m in _ACRONYM.findall(title) if len(m) >= ACRONYM_MIN}
     plain = re.sub(r"\([^)]*\)", " ", title)
-    for parts in (re.split(r"[\s\-\u2010-\u2015/]+", plain), plain.split()):
-        heads = [found[0] for found in (words(part) for part in parts) if found]
+    for parts in (_HYPHENATED.split(plain), plain.split()):
+        heads = _heads(parts)
         for kept in (heads, [w for w in heads if w not in _INITIAL_STOP]):
             initials = "".join(w[0] for w in kept if w[0].isascii() and w[0].isalpha())
             if len(kept) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
@@ -379,16 +388,14 @@ def abbreviated(title: str, initials: set[str]) -> list[set[str]]:
     """For each run of two or more of the title's words whose initials are in ``initials``,
     the stems of the title's other words: "SSO for conservancy staff" names *Single sign-on
     for conservancy staff* when the message holds "conservancy" and "staff" too."""
-    plain = re.sub(r"\([^)]*\)", " ", title.split(":", 1)[-1])
-    heads = [
-        found[0] for part in re.split(r"[\s\-\u2010-\u2015/]+", plain) if (found := words(part))
-    ]
+    heads = _heads(_HYPHENATED.split(re.sub(r"\([^)]*\)", " ", title.split(":", 1)[-1])))
     out = []
     for i in range(len(heads)):
         for j in range(i + 2, len(heads) + 1):
             run = "".join(w[0] for w in heads[i:j])
-            rest = content_stems(" ".join(heads[:i] + heads[j:]))
-            if len(run) >= ACRONYM_MIN and run in initials and rest:
+            if len(run) < ACRONYM_MIN or run not in initials:
+                continue
+            if rest := content_stems(" ".join(heads[:i] + heads[j:])):
                 out.append(rest)
     return out
 
