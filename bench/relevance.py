@@ -111,6 +111,7 @@ SPLITS = (
     *("sealed88", "sealed89", "sealed90", "sealed91"),
     *("sealed92", "sealed93", "sealed94", "sealed95"),
     *("sealed96", "sealed97", "sealed98", "sealed99"),
+    *("sealed100", "sealed101", "sealed102", "sealed103"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -326,6 +327,33 @@ def measure(name: str, outcomes: Sequence[tuple[Turn, Injected]]) -> Figures:
     )
 
 
+def paraphrase_reach(
+    injected: Sequence[tuple[Turn, Injected]], read: Sequence[tuple[Turn, Injected]]
+) -> str:
+    """Paraphrase hit beside its ceiling, in English and in other languages: how often the
+    page was among the rows the gate read (or named from the title index). No gate can
+    inject a page the retrieval never returned, so the gap between the two is the gate's
+    and the ceiling's own distance from the target is the retrieval's."""
+    cells: dict[tuple[bool, bool], list[tuple[bool, bool]]] = {}
+    for (turn, (slugs, _)), (_, (rows, _)) in zip(injected, read, strict=True):
+        if turn.kind != "paraphrase":
+            continue
+        page = turn.relevant[0]
+        cell = cells.setdefault((turn.number > 0, turn.lang != "en"), [])
+        cell.append((page in slugs, page in slugs or page in rows))
+    parts = []
+    for later in (False, True):
+        for other in (False, True):
+            if found := cells.get((later, other)):
+                hit = sum(h for h, _ in found) / len(found)
+                ceiling = sum(c for _, c in found) / len(found)
+                parts.append(
+                    f"{'later' if later else 'first'}, {'other languages' if other else 'English'}"
+                    f" {hit:.2f} of {ceiling:.2f} (n={len(found)})"
+                )
+    return "paraphrase hit of its ceiling: " + "; ".join(parts) if parts else ""
+
+
 # -- retrieval ------------------------------------------------------------------------------
 
 Retrieve = Callable[[str, Sequence[str], Sequence[str]], Sequence[SearchRow]]
@@ -409,8 +437,14 @@ def _slugs(text: str) -> list[str]:
 def run_provider(
     sessions: Sequence[Session], retrieve: Retrieve, rules: Gate
 ) -> dict[str, list[tuple[Turn, Injected]]]:
-    """The full provider: briefing on turn 1, gated pointers on every turn, no repeats."""
-    layers: dict[str, list[tuple[Turn, Injected]]] = {"briefing": [], "pointers": [], "all": []}
+    """The full provider: briefing on turn 1, gated pointers on every turn, no repeats.
+    ``read`` holds, per turn, the slugs of the rows the gate read (no text)."""
+    layers: dict[str, list[tuple[Turn, Injected]]] = {
+        "briefing": [],
+        "pointers": [],
+        "all": [],
+        "read": [],
+    }
     for session in sessions:
         recent: list[list[str]] = []  # keys shown per earlier turn
         history: list[str] = []
@@ -430,6 +464,7 @@ def run_provider(
             layers["pointers"].append((turn, ([r.slug for r in pointed], block)))
             both = [r.slug for r in briefed] + [r.slug for r in pointed]
             layers["all"].append((turn, (both, briefing + block)))
+            layers["read"].append((turn, ([r.slug for r in rows], "")))
             recent.append([row_key(r) for r in (*briefed, *pointed)])
             history.append(turn.message)
     return layers
@@ -489,6 +524,10 @@ class Run:
 
     tables: dict[str, list[Figures]] = field(default_factory=dict)
     compare: dict[str, list[Figures]] = field(default_factory=dict)
+    reach: dict[str, tuple[list[tuple[Turn, Injected]], list[tuple[Turn, Injected]]]] = field(
+        default_factory=dict
+    )
+    """Per half, the provider's turns as injected and as read (:func:`paraphrase_reach`)."""
 
 
 def title_gate(brain: GBrain) -> Gate:
@@ -548,6 +587,7 @@ def measure_brain(
             layers = run_provider(chosen, calls[PROVIDER_RETRIEVAL], rules)
             without = run_provider(chosen, calls[PROVIDER_RETRIEVAL], replace(rules, titles=None))
             unpaired = run_provider(chosen, calls["volunteer_context + search, no pairs"], rules)
+            run.reach[half] = (layers["all"], layers["read"])
             run.tables[half] = [
                 measure("gbrain provider: briefing + pointers", layers["all"]),
                 measure("  briefing (first turn)", layers["briefing"]),
@@ -626,6 +666,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n[{brain_name}, {half}: {n} messages]\n{HEAD}")
             for figures in run.tables[half]:
                 print(_row(figures))
+            if half in run.reach and (line := paraphrase_reach(*run.reach[half])):
+                print(line)
             print(f"\ntargets (gbrain provider, {brain_name}, {half}):")
             for label, value, op, want, ok in _targets(run.tables[half][0]):
                 name = f"{'hybrid ' if 'hybrid' in brain_name else ''}{half}: {label}"
@@ -634,6 +676,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"\nretrieval under the same gate ({half}):\n{HEAD}")
                 for figures in run.compare[half]:
                     print(_row(figures))
+    for brain_name, run in runs.items():
+        injected = [pair for half in halves for pair in run.reach[half][0]]
+        read = [pair for half in halves for pair in run.reach[half][1]]
+        print(f"\n[{brain_name}, every set] {paraphrase_reach(injected, read)}")
     print(
         "\nThe keyword-only brain is GBrain without an embedding provider: a paraphrase that "
         "shares no distinctive word with its page cannot be found by any call. The hybrid "
