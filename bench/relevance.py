@@ -21,7 +21,8 @@ unrelated, the share of no-answer messages that got an injection, and tokens per
 * ``gbrain`` provider: rows from ``GBrain.recall_rows`` (``volunteer_context`` then
   ``search``), the briefing on a session's first turn and gated pointers every turn (pages
   shown in the last 5 turns skipped), both through the relevance gate with the profile's
-  title vocabulary and title index (and, for comparison, without the index);
+  title vocabulary and title index (and, for comparison, without the index, without the
+  pairs search and without the judge, ``hermes_gbrain.recall.judge``);
 * hook mode with pointers (the default) and with ``GBRAIN_HOOK_POINTERS=0`` (briefing only);
 * ``gbrain-pointer`` preset: ungated pointers, one turn late (as delivered: the previous
   message's pointers), and the same pointers as if they were about the current message.
@@ -587,6 +588,7 @@ def measure_brain(
             layers = run_provider(chosen, calls[PROVIDER_RETRIEVAL], rules)
             without = run_provider(chosen, calls[PROVIDER_RETRIEVAL], replace(rules, titles=None))
             unpaired = run_provider(chosen, calls["volunteer_context + search, no pairs"], rules)
+            unjudged = run_provider(chosen, calls[PROVIDER_RETRIEVAL], replace(rules, judge=None))
             run.reach[half] = (layers["all"], layers["read"])
             run.tables[half] = [
                 measure("gbrain provider: briefing + pointers", layers["all"]),
@@ -594,6 +596,7 @@ def measure_brain(
                 measure("  pointers (gated, current turn)", layers["pointers"]),
                 measure("  without the title index", without["all"]),
                 measure("  without the pairs search", unpaired["all"]),
+                measure("  without the judge", unjudged["all"]),
                 measure("hook mode, pointers on (default)", layers["all"]),
                 measure("hook mode, GBRAIN_HOOK_POINTERS=0", layers["briefing"]),
             ]

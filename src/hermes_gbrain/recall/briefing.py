@@ -38,6 +38,7 @@ from .facts import (
     without_own_entries,
 )
 from .gate import DEFAULT_COSINE_MARGIN, DEFAULT_MIN_RATIO, GATES, Gate, gate_rows
+from .judge import THRESHOLD as JUDGE_THRESHOLD
 from .pointers import HEADER, QUERY_CHARS, TITLE_CAP
 from .screen import prompt_line, prompt_ref
 from .sharedcall import SNIPPET_REQUEST, SharedRecall
@@ -99,6 +100,17 @@ def _cosine_margin(raw: str | None) -> float | None:
     return clamped_float(raw, DEFAULT_COSINE_MARGIN, 0.0, 1.0)
 
 
+MIN_JUDGE = 0.5
+
+
+def _judge(raw: str | None) -> float | None:
+    """``off`` (or 0/false/no) turns the judge off; junk is the default; below 0.5 the
+    model would admit rows it thinks more likely wrong than right."""
+    if not flag_not_off(raw):
+        return None
+    return clamped_float(raw, JUDGE_THRESHOLD, MIN_JUDGE, 1.0)
+
+
 def load_briefing_config(
     lookup: Lookup, *, hermes_home: str | os.PathLike[str] | None = None
 ) -> BriefingConfig:
@@ -106,6 +118,7 @@ def load_briefing_config(
     (default 2500, 0-7000; 0 = off), ``GBRAIN_BRIEFING_LIMIT`` (default 3, 1-5),
     ``GBRAIN_BRIEFING_GATE`` (anchored|evidence|off), ``GBRAIN_BRIEFING_MIN_RATIO``
     (default 0.3, 0-1), ``GBRAIN_BRIEFING_COSINE_MARGIN`` (default 0.25, 0-1; off = none),
+    ``GBRAIN_BRIEFING_JUDGE`` (the judge's threshold, 0.5-1; off = none),
     ``GBRAIN_BRIEFING_FACTS`` (default 2, 0-3). Junk falls back to
     the default. With ``hermes_home``, the
     gate carries the profile's title vocabulary (if the digest wrote one)."""
@@ -122,6 +135,7 @@ def load_briefing_config(
                 lookup("GBRAIN_BRIEFING_MIN_RATIO"), DEFAULT_MIN_RATIO, 0.0, 1.0
             ),
             cosine_margin=_cosine_margin(lookup("GBRAIN_BRIEFING_COSINE_MARGIN")),
+            judge=_judge(lookup("GBRAIN_BRIEFING_JUDGE")),
             vocabulary=load_vocabulary(hermes_home) if hermes_home is not None else None,
             titles=load_matcher(hermes_home) if hermes_home is not None else None,
         ),

@@ -159,6 +159,13 @@ ordinary title words ("plan", "capital", "review", "update", "notes", "report",
 :class:`.vocabulary.TitleVocabulary`) — not in more than 3% of the brain's titles. A single
 ordinary word therefore never anchors a row, however GBrain scores it.
 
+Slots the rules leave empty may then be filled by the judge (:mod:`.judge`): a logistic model
+over what the gate read of each clean row not yet shown (how many of the message's words its
+title and summary hold, GBrain's rank, score and evidence, the rules' tier for it) admits a row
+at ``Gate.judge`` probability or more (``GBRAIN_BRIEFING_JUDGE``; the weights are fitted on the
+labelled sets by ``bench/judge_fit.py``). It only adds: what the rules picked stays first, and
+pages already shown that search returned again count against the slots it may fill.
+
 ``evidence`` mode keeps the older rule (no ``weak_semantic`` rows, score at least
 ``min_ratio`` of the top); ``off`` keeps every clean row. Nothing here logs or
 stores message text.
@@ -171,6 +178,8 @@ from dataclasses import dataclass, field, replace
 
 from ..api import SearchRow
 from .dates import agree, date_marks
+from .judge import THRESHOLD as JUDGE_THRESHOLD
+from .judge import admitted
 from .loose import companion_row, leading_row, tied_rows
 from .message import Message
 from .named import NAME_TYPES, TitleMatcher
@@ -242,6 +251,9 @@ class Gate:
     titles: TitleMatcher | None = field(default=None, compare=False, repr=False)
     """Every title of the brain (the digest's title index), for pages the message names
     that search did not return."""
+    judge: float | None = JUDGE_THRESHOLD
+    """Rows the rules leave out are admitted into empty slots when :mod:`.judge`'s model
+    gives them this probability or more (None: off)."""
 
 
 def _met(
@@ -504,9 +516,11 @@ def gate_rows(
             reading_of(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)
         ]
     spent = spent_words(readings, said)
+    ranked: list[int | None] = []
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
         tier = _tier(row, said, vocabulary, near_top, spent, reading=readings[position])
+        ranked.append(tier)
         if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1
@@ -555,15 +569,28 @@ def gate_rows(
             )
         ):
             picked.append(joined)
-        return picked
-    loose = tiers.get(2, []) + tiers.get(3, [])
-    top = max((r.score for r in loose if r.score is not None), default=0.0)
-    kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
-    # more supporting words first, a person's page first for "who"; stable: GBrain order next
-    kept.sort(
-        key=lambda r: (
-            -support_of(read[row_key(r)], said.wanted, vocabulary),
-            not (said.who and is_person(r)),
+    else:
+        loose = tiers.get(2, []) + tiers.get(3, [])
+        top = max((r.score for r in loose if r.score is not None), default=0.0)
+        kept = [r for r in loose if not top or r.score is None or r.score >= gate.min_ratio * top]
+        # more supporting words first, a person's page first for "who"; stable: GBrain order
+        kept.sort(
+            key=lambda r: (
+                -support_of(read[row_key(r)], said.wanted, vocabulary),
+                not (said.who and is_person(r)),
+            )
         )
-    )
-    return tied_rows(kept, read, said, subject, vocabulary)[:limit]
+        picked = tied_rows(kept, read, said, subject, vocabulary)[:limit]
+    if gate.judge is None or max_tier < 3:
+        return picked
+    best = max((r.score for r in clean if r.score is not None), default=0.0)
+    judged = [
+        (row, reading, position, tier)
+        for position, (row, reading, tier) in enumerate(zip(clean, readings, ranked, strict=True))
+        if row_key(row) not in shown
+    ]
+    taken = {row_key(r) for r in picked}
+    # pages already shown that search returned again hold their slots: the first turn's
+    # pointers do not add to what its briefing showed, a later turn to what it already has
+    room = limit - len(picked) - sum(row_key(r) in shown for r in clean)
+    return picked + admitted(judged, taken, said, best, threshold=gate.judge, room=room)
