@@ -57,6 +57,11 @@ def test_the_judge_fills_only_the_slots_the_rules_left_empty() -> None:
     assert [r.slug for r in on[: len(off)]] == [r.slug for r in off]
     assert {r.slug for r in on} == {BUSES.slug, OTHER.slug}
     assert len(gate_rows([BUSES, OTHER], MESSAGE, gate=EVERY, limit=1)) == 1
+    # a pointer search asks for more rows than it shows: the judge fills only what it shows
+    assert len(gate_rows([BUSES, OTHER], MESSAGE, gate=EVERY, limit=10, slots=1)) == 1
+    shown = {"default:notes/team-party-notes"}  # a page shown before holds its slot
+    assert gate_rows([BUSES, OTHER], MESSAGE, gate=EVERY, limit=1, skip=shown) == []
+    assert len(gate_rows([BUSES, OTHER], MESSAGE, gate=EVERY, limit=2, skip=shown)) == 1
     assert gate_rows([BUSES, OTHER], MESSAGE, gate=EVERY, limit=3, max_tier=2) == off
 
 

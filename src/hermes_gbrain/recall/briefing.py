@@ -162,15 +162,24 @@ def select_rows(
     skip: Collection[str] = (),
     vocabulary: TitleVocabulary | None = None,
     subject: Collection[str] = (),
+    slots: int | None = None,
 ) -> list[SearchRow]:
     """The rows a briefing (or a gated pointer block) shows, best first.
 
     Delegates to :func:`.gate.gate_rows`: ``skip`` holds ``source:slug`` keys already
     shown, ``vocabulary`` the profile's title-word counts (:func:`.gate.load_vocabulary`),
-    ``subject`` the keys of the pages the last turn showed.
+    ``subject`` the keys of the pages the last turn showed, ``slots`` how many rows the
+    caller will show of the ``limit`` it asks for.
     """
     return gate_rows(
-        rows, message, gate=gate, limit=limit, skip=skip, vocabulary=vocabulary, subject=subject
+        rows,
+        message,
+        gate=gate,
+        limit=limit,
+        skip=skip,
+        vocabulary=vocabulary,
+        subject=subject,
+        slots=slots,
     )
 
 

@@ -461,6 +461,7 @@ def gate_rows(
     vocabulary: TitleVocabulary | None = None,
     max_tier: int = 3,
     subject: Collection[str] = (),
+    slots: int | None = None,
 ) -> list[SearchRow]:
     """The rows that may reach the model, strongest first, at most ``limit``.
 
@@ -470,6 +471,7 @@ def gate_rows(
     names are added after the named rows search returned. ``max_tier`` 2 keeps only rows
     with a title anchor (no content-only paraphrase match). ``subject``: the keys of the
     pages the conversation's last turn showed (what a follow-up's "it" points back at).
+    ``slots``: how many of them the caller shows (default ``limit``); the judge fills no more.
     """
     if vocabulary is None:
         vocabulary = gate.vocabulary
@@ -592,5 +594,6 @@ def gate_rows(
     taken = {row_key(r) for r in picked}
     # pages already shown that search returned again hold their slots: the first turn's
     # pointers do not add to what its briefing showed, a later turn to what it already has
-    room = limit - len(picked) - sum(row_key(r) in shown for r in clean)
+    shows = limit if slots is None else min(slots, limit)
+    room = shows - len(picked) - sum(row_key(r) in shown for r in clean)
     return picked + admitted(judged, taken, said, best, threshold=gate.judge, room=room)

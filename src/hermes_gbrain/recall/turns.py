@@ -159,7 +159,13 @@ class GatedSearch:
         self.found = tuple(rows)
         skip = {page.strip("[]") for page in self._recent}
         return select_rows(
-            rows, query, gate=self._gate, limit=MAX_LIMIT, skip=skip, subject=self._subject
+            rows,
+            query,
+            gate=self._gate,
+            limit=MAX_LIMIT,
+            skip=skip,
+            subject=self._subject,
+            slots=limit,
         )
 
 
