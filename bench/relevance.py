@@ -218,7 +218,9 @@ them and once more with one rule chosen looking at every set up to ``sealed91`` 
 title its page writes after an article, said alone) frozen; ``sealed96`` to ``sealed99``: by four
 more, measured once on those rules and once more with four rules chosen looking at every set up to
 ``sealed95`` (a title after "the" or "our", a title asked for as a page or a writeup, an acronym of
-some of a title's words, a short acronym a page writes out) frozen. The record is
+some of a title's words, a short acronym a page writes out) frozen; ``sealed100`` to
+``sealed103``: by four more, measured once on those rules and once more with the judge
+(``hermes_gbrain.recall.judge``, fitted on every set up to ``sealed99``) frozen. The record is
 ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
