@@ -36,7 +36,7 @@ PENALTY = 1.0
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 
 Example = tuple[R.Turn, str, str, tuple[float, ...]]
-"""(turn, set, slug, features) of one row the rules left out."""
+"""(turn, set, slug, features) of one row the gate judged (clean, not yet shown)."""
 
 
 Outcome = tuple[R.Turn, str, list[str]]
@@ -44,7 +44,7 @@ Outcome = tuple[R.Turn, str, list[str]]
 
 
 def collect(sessions: Sequence[R.Session]) -> tuple[list[Example], dict[int, Outcome]]:
-    """Every left-out row's features, and every turn's outcome (by the turn's id)."""
+    """Every judged row's features, and every turn's outcome (by the turn's id)."""
     examples: list[Example] = []
     turn_rows: dict[str, tuple[float, ...]] = {}
     real = judge.features
