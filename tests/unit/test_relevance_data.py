@@ -27,6 +27,7 @@ LATER_SETS = (
     *("sealed92", "sealed93", "sealed94", "sealed95"),
     *("sealed96", "sealed97", "sealed98", "sealed99"),
     *("sealed100", "sealed101", "sealed102", "sealed103"),
+    *("sealed104", "sealed105", "sealed106", "sealed107"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -43,7 +44,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed103'
+        # the gate, 'fresh' and 'sealed' to 'sealed107'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
