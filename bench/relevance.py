@@ -113,6 +113,7 @@ SPLITS = (
     *("sealed92", "sealed93", "sealed94", "sealed95"),
     *("sealed96", "sealed97", "sealed98", "sealed99"),
     *("sealed100", "sealed101", "sealed102", "sealed103"),
+    *("sealed104", "sealed105", "sealed106", "sealed107"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -220,8 +221,11 @@ more, measured once on those rules and once more with four rules chosen looking 
 ``sealed95`` (a title after "the" or "our", a title asked for as a page or a writeup, an acronym of
 some of a title's words, a short acronym a page writes out) frozen; ``sealed100`` to
 ``sealed103``: by four more, measured once on those rules and once more with the judge
-(``hermes_gbrain.recall.judge``, fitted on every set up to ``sealed99``) frozen. The record is
-``bench/RELEVANCE.md``."""
+(``hermes_gbrain.recall.judge``, fitted on every set up to ``sealed99``) frozen; ``sealed104`` to
+``sealed107``: by four more, measured once on those rules and that judge, and once more with one
+rule chosen looking at every set up to ``sealed103`` (two words of a title used about something
+else backing no other row) and the judge refitted on every set up to ``sealed103`` frozen. The
+record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

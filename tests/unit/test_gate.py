@@ -571,6 +571,26 @@ def test_words_of_a_title_used_about_something_else_back_no_other_row() -> None:
     assert slugs(gate_rows([writer], ours)) == ["people/tamsin-blake"]
 
 
+def test_title_words_that_only_tie_a_row_used_elsewhere_back_no_other_row() -> None:
+    policy = row(
+        "concepts/data-retention-policy",
+        "Data retention policy",
+        1.0,
+        "keyword_exact",
+        "concept",
+        snippet="Camera-trap images and GPS fixes are deleted on a schedule.",
+    )
+    owner = row("people/lin-chen", "Lin Chen", 0.47, "weak_semantic", "person",
+                snippet="Lin runs the data retention audit of the camera images.")  # fmt: skip
+    # two words of the policy's title, about someone else's backups: they back no page here
+    backups = "data retention for whatsapp backups on google drive, how long do they keep them"
+    assert gate_rows([policy, owner], backups, gate=RULES) == []
+    assert slugs(gate_rows([owner], backups, gate=RULES)) == ["people/lin-chen"]
+    # asked about this brain's images, the audit's owner is backed again
+    ours = "who runs the data retention audit for the camera images?"
+    assert "people/lin-chen" in slugs(gate_rows([policy, owner], ours, gate=RULES))
+
+
 def test_words_that_go_with_anything_back_a_row_only_beside_one_that_does_not() -> None:
     review = row("meetings/sync-review", "Sync Design Review", 0.09, "weak_semantic", "meeting",
                  snippet="Decided to keep per-field last-writer-wins per record.")  # fmt: skip

@@ -67,8 +67,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    after "a" or "their" ("a remote work policy for a 5-person bakery"), none after "our" or "my"
    (but a concept's title after "my" is the writer's own thing: "my circuit breaker"). Such a
    title's words then anchor nothing and back no other row (the writer of the *Field Handbook*, for
-   "a field handbook for the camping trip"); only words of the message beyond the title's, not
-   generic, in its summary can (tiers 2 and 3);
+   "a field handbook for the camping trip"), nor do two or more words of a title the message
+   uses about something else when nothing but the title's words ties the row to it (for "data
+   retention for whatsapp backups", the audit owner's page that mentions data retention); only
+   words of the message beyond the title's, not generic, in its summary can (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message (not a word of
    a title of two or more in another script than Latin, or one its summary writes after an

@@ -292,23 +292,38 @@ def reading_of(
 
 def spent_words(readings: Iterable[Reading], message: Message) -> frozenset[str]:
     """Words of titles the message holds whole but uses about something else or opens with
-    set apart (:attr:`.message.Message.set_apart`), of a name's title it uses as a common noun, of a
-    lettered title it gives as any one's ("how much did mistral raise in their series A"), and
-    a first name it gives to someone else: they back no row ("a field handbook for the camping
-    trip" names neither *Field Handbook* nor the writer whose page says she writes it; "a haiku
-    about a kestrel" is not about the founder whose page names *Kestrel Works*; "samuel l
-    jackson's first big movie" is not about the conservancy whose head ranger is *Samuel
-    Mwangi*)."""
+    set apart (:attr:`.message.Message.set_apart`), two or more of a title it uses about
+    something else when only they tie its row to the message ("data retention for whatsapp
+    backups" is not about the person whose page says she audits data retention), of a name's
+    title it uses as a common noun, of a lettered title it gives as any one's ("how much did
+    mistral raise in their series A"), and a first name it gives to someone else: they back no
+    row ("a field handbook for the camping trip" names neither *Field Handbook* nor the writer
+    whose page says she writes it; "a haiku about a kestrel" is not about the founder whose
+    page names *Kestrel Works*; "samuel l jackson's first big movie" is not about the
+    conservancy whose head ranger is *Samuel Mwangi*)."""
     spent: set[str] = set()
     for reading in readings:
         title = reading.row.title
         if (reading.elsewhere or title == message.set_apart) and title and title <= reading.wanted:
             spent |= title
-        elif reading.common or (
-            is_lettered(reading.row) and designated(reading.row, message, anyones=True)
+        elif (
+            reading.common
+            or _tied_by_title_alone(reading)
+            or (is_lettered(reading.row) and designated(reading.row, message, anyones=True))
         ):
             spent |= title & reading.wanted
     return frozenset(spent)
+
+
+def _tied_by_title_alone(reading: Reading) -> bool:
+    """The message uses the row's title about something else, and two or more of the title's
+    words are all that tie the row to it (the gate rules the row out for the same reason)."""
+    title = reading.row.title
+    return (
+        reading.elsewhere
+        and len(title & reading.wanted) >= 2
+        and not (reading.row.body & reading.asked) - title - GENERIC_STEMS
+    )
 
 
 def _mended(row: SearchRow, wanted: set[str], message: Message, read: RowWords) -> set[str]:
