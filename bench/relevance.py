@@ -225,8 +225,10 @@ some of a title's words, a short acronym a page writes out) frozen; ``sealed100`
 (``hermes_gbrain.recall.judge``, fitted on every set up to ``sealed99``) frozen; ``sealed104`` to
 ``sealed107``: by four more, measured once on those rules and that judge, and once more with one
 rule chosen looking at every set up to ``sealed103`` (two words of a title used about something
-else backing no other row) and the judge refitted on every set up to ``sealed103`` frozen. The
-record is ``bench/RELEVANCE.md``."""
+else backing no other row) and the judge refitted on every set up to ``sealed103`` frozen;
+``sealed108`` to ``sealed111``: by four more, measured once with all of that frozen, and once
+more with the judge refitted on every set up to ``sealed107``. The record is
+``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
