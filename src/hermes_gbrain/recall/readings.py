@@ -317,7 +317,8 @@ def spent_words(readings: Iterable[Reading], message: Message) -> frozenset[str]
 
 def _tied_by_title_alone(reading: Reading) -> bool:
     """The message uses the row's title about something else, and two or more of the title's
-    words are all that tie the row to it (the gate rules the row out for the same reason)."""
+    words are all that tie the row to it (the same reading keeps the row itself from being named
+    by its title's words or backed by them: :func:`.gate._tier`)."""
     title = reading.row.title
     return (
         reading.elsewhere
