@@ -12,7 +12,10 @@ for each threshold, what the judge adds on the sets after it: how the threshold 
 to sealed103; ``--upto sealed103``, then sealed104 to sealed107; ``--upto sealed107``, the
 committed fit, then sealed108 to sealed111).
 ``--write`` rewrites the weights module; ``--check`` exits non-zero when the committed weights
-differ from the fitted ones (the fit is deterministic). Needs numpy (``make judge-fit``).
+differ from the fitted ones. The fit is deterministic: the emulator's clock is pinned
+(``CLOCK``), since its recency boost, like GBrain's, dates pages from the moment of the search,
+and the rows' scores, and so the fit, would move from one day to the next. Needs numpy (``make
+judge-fit``).
 
     .venv/bin/python bench/judge_fit.py [--upto sealed75] [--write | --check]
 """
@@ -23,6 +26,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +38,8 @@ from hermes_gbrain.recall import judge, judge_weights
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[1] / "src/hermes_gbrain/recall/judge_weights.py"
 PENALTY = 1.0
+CLOCK = datetime(2026, 12, 4, tzinfo=UTC)
+"""The moment the emulator dates pages from while the fit reads its rows."""
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 
 Example = tuple[R.Turn, str, str, tuple[float, ...]]
@@ -66,7 +72,7 @@ def collect(sessions: Sequence[R.Session]) -> tuple[list[Example], dict[int, Out
 
     judge.features = recording  # type: ignore[assignment]
     try:
-        with R.provider_on_large_brain() as (retrieve, rules):
+        with R.provider_on_large_brain(clock=CLOCK) as (retrieve, rules):
             blind = replace(rules, judge=2.0)  # judged, never admitted
             for session in sessions:
 
@@ -200,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         WEIGHTS_FILE.write_text(text, encoding="utf-8")
         print(f"wrote {WEIGHTS_FILE.name}")
     elif args.check:
-        # the same data fits to the same weights within BLAS rounding (about 1e-9)
+        # the same data, read at the same moment, fits to the same weights within BLAS rounding
         committed = [judge_weights.BIAS, *judge_weights.WEIGHTS]
         same = np.allclose(committed, [bias, *weights], rtol=1e-6, atol=1e-7)
         print("weights match the fit" if same else "weights differ from the fit: run --write")

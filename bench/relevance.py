@@ -54,6 +54,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 
 from hermes_gbrain.api import GBrain, SearchRow
@@ -551,10 +552,13 @@ def title_gate(brain: GBrain) -> Gate:
 
 
 @contextmanager
-def provider_on_large_brain() -> Iterator[tuple[Retrieve, Gate]]:
+def provider_on_large_brain(
+    clock: datetime | None = None,
+) -> Iterator[tuple[Retrieve, Gate]]:
     """The provider's retrieval (:data:`PROVIDER_RETRIEVAL`) and gate over the keyword-only
-    large brain, for benchmarks that isolate one part of the turn."""
-    with Emulator(brain="large") as emu, tempfile.TemporaryDirectory() as home:
+    large brain, for benchmarks that isolate one part of the turn. ``clock``: the moment the
+    emulator's recency boost dates pages from (the wall clock by default)."""
+    with Emulator(brain="large", clock=clock) as emu, tempfile.TemporaryDirectory() as home:
         env = emu.client_env("bench-reader", scopes="read")
         config = PointerConfig(settings=load_settings(env.get, hermes_home=home))
         brain = brain_for(config)

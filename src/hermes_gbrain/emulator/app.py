@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, get_args
@@ -54,7 +55,8 @@ class Emulator:
     the newest ``request_log_size`` requests (:data:`REQUEST_LOG_SIZE`). ``hybrid=True``
     adds the vector arm to ``search`` and ``query`` (:mod:`.hybrid`, recordings 111-115);
     ``embedder`` (text to unit vector) replaces its small deterministic embedding and implies
-    ``hybrid``.
+    ``hybrid``. ``clock`` is the moment search's recency boost dates pages from (GBrain's reads
+    the wall clock, which is the default): a benchmark pins it to rank the same on any day.
     """
 
     def __init__(  # noqa: PLR0917 - the documented positional order
@@ -70,6 +72,7 @@ class Emulator:
         request_log_size: int = REQUEST_LOG_SIZE,
         hybrid: bool = False,
         embedder: Embedder | None = None,
+        clock: datetime | None = None,
     ) -> None:
         if strict_params not in get_args(StrictParams):
             raise ValueError(f"strict_params must be one of {get_args(StrictParams)}")
@@ -81,6 +84,7 @@ class Emulator:
         self.lean = lean
         self.hybrid = hybrid or embedder is not None
         self.embedder: Embedder = embedder or embed
+        self.clock = clock
         self.strict_params: StrictParams = strict_params
         self.host = host
         self.port = port

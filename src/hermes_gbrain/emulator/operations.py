@@ -76,6 +76,8 @@ class Context:
     """Search with the vector arm, like a brain with an embedding provider (``hybrid``)."""
     embedder: Embedder = hash_embed
     """The vector arm's embedding (:mod:`.hybrid`'s small deterministic one by default)."""
+    clock: datetime | None = None
+    """The moment the recency boost dates pages from (None: the wall clock, as GBrain)."""
 
     @property
     def version(self) -> str:
@@ -276,7 +278,9 @@ def _search_rows(
         candidates = [p for p in candidates if p.effective_date <= ceiling]
     index = ctx.store.search_index()
     backlinks = _Backlinks(pages, index)
-    hits = hybrid.rank_hybrid(candidates, args["query"], backlinks, index, _embedder(ctx))
+    hits = hybrid.rank_hybrid(
+        candidates, args["query"], backlinks, index, _embedder(ctx), now=ctx.clock
+    )
     offset = max(0, int(args.get("offset") or 0))
     default = hybrid.DEFAULT_LIMIT
     hits = hits[offset : offset + _limit(args.get("limit"), default)]
@@ -770,7 +774,7 @@ def op_entity(ctx: Context, args: dict[str, Any]) -> Outcome:
     page = _resolve_entity(pages, args["name"])
     if page is None:
         hits = hybrid.rank_hybrid(
-            pages, args["name"], {}, ctx.store.search_index(), _embedder(ctx)
+            pages, args["name"], {}, ctx.store.search_index(), _embedder(ctx), now=ctx.clock
         )[:3]
         return Outcome(
             {
@@ -859,7 +863,7 @@ def op_recall(ctx: Context, args: dict[str, Any]) -> Outcome:
         pages = ctx.readable_pages()
         index = ctx.store.search_index()
         hits = hybrid.rank_hybrid(
-            pages, args["query"], _Backlinks(pages, index), index, _embedder(ctx)
+            pages, args["query"], _Backlinks(pages, index), index, _embedder(ctx), now=ctx.clock
         )
         result["results"] = [
             {

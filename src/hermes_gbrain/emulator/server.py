@@ -14,6 +14,7 @@ import socket
 import sys
 import threading
 import time
+from datetime import datetime
 from email.utils import formatdate
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -58,6 +59,7 @@ class App(Protocol):
     lean: bool
     hybrid: bool
     embedder: Embedder
+    clock: datetime | None
     store: PageStore
     oauth: OAuth
     rate_limiter: RateLimiter
@@ -661,7 +663,14 @@ class _Handler(BaseHTTPRequestHandler):
         hold = max((knobs.apply_delay_s.get(_called_tool(m), 0.0) for m in requests), default=0.0)
         if hold > 0 and self.server.stopping.wait(hold):
             raise _Abort
-        ctx = Context(app.store, principal, lean=app.lean, hybrid=app.hybrid, embedder=app.embedder)
+        ctx = Context(
+            app.store,
+            principal,
+            lean=app.lean,
+            hybrid=app.hybrid,
+            embedder=app.embedder,
+            clock=app.clock,
+        )
         replies = [rpc.handle(m, ctx, app.dispatcher) for m in requests]
         _apply_reply_faults(replies, knobs)
         self._reply(replies, batch=isinstance(rec.json, list), knobs=knobs, headers=session_headers)
