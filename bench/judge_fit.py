@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,9 @@ import numpy as np
 
 import relevance as R
 from hermes_gbrain.api import SearchRow
-from hermes_gbrain.recall import judge, judge_weights
+from hermes_gbrain.recall import gate, judge, judge_weights
+from hermes_gbrain.recall.message import Message
+from hermes_gbrain.recall.readings import Reading
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[1] / "src/hermes_gbrain/recall/judge_weights.py"
 PENALTY = 1.0
@@ -54,12 +55,20 @@ def collect(sessions: Sequence[R.Session]) -> tuple[list[Example], dict[int, Out
     """Every judged row's features, and every turn's outcome (by the turn's id)."""
     examples: list[Example] = []
     turn_rows: dict[str, tuple[float, ...]] = {}
-    real = judge.features
+    real = gate.admitted
 
-    def recording(row: SearchRow, *args: Any) -> tuple[float, ...]:
-        values = real(row, *args)
-        turn_rows.setdefault(row.slug, values)  # turn 1 judges twice: briefing, pointers
-        return values
+    def recording(
+        candidates: Sequence[tuple[SearchRow, Reading, int, int | None]],
+        taken: Collection[str],
+        said: Message,
+        top: float,
+        **_: Any,
+    ) -> list[SearchRow]:
+        # every row the judge could score, taken or not and whatever the room: what it reads
+        for row, reading, position, tier in judge.judgeable(candidates):
+            values = judge.features(row, reading, said, position, top, tier, len(taken))
+            turn_rows.setdefault(row.slug, values)  # turn 1 judges twice: briefing, pointers
+        return []  # judged, never admitted
 
     injected: dict[int, Outcome] = {}
     now: list[tuple[R.Turn, str]] = []  # the turn being run, and its set
@@ -70,10 +79,9 @@ def collect(sessions: Sequence[R.Session]) -> tuple[list[Example], dict[int, Out
         turn_rows.clear()
         now.clear()
 
-    judge.features = recording  # type: ignore[assignment]
+    gate.admitted = recording  # type: ignore[assignment]
     try:
         with R.provider_on_large_brain(clock=CLOCK) as (retrieve, rules):
-            blind = replace(rules, judge=2.0)  # judged, never admitted
             for session in sessions:
 
                 def marked(
@@ -86,11 +94,11 @@ def collect(sessions: Sequence[R.Session]) -> tuple[list[Example], dict[int, Out
                     now.append((session.turns[len(history)], session.split))
                     return retrieve(message, history, shown)
 
-                for turn, (slugs, _) in R.run_provider([session], marked, blind)["all"]:
+                for turn, (slugs, _) in R.run_provider([session], marked, rules)["all"]:
                     injected[id(turn)] = (turn, session.split, slugs)
                 flush()
     finally:
-        judge.features = real  # type: ignore[assignment]
+        gate.admitted = real  # type: ignore[assignment]
     return examples, injected
 
 

@@ -27,7 +27,7 @@ from .named import NAME_TYPES
 from .readings import Reading
 from .rowwords import is_person, row_key
 
-__all__ = ["FEATURES", "THRESHOLD", "admitted", "features", "probability"]
+__all__ = ["FEATURES", "THRESHOLD", "admitted", "features", "judgeable", "probability"]
 
 THRESHOLD = 0.8
 """Admit a row at this probability or more: fitted on the sets up to ``sealed75``, the lowest
@@ -119,6 +119,14 @@ def probability(values: Sequence[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
+def judgeable(
+    candidates: Sequence[tuple[SearchRow, Reading, int, int | None]],
+) -> list[tuple[SearchRow, Reading, int, int | None]]:
+    """The candidates the model may score: a vector-only row is left out, as the model was
+    fitted on lexical rows (``bench/judge_fit.py`` reads the same ones)."""
+    return [c for c in candidates if c[0].cosine is None or c[0].keyword_hit]
+
+
 def admitted(
     candidates: Sequence[tuple[SearchRow, Reading, int, int | None]],
     taken: Collection[str],
@@ -130,14 +138,16 @@ def admitted(
 ) -> list[SearchRow]:
     """Up to ``room`` of ``candidates`` (row, its reading, its place among the clean rows, its tier)
     not in ``taken`` (``source:slug`` keys the rules picked), most probable first, whose
-    probability reaches ``threshold``. Every candidate is scored, taken or not: the fit
-    reads them all (``bench/judge_fit.py``)."""
+    probability reaches ``threshold``. With no room nothing is scored: the turn's hot path
+    pays for the model only when it can add a row."""
+    if room <= 0:
+        return []
     scored = []
-    for row, reading, position, tier in candidates:
-        if row.cosine is not None and not row.keyword_hit:
-            continue  # a vector-only row: the model was fitted on lexical rows
+    for row, reading, position, tier in judgeable(candidates):
+        if row_key(row) in taken:
+            continue
         p = probability(features(row, reading, said, position, top, tier, len(taken)))
-        if p >= threshold and row_key(row) not in taken:
+        if p >= threshold:
             scored.append((-p, position, row))
     scored.sort(key=lambda item: (item[0], item[1]))
-    return [row for _, _, row in scored[: max(room, 0)]]
+    return [row for _, _, row in scored[:room]]
