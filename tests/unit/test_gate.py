@@ -1476,3 +1476,29 @@ def test_a_page_another_page_links_to_is_named_by_that_page_not_by_its_words() -
     )
     asked = "how do phones exchange changes over bluetooth"
     assert slugs(gate_rows([sync], asked, vocabulary=vocab)) == [sync.slug]
+
+
+def test_a_title_after_its_label_set_apart_at_the_opening_is_the_pages() -> None:
+    train = row("decisions/weekly-release-train", "Decision: Weekly release train", 1.1,
+                "keyword_exact", "decision", snippet="We ship every Tuesday.")  # fmt: skip
+    # "Decision:" goes unsaid; what follows the dash is what the message wants of the page
+    vocab = TitleVocabulary.build(
+        [train.title, "Decision: Host reports in Frankfurt", "Release plan Beacon 3.0"]
+    )
+    asked = "weekly release train — if i promise a partner a fix today when does it go out"
+    assert slugs(gate_rows([train], asked, vocabulary=vocab)) == [train.slug]
+    # the same words run on into something else's: still read as about that
+    railway = "weekly release train tickets for my kids' model railway"
+    assert gate_rows([train], railway, vocabulary=vocab) == []
+
+
+def test_initials_in_lowercase_name_a_page_only_when_no_word_is_spelt_so() -> None:
+    fusion = row("concepts/reciprocal-rank-fusion", "Reciprocal Rank Fusion", 0.47,
+                 "weak_semantic", "concept", snippet="Merges ranked lists by 1/(k+rank).")  # fmt: skip
+    rag = row("concepts/rag", "Retrieval-Augmented Generation", 0.45, "weak_semantic", "concept",
+              snippet="Search first, then write.")  # fmt: skip
+    assert slugs(gate_rows([fusion, rag], "rrf how does it combine the rankings again")) == [
+        fusion.slug
+    ]
+    # "rag" is a word too: in lowercase it names nothing
+    assert gate_rows([fusion, rag], "need a rag for the kitchen spill") == []

@@ -78,6 +78,10 @@ def test_acronyms_of_titles_and_in_messages() -> None:
     assert acronyms("Retrieval-Augmented Generation") == {"rag"}
     assert acronyms("Ledger Lake") == set()  # two letters name too much
     assert message_acronyms("How do CRDTs merge? Is RAG's recall good? AI, IT") == {"crdt", "rag"}
+    # typed or dictated in lowercase: only a word no English word could be (no vowel)
+    assert message_acronyms("rrf how does it combine the rankings") == {"rrf"}
+    assert message_acronyms("hlcs vs vector clocks") == {"hlc", "hlcs"}
+    assert message_acronyms("need a rag and a sso mop, thanks, the rhythm's off") == set()
 
 
 @pytest.mark.parametrize(
@@ -788,3 +792,22 @@ def test_a_title_word_its_page_writes_after_an_article_said_alone_is_the_place()
     assert gate_rows([close], asked, gate=hybrid) == []
     asked = "¿cuántas semanas duró lo de los guanacos?"
     assert slugs(gate_rows([close], asked, gate=hybrid)) == [report.slug]
+
+
+def test_a_kind_said_apart_names_its_meeting() -> None:
+    # "kick off", "stand up": dictated or typed as two words, the page's kind as one
+    assert kind_words("osprey tracker kick off notes") == "kickoff"
+    assert kind_words("stand-up notes week 14") == "standup"
+    assert kind_words("can you stand upright on a paddle board") == ""
+    gate = _indexed(
+        [
+            ("default", "projects/osprey-tracker", "Osprey Tracker", "project"),
+            ("default", "meetings/2026-04-04-osprey-kickoff", "Osprey Tracker kickoff (2026-04-04)",
+             "meeting"),
+            ("default", "notes/standup-notes-2026-w14", "Standup notes 2026-W14", "note"),
+        ]
+    )  # fmt: skip
+    found = gate_rows([], "osprey tracker kick off notes", gate=gate)
+    assert "meetings/2026-04-04-osprey-kickoff" in slugs(found)
+    found = gate_rows([], "stand up notes week fourteen was anything blocked", gate=gate)
+    assert slugs(found) == ["notes/standup-notes-2026-w14"]

@@ -9,8 +9,9 @@ by the words of its title, reads none of them. So the kinds of meeting a work br
 English too, as umlauts typed out are (:func:`.words.umlauts_typed`): the English words may
 name a title and never say that the message is about something else. An app's page is titled
 the same way ("Beacon App"), and Japanese writes it joined to the name ("Beaconアプリ"), so
-"app" is read too. The table holds only these kinds: they say which page, and are no one's
-name.
+"app" is read too, and so are two kinds English speech and quick typing split in two ("osprey
+tracker kick off", "stand up notes week 14"). The table holds only these kinds: they say which
+page, and are no one's name.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ __all__ = ["kind_words"]
 
 # Each line: the word as written, then its English. Words of Cyrillic, written with spaces and
 # inflected at the end, match at a word's start ("ежемесячн" for every case ending), as do
-# Latin ones; words of unspaced scripts and of Arabic (whose words take the article and other
-# prefixes) match anywhere.
+# Latin ones (whole when written apart); words of unspaced scripts and of Arabic (whose words
+# take the article and other prefixes) match anywhere.
 _TABLE = """
 # Japanese
 キックオフ = kickoff
@@ -104,6 +105,11 @@ retrospective = retro
 actualizacion de estado = status update
 point d'etape = status update
 atualizacao de status = status update
+# English, said apart (dictated, or typed as two words)
+kick off = kickoff
+kick-off = kickoff
+stand up = standup
+stand-up = standup
 """
 _GLOSSES: tuple[tuple[str, str], ...] = tuple(
     (word.strip(), english.strip())
@@ -114,9 +120,15 @@ _GLOSSES: tuple[tuple[str, str], ...] = tuple(
 
 
 def _pattern(word: str) -> str:
-    """Latin and Cyrillic words match at a word's start, the others anywhere."""
+    """Latin and Cyrillic words match at a word's start, the others anywhere; Latin words
+    written apart match whole ("stand up", not "stand upright")."""
     folded = re.escape(fold(word))
+    if word.isascii() and _APART.search(word):
+        return rf"(?<!\w){folded}(?!\w)"
     return rf"(?<!\w){folded}" if word.isascii() or _cyrillic(word) else folded
+
+
+_APART = re.compile(r"[\s-]")
 
 
 def _cyrillic(word: str) -> bool:

@@ -37,6 +37,7 @@ from .words import (
     near,
     spelt_out,
     stem,
+    words,
 )
 
 __all__ = [
@@ -186,10 +187,12 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     LP intro"), for a meeting on a date the message gives ("the sync design review on march
     2nd") or a page of its day or ISO week ("standup notes w14 - did anyone flag a
     regression"), a title the message opens with, set apart ("hiring plan 2026 — which roles
-    first?"), a title of :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole ("collar
-    battery drain incident report"), a lettered title's word and letter
-    (:func:`.naming.designated`), or a title asked for as a page (:func:`.naming.page_asked`:
-    "low-power radio page: anything on duty cycles? they're killing my battery"); nor, when
+    first?"; "weekly release train — when does a fix go out" beside *Decision: Weekly
+    release train*, its title after a label), a title of :data:`.naming.WHOLE_TITLE_WORDS`
+    words or more said whole ("collar battery drain incident report"), a lettered title's
+    word and letter (:func:`.naming.designated`), or a title asked for as a page
+    (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're
+    killing my battery"); nor, when
     it gives nothing the row never mentions as what the title is for, for a title said whole
     in a question whether the brain holds it written ("idempotency keys for photo uploads, do
     we have a writeup"), a project's title it opens with or a title given after "the" that
@@ -212,7 +215,7 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
         and (row.type == "meeting" or any(m[0] in "dw" for m in dated & message.dates))
     ):
         return False  # "the sync design review on march 2nd", "standup notes w14": its date
-    if read.sequence == message.heading:
+    if message.heading and message.heading in {read.sequence, tuple(words(read.unlabelled))}:
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
     if len(read.title) >= 2 and read.title == message.set_apart and not before & THEIRS:
         return False  # "the mom test reading notes, what was the main takeaway": its words

@@ -343,9 +343,17 @@ def initials_in(text: str) -> set[str]:
     return {m.lower() for m in _ACRONYM.findall(text)}
 
 
+_SPOKEN_ACRONYM = re.compile(r"(?<![\w'\u2019-])([bcdfghjklmnpqrstvwxz]{3,6})(?![\w'\u2019-])")
+"""A word in lowercase of consonants only ("rrf", "hlc"): no English word is written so, so it
+is initials typed or dictated without capitals ("rrf how does it combine the rankings")."""
+
+
 def message_acronyms(message: str) -> set[str]:
-    """Capitalised acronyms in the message, folded, a plural "s" dropped ("CRDTs" -> "crdt")."""
-    return {m for m in initials_in(message) if len(m) >= ACRONYM_MIN}
+    """Acronyms in the message, folded, a plural "s" dropped ("CRDTs" -> "crdt"): capitalised,
+    or in lowercase of consonants only (:data:`_SPOKEN_ACRONYM`; "hlcs" -> "hlc" too)."""
+    spoken = set(_SPOKEN_ACRONYM.findall(message))
+    spoken |= {m[:-1] for m in spoken if m.endswith("s")}
+    return {m for m in initials_in(message) | spoken if len(m) >= ACRONYM_MIN}
 
 
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?!\w|\.\w)")
