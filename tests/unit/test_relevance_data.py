@@ -29,6 +29,7 @@ LATER_SETS = (
     *("sealed100", "sealed101", "sealed102", "sealed103"),
     *("sealed104", "sealed105", "sealed106", "sealed107"),
     *("sealed108", "sealed109", "sealed110", "sealed111"),
+    *("sealed112", "sealed113", "sealed114", "sealed115"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -45,7 +46,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed111'
+        # the gate, 'fresh' and 'sealed' to 'sealed115'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
