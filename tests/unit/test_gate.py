@@ -1494,7 +1494,7 @@ def test_a_title_after_its_label_set_apart_at_the_opening_is_the_pages() -> None
 
 def test_initials_in_lowercase_name_a_page_only_when_no_word_is_spelt_so() -> None:
     fusion = row("concepts/reciprocal-rank-fusion", "Reciprocal Rank Fusion", 0.47,
-                 "weak_semantic", "concept", snippet="Merges ranked lists by 1/(k+rank).")  # fmt: skip
+                 "weak_semantic", "concept", snippet="Merges lists by 1/(k+rank).")  # fmt: skip
     rag = row("concepts/rag", "Retrieval-Augmented Generation", 0.45, "weak_semantic", "concept",
               snippet="Search first, then write.")  # fmt: skip
     assert slugs(gate_rows([fusion, rag], "rrf how does it combine the rankings again")) == [
@@ -1502,3 +1502,18 @@ def test_initials_in_lowercase_name_a_page_only_when_no_word_is_spelt_so() -> No
     ]
     # "rag" is a word too: in lowercase it names nothing
     assert gate_rows([fusion, rag], "need a rag for the kitchen spill") == []
+
+
+def test_two_of_the_brains_titles_said_whole_are_about_this_brain() -> None:
+    grid = row("projects/camera-grid", "Camera Grid", 1.03, "keyword_exact", "project",
+               snippet="Forty traps on a 2 km lattice.")  # fmt: skip
+    occupancy = row("concepts/occupancy-modelling", "Occupancy Modelling", 1.0, "keyword_exact",
+                    "concept", snippet="Separates detection from presence.")  # fmt: skip
+    both = "occupancy modelling vs raw detection counts for camera grid, which one do we use"
+    assert set(slugs(gate_rows([grid, occupancy], both, gate=RULES))) == {
+        grid.slug,
+        occupancy.slug,
+    }
+    # one of them, about something else: still read as about that
+    camera = "tips for camera grid overlay settings on sony a7iii"
+    assert gate_rows([grid, occupancy], camera, gate=RULES) == []

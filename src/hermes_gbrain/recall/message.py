@@ -76,6 +76,9 @@ class Message:
     """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
     definite: frozenset[tuple[str, ...]] = frozenset()
     """Titles of the rows it gives after "the" (:func:`_after_the`; set by :meth:`knowing`)."""
+    titles_said: int = 0
+    """How many of the rows' titles of two words or more it says whole, apart from one another
+    (:func:`_titles_said`; set by :meth:`knowing`)."""
     phrases: frozenset[tuple[str, str]] = frozenset()
     """Its pairs of words side by side (:func:`.rowwords.side_by_side`)."""
     topic: str = ""
@@ -142,6 +145,7 @@ class Message:
             known=seen,
             opened=_opened(self.sequence, plain),
             definite=_after_the(self.sequence, plain),
+            titles_said=_titles_said(self.sequence, plain),
         )
 
     def reading(self, also: str) -> Message:
@@ -253,6 +257,19 @@ def _after_the(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[
         if len(t) >= 2
         and any(said[i - 1] == "the" and _stands(said, t, i, plain) for i in range(1, len(said)))
     )
+
+
+def _titles_said(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> int:
+    """How many titles of two words or more the message says whole, each where no longer one
+    holds it ("osprey tracker kickoff" says one, not two)."""
+    spans = {
+        (i, i + len(t))
+        for t in plain
+        if len(t) >= 2
+        for i in range(len(said) - len(t) + 1)
+        if said[i : i + len(t)] == t
+    }
+    return sum(not any(a <= i and j <= b and (a, b) != (i, j) for a, b in spans) for i, j in spans)
 
 
 def _stands(

@@ -180,7 +180,9 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     is for that the row never mentions (:attr:`.message.Message.outside`: "for a five-person
     bakery"). Not when the message names something the brain knows
     (:attr:`.message.Message.known`: "Driftwood"; "our PTA" names nothing here; a name in
-    lowercase whose page the message names, :func:`.gate._met`) or says the title
+    lowercase whose page the message names, :func:`.gate._met`) or two of the rows' titles
+    whole (:attr:`.message.Message.titles_said`: "occupancy modelling vs raw counts for camera
+    grid") or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes") or gives it
     as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
     whatever the message wants it for ("annual report 2025, need the headline numbers for an
@@ -202,6 +204,8 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     before = words_before(read.sequence, message.sequence)
     if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain
+    if message.titles_said >= 2:
+        return False  # "occupancy modelling vs raw counts for camera grid": two of its titles
     if before & _OURS and (row.type or "") != "concept":
         return False  # "my weekly planning notes"; "my circuit breaker" is no concept of ours
     if held_by_name(read, message):
