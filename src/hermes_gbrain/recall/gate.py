@@ -27,8 +27,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    the message, or its words stand right before "page", "doc" or "wiki" ("open the glossary
    page pls"), or a title's words after a label of ordinary words and a colon are, two or more
    and one of them in no other title ("das Backfill für Ledger Lake" for *Runbook: Ledger Lake
-   Backfill*), or the message holds its acronym ("CRDTs") or the acronym of some of its words
-   beside the others ("SSO for conservancy staff"), or its version number beside one of its
+   Backfill*), or the message holds its acronym ("CRDTs"; in lowercase only when no word is
+   spelt so: "rrf", not "rag") or the acronym of some of its words beside the others ("SSO for
+   conservancy staff"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
    name in the message ("Mwangi") is a word of the title of a person or company page, or a
    person's, company's or project's Latin name is written in Arabic letters, in katakana or, in
@@ -51,14 +52,16 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    index), or, for a title of four words or more, with one word between its first and last left out
    ("the marula field debrief"). A title that opens with a word and a letter is named by the two
    side by side ("series a: target?"), never by the word alone ("¿alguna serie buena?"). Not when
-   the message uses the title about something else: it names nothing the brain knows, is not in
+   the message uses the title about something else: it names nothing the brain knows nor two of
+   the rows' titles whole ("occupancy modelling vs raw counts for camera grid"), is not in
    German, Spanish, French or Portuguese (whose own words the row would not explain), the row is no
    person's or company's page, no meeting on a date the message gives nor page of its day or
    week ("standup notes week 14"), no title asked for as a page ("zero trust networking page —
    anything concrete?", not "the … page of my blog host") or said whole in a question whether
    we have it written ("idempotency keys for photo uploads, do we have a writeup"), no title
    the message opens
-   with set apart ("hiring plan 2026 — which roles?"), no title of four words or more said
+   with set apart ("hiring plan 2026 — which roles?"; "weekly release train — …" for *Decision:
+   Weekly release train*), no title of four words or more said
    whole (these whatever the message wants the page for: "annual report 2025, need the headline
    numbers for an LP intro"), no title but a concept's given after "the" when the message names
    nothing the row never mentions ("does the remote work policy allow working from abroad?"),
