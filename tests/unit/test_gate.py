@@ -1517,3 +1517,5 @@ def test_two_of_the_brains_titles_said_whole_are_about_this_brain() -> None:
     # one of them, about something else: still read as about that
     camera = "tips for camera grid overlay settings on sony a7iii"
     assert gate_rows([grid, occupancy], camera, gate=RULES) == []
+    twice = "tips for camera grid overlay settings on sony a7iii, camera grid lines too"
+    assert gate_rows([grid, occupancy], twice, gate=RULES) == []  # one title, said twice

@@ -119,6 +119,10 @@ _GLOSSES: tuple[tuple[str, str], ...] = tuple(
 )
 
 
+_APART = re.compile(r"[\s-]")
+"""What parts a Latin entry written apart ("kick off", "stand-up")."""
+
+
 def _pattern(word: str) -> str:
     """Latin and Cyrillic words match at a word's start, the others anywhere; Latin words
     written apart match whole ("stand up", not "stand upright")."""
@@ -126,9 +130,6 @@ def _pattern(word: str) -> str:
     if word.isascii() and _APART.search(word):
         return rf"(?<!\w){folded}(?!\w)"
     return rf"(?<!\w){folded}" if word.isascii() or _cyrillic(word) else folded
-
-
-_APART = re.compile(r"[\s-]")
 
 
 def _cyrillic(word: str) -> bool:

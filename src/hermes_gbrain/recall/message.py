@@ -261,7 +261,7 @@ def _after_the(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[
 
 def _titles_said(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> int:
     """How many titles of two words or more the message says whole, each where no longer one
-    holds it ("osprey tracker kickoff" says one, not two)."""
+    holds it ("osprey tracker kickoff" says one, not two; one said twice is one)."""
     spans = {
         (i, i + len(t))
         for t in plain
@@ -269,7 +269,8 @@ def _titles_said(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> int:
         for i in range(len(said) - len(t) + 1)
         if said[i : i + len(t)] == t
     }
-    return sum(not any(a <= i and j <= b and (a, b) != (i, j) for a, b in spans) for i, j in spans)
+    inside = {(i, j) for i, j in spans for a, b in spans if a <= i and j <= b and (a, b) != (i, j)}
+    return len({said[i:j] for i, j in spans - inside})
 
 
 def _stands(
