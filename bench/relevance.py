@@ -229,8 +229,11 @@ some of a title's words, a short acronym a page writes out) frozen; ``sealed100`
 rule chosen looking at every set up to ``sealed103`` (two words of a title used about something
 else backing no other row) and the judge refitted on every set up to ``sealed103`` frozen;
 ``sealed108`` to ``sealed111``: by four more, measured once with all of that frozen, and once
-more with the judge refitted on every set up to ``sealed107``. The record is
-``bench/RELEVANCE.md``."""
+more with the judge refitted on every set up to ``sealed107``; ``sealed112`` to ``sealed115``:
+by four more, measured once on those rules and that judge (four rules were then chosen looking at
+every set up to ``sealed115``: a title after its label set apart at the opening, "kick off" and
+"stand up" as kinds, initials in lowercase of consonants only, two titles said whole; and the
+judge refitted on every set up to ``sealed111``). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
