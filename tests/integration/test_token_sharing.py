@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -23,21 +24,49 @@ PROCESS_TIMEOUT_S = 60
 
 
 def _cli(home: Path) -> subprocess.Popen[str]:
-    """``hermes-gbrain search`` in a process of its own (a cron job, a script)."""
+    """``hermes-gbrain search`` in a process of its own (a cron job, a script), imported
+    and waiting: it says ``ready`` and runs once it reads a line (``_go``), so that a
+    slow interpreter start never eats into the search's own deadlines."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GBRAIN_", "MCP_GBRAIN"))}
     env["HERMES_HOME"] = str(home)
     code = (
-        "import sys; print('ready', flush=True); "
-        "from hermes_gbrain.commands.main import main; "
+        "import sys; from hermes_gbrain.commands.main import main; "
+        "print('ready', flush=True); sys.stdin.readline(); "
         f"sys.exit(main(['search', {QUESTION!r}, '--limit', '1']))"
     )
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, "-c", code],
         env=env,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "ready"
+    return process
+
+
+def _go(process: subprocess.Popen[str]) -> subprocess.Popen[str]:
+    assert process.stdin is not None
+    process.stdin.write("go\n")
+    process.stdin.flush()
+    return process
+
+
+def _at_mint_lock(process: subprocess.Popen[str]) -> bool:
+    """Whether the process has the profile's token lock file open: it holds the lock
+    or waits for it (Linux's ``/proc``; elsewhere, taken as so)."""
+    fds = Path(f"/proc/{process.pid}/fd")
+    if not fds.is_dir():
+        return True
+    names = []
+    for fd in fds.iterdir():
+        try:
+            names.append(os.readlink(fd))
+        except OSError:
+            continue  # closed meanwhile
+    return any(Path(n).name.startswith("token-") and n.endswith(".lock") for n in names)
 
 
 def _dotenv(home: Path, emu: Emulator) -> None:
@@ -74,14 +103,17 @@ def test_two_processes_racing_for_the_token_mint_once(tmp_path: Path) -> None:
             if request.path == "/token":
                 minting.set()
 
-        emu.knobs.token_gate = gate  # the first mint waits until both processes are started
+        # The first mint waits at the server until the other process waits for it too.
+        emu.knobs.token_gate = gate
         emu.knobs.on_request = seen
         first, second = _cli(home), _cli(home)
         try:
-            for process in (first, second):
-                assert process.stdout is not None
-                assert process.stdout.readline().strip() == "ready"
+            _go(first), _go(second)
             assert minting.wait(PROCESS_TIMEOUT_S)
+            end = time.monotonic() + PROCESS_TIMEOUT_S
+            while not all(_at_mint_lock(p) for p in (first, second)):
+                assert time.monotonic() < end, "the other process never reached the lock"
+                time.sleep(0.005)  # between looks at /proc; the deadline bounds the wait
         finally:
             gate.set()
         outputs = [_finish(first), _finish(second)]
@@ -90,7 +122,7 @@ def test_two_processes_racing_for_the_token_mint_once(tmp_path: Path) -> None:
         # Later processes take the token and the catalog from the profile's files.
         before = _count(emu, rpc="tools/list")
         for _ in range(3):
-            assert "[default:projects/driftwood-sync]" in _finish(_cli(home))
+            assert "[default:projects/driftwood-sync]" in _finish(_go(_cli(home)))
         assert emu.token_requests == 1
         assert _count(emu, rpc="tools/list") == before
 
