@@ -18,7 +18,7 @@ from hermes_gbrain.recall.vocabulary import (
     vocabulary_path,
     write_vocabulary,
 )
-from hermes_gbrain.recall.words import versions
+from hermes_gbrain.recall.words import mentions, versions
 
 
 def row(  # noqa: PLR0917 - literal rows read best positionally
@@ -1519,3 +1519,40 @@ def test_two_of_the_brains_titles_said_whole_are_about_this_brain() -> None:
     assert gate_rows([grid, occupancy], camera, gate=RULES) == []
     twice = "tips for camera grid overlay settings on sony a7iii, camera grid lines too"
     assert gate_rows([grid, occupancy], twice, gate=RULES) == []  # one title, said twice
+
+
+def test_initials_in_capitals_name_a_page_beside_a_thing_of_the_writers_own() -> None:
+    clocks = row("concepts/hybrid-logical-clocks", "Hybrid Logical Clocks", 0.42, "weak_semantic",
+                 "concept", snippet="Timestamps that order sync events across phones.")  # fmt: skip
+    diel = "HLC timestamps: can i trust the observation time for a diel activity analysis?"
+    assert slugs(gate_rows([clocks], diel, gate=RULES)) == [clocks.slug]
+    # an acronym the title holds as a word is only a word of it
+    faq = row("notes/faq-rangers", "FAQ for rangers", 1.0, "keyword_exact",
+              snippet="Answers to what rangers ask about the app.")  # fmt: skip
+    assert gate_rows([faq], "FAQ for my airbnb guests: wifi, checkout time, bins", gate=RULES) == []
+    # initials in lowercase are read as a name only where nothing else says otherwise
+    crdt = row("concepts/crdt", "Conflict-free Replicated Data Types", 0.5, "weak_semantic",
+               "concept", snippet="Merges offline edits without conflicts.")  # fmt: skip
+    homework = "for my distributed systems homework: show a g-counter crdt and why it converges"
+    assert gate_rows([crdt], homework, gate=RULES) == []
+
+
+def test_a_person_mentioned_in_chat_says_the_message_is_about_this_brain() -> None:
+    review = row("notes/working-capital-review", "Working capital review", 1.0, "keyword_exact",
+                 snippet="Receivables run at 90 days.")  # fmt: skip
+    nadia = row("people/nadia-petrova", "Nadia Petrova", 0.9, "keyword_exact", "person",
+                snippet="Finance lead.")  # fmt: skip
+    asked = "working capital review says receivables 90 days?? @Nadia is that still true"
+    assert review.slug in slugs(gate_rows([review, nadia], asked, gate=RULES))
+    assert gate_rows([review, nadia], asked.replace("@Nadia", "Nadia"), gate=RULES) == []
+    assert mentions("cc @tomas, mail nadia@example.org or @Nadia") == {"toma", "nadia"}
+
+
+def test_the_person_a_message_is_addressed_to_need_not_be_on_the_page() -> None:
+    merges = row("concepts/crdt", "Conflict-free Replicated Data Types", 0.5, "weak_semantic",
+                 "concept", snippet="How edits merge.")  # fmt: skip
+    asked = "how do edits merge"
+    assert slugs(gate_rows([merges], asked, gate=RULES)) == [merges.slug]
+    assert slugs(gate_rows([merges], f"@Tomas {asked}?", gate=RULES)) == [merges.slug]
+    # a name the message asks about, not its addressee, is still one the page must hold
+    assert gate_rows([merges], f"{asked} in Notion?", gate=RULES) == []

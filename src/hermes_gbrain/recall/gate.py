@@ -93,8 +93,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
 
 A message that gives a thing as the writer's own or as what it is for ("my son", "my
 laptop", "for a five-person bakery": :mod:`.outside`) is about that thing. A row that never
-mentions it passes only when every word of its title is in the message (GBrain's alias
-evidence for "Tomas" in "my neighbour Tomas" is not enough), and a title it holds whole is
+mentions it passes only when every word of its title is in the message or the message writes
+the title's initials in capitals ("HLC timestamps … for a diel activity analysis"; GBrain's
+alias evidence for "Tomas" in "my neighbour Tomas" is not enough), and a title it holds whole is
 used about something else ("write a simple expense policy for a five-person bakery"), with
 the same exemptions as above.
 
@@ -127,9 +128,13 @@ else backs no row either, and a person's name counts only as written ("grid line
 Chen*). A person's or company's page backed only by its title's words is not named when two
 distinctive words of the message are nowhere in it ("blue heron vs great egret"). A capitalised
 word a row never mentions still rules it out, unless it is an acronym the row writes out,
-however short ("DPAs": "data processing agreements"; "PRs": "pull request"). "My" before a
+however short ("DPAs": "data processing agreements"; "PRs": "pull request"), or a person the
+message is addressed to ("@Tomas how do the tags merge?"). "My" before a
 concept's title makes it the writer's own thing, not the brain's ("my circuit breaker keeps
 tripping").
+
+A person mentioned as a chat does ("@Nadia", :func:`.words.mentions`) is a name, wherever the
+mention stands and however it is written: it says the message is about this brain.
 
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
@@ -210,6 +215,7 @@ from .words import (
     acronyms,
     content_stem,
     content_stems,
+    initials_written,
 )
 
 __all__ = [
@@ -302,7 +308,9 @@ def _tier(
     wanted, asked, words_, elsewhere, spelt, common = reading
     title, body = words_.title, words_.body
     apart = bool(message.outside - body)
-    if apart and not set(words_.sequence) <= message.said:
+    if apart and not (
+        set(words_.sequence) <= message.said or initials_written(message.text, row.title)
+    ):
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
     if common:
         return None  # "how does a kestrel hover?", "maya angelou quote": not these pages

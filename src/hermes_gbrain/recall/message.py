@@ -22,6 +22,7 @@ from .words import (
     fold,
     in_latin_letters,
     latin_among_others,
+    mentions,
     message_acronyms,
     message_names,
     other_language,
@@ -95,10 +96,15 @@ class Message:
     """It asks how to do something (:data:`_HOW_TO`)."""
     adjacent: frozenset[tuple[str, str, str]] = frozenset()
     """Words side by side with only spaces between (:func:`_adjacent`)."""
+    mentioned: frozenset[str] = frozenset()
+    """The people it mentions as a chat does ("@Nadia"; :func:`.words.mentions`): names
+    of this brain's people, in :attr:`names` too, but the ones it is addressed to, not
+    what it asks about, so a page need not mention them."""
 
     @classmethod
     def of(cls, message: str) -> Message:
-        names = message_names(message) | latin_among_others(message)
+        mentioned = frozenset(mentions(message))
+        names = message_names(message) | latin_among_others(message) | mentioned
         figures = said_in_figures(message)  # "q two twenty twenty six": dictated
         glossed = (umlauts_typed(message), in_latin_letters(message), kind_words(message), figures)
         retyped = " ".join(filter(None, glossed))
@@ -130,6 +136,7 @@ class Message:
             who_of=_asked_who(sequence),
             heading=tuple(words(opening)),
             set_apart=frozenset(content_stems(opening)),
+            mentioned=mentioned,
         )
 
     def knowing(self, rows: Iterable[RowWords]) -> Message:

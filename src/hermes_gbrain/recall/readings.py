@@ -251,8 +251,8 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
 
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:
     """The names of the message the row never mentions, but for an acronym its summary
-    writes out ("PRs": "pull request")."""
-    unsaid = names - read.body
+    writes out ("PRs": "pull request") and the people the message is addressed to ("@Tomas")."""
+    unsaid = names - read.body - message.mentioned
     if not unsaid:
         return unsaid
     written = initials_in(message.text)

@@ -37,6 +37,7 @@ __all__ = [
     "is_unspaced",
     "latin_among_others",
     "mended",
+    "mentions",
     "message_acronyms",
     "message_names",
     "near",
@@ -331,6 +332,17 @@ def message_names(message: str) -> set[str]:
     return content_stems(" ".join(w for w in _NAME.findall(message) if w[0].isupper()))
 
 
+_MENTION = re.compile(r"(?<![\w.@])@([^\W\d_][\w'\u2019-]*)")
+"""A chat mention ("@Nadia", "@tomas"): a name wherever it stands and however it is
+written, never the part of an address after its "@" ("maya@kestrel.works")."""
+
+
+def mentions(message: str) -> set[str]:
+    """Stems of the names the message mentions as a chat does ("@Nadia is that still
+    true"): the people it is addressed to or copies in."""
+    return content_stems(" ".join(_MENTION.findall(message)))
+
+
 _ACRONYM = re.compile(r"\b([A-Z]{2,8})(?:s|'s|\u2019s)?\b")
 _INITIAL_STOP = frozenset({"of", "and", "the", "for", "in", "on", "to", "a", "an", "&"})
 ACRONYM_MIN = 3
@@ -390,6 +402,13 @@ def acronyms(title: str) -> set[str]:
             if len(kept) >= 2 and ACRONYM_MIN <= len(initials) <= 8:
                 out.add(initials)
     return out
+
+
+def initials_written(text: str, title: str) -> bool:
+    """Whether ``text`` writes in capitals the initials of ``title``'s words ("HLC" for
+    *Hybrid Logical Clocks*): not an acronym the title holds as a word of its own ("FAQ for
+    my airbnb guests" only shares a word with *FAQ for rangers*)."""
+    return bool(initials_in(text) & acronyms(title) - initials_in(title))
 
 
 def abbreviated(title: str, initials: set[str]) -> list[set[str]]:
