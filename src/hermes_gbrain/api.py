@@ -67,6 +67,9 @@ class SearchRow:
     without it came from the vector arm alone."""
     base_score: float | None = field(default=None, compare=False)
     """The score before GBrain's boosts (title, backlinks, recency)."""
+    backlink_boost: float | None = field(default=None, compare=False)
+    """GBrain's factor for the pages linking to this one, ``1 + 0.05 ln(1 + links)``
+    (``hybrid.ts`` ``applyBacklinkBoost``; absent when none does)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +202,7 @@ def parse_search_rows(data: Any) -> tuple[SearchRow, ...]:
             cosine=_number(item.get("cosine")),
             keyword_hit=item.get("keyword_hit") is True,
             base_score=_number(item.get("base_score")),
+            backlink_boost=_number(item.get("backlink_boost")),
         )
         for common, item in _rows(data, "search")
     )

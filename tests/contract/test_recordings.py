@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from hermes_gbrain.mcp import (
     parse_tool_result,
 )
 from hermes_gbrain.recall.gate import gate_rows
+from hermes_gbrain.recall.vocabulary import linked_from
 from hermes_gbrain.transport import Transport
 from support.recordings import Recording, load_recordings, replay, require_contract_dir
 
@@ -740,6 +742,13 @@ def _search_relevance_signals(rec: Recording) -> None:
         "108": "people/maya-okafor",
     }[rec.name[:3]]
     assert top.slug == expected
+    # Rows other pages link to carry GBrain's backlink factor: read back as a whole count.
+    linked = [r for r in rows if r.backlink_boost is not None]
+    assert linked
+    for r in linked:
+        n = linked_from(r)
+        assert n >= 1
+        assert math.isclose(1 + 0.05 * math.log1p(n), r.backlink_boost or 0.0, rel_tol=1e-9)
     server = Replay(rec)
     args = recorded_args(rec)
     found = server.gbrain().search(

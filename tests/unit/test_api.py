@@ -227,6 +227,7 @@ def test_search_row_keeps_only_known_fields() -> None:
         "cosine",
         "keyword_hit",
         "base_score",
+        "backlink_boost",
     }
     [row] = parse_search_rows([ROW])
     assert row == SearchRow(
@@ -253,6 +254,18 @@ def test_search_rows_carry_the_hybrid_signals() -> None:
     assert (other.cosine, other.keyword_hit, other.base_score) == (0.37, False, None)
     [plain] = parse_search_rows([ROW])
     assert (plain.cosine, plain.keyword_hit, plain.base_score) == (None, False, None)
+    assert row == plain
+
+
+def test_search_rows_carry_the_backlink_factor() -> None:
+    """Recordings 106-108: ``backlink_boost`` on rows other pages link to, absent otherwise."""
+    linked = {**ROW, "backlink_boost": 1.1151292546497023}
+    [row, plain, odd] = parse_search_rows([linked, ROW, {**ROW, "backlink_boost": "many"}])
+    assert (row.backlink_boost, plain.backlink_boost, odd.backlink_boost) == (
+        1.1151292546497023,
+        None,
+        None,
+    )
     assert row == plain
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +15,7 @@ from hermes_gbrain.recall.briefing import load_briefing_config, select_rows
 from hermes_gbrain.recall.gate import DEFAULT_COSINE_MARGIN, Gate, cosine_floor, gate_rows
 from hermes_gbrain.recall.vocabulary import (
     TitleVocabulary,
+    linked_from,
     load_vocabulary,
     vocabulary_path,
     write_vocabulary,
@@ -1556,3 +1558,26 @@ def test_the_person_a_message_is_addressed_to_need_not_be_on_the_page() -> None:
     assert slugs(gate_rows([merges], f"@Tomas {asked}?", gate=RULES)) == [merges.slug]
     # a name the message asks about, not its addressee, is still one the page must hold
     assert gate_rows([merges], f"{asked} in Notion?", gate=RULES) == []
+
+
+def _linked(row_: SearchRow, pages: int) -> SearchRow:
+    """The row as GBrain sends it when ``pages`` pages link to it (``applyBacklinkBoost``)."""
+    return replace(row_, backlink_boost=1 + 0.05 * math.log1p(pages))
+
+
+def test_a_page_much_of_the_brain_links_to_needs_a_third_word() -> None:
+    company = row("companies/kestrel-works", "Kestrel Works", 0.45, "weak_semantic", "company",
+                  snippet="A nine-person startup building software for rangers.")  # fmt: skip
+    asked = "write a parental leave policy for our startup of nine people"
+    vocabulary = TitleVocabulary(pages=300)
+    assert linked_from(_linked(company, 55)) == 55 and linked_from(company) == 0
+    assert slugs(gate_rows([_linked(company, 12)], asked, gate=RULES, vocabulary=vocabulary)) == [
+        company.slug
+    ]
+    hub = _linked(company, 55)  # one page in twenty links to it, or more
+    assert gate_rows([hub], asked, gate=RULES, vocabulary=vocabulary) == []
+    more = "our startup of nine people building software for rangers: which leave policy?"
+    assert slugs(gate_rows([hub], more, gate=RULES, vocabulary=vocabulary)) == [company.slug]
+    # in a small brain a few links make no hub
+    assert slugs(gate_rows([_linked(company, 8)], asked, gate=RULES,
+                           vocabulary=TitleVocabulary(pages=40))) == [company.slug]  # fmt: skip

@@ -83,7 +83,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    second distinctive message word appears in the row's title or summary, or the
    message has no other distinctive word ("Maya?");
 3. **content** — no title anchor, but at least two distinctive message words appear
-   in the row's title and summary (a paraphrase), not only names of the world it mentions
+   in the row's title and summary (a paraphrase; three for a page one in twenty of the
+   brain's pages links to, :func:`.vocabulary.is_hub`: the brain's own company shares two
+   words with any message about work), not only names of the world it mentions
    when the message is wholly in Latin letters (places and things it capitalises, the words
    of the pages it links to: "what time is it in nairobi when it's 3pm in lisbon" is not
    about the freight company that ships between them); on a hybrid GBrain, one word is enough
@@ -208,6 +210,7 @@ from .rowwords import RowWords, is_clean, is_person, row_key
 from .vocabulary import (
     TitleVocabulary,
     is_distinctive,
+    is_hub,
 )
 from .words import (
     GENERIC_STEMS,
@@ -362,8 +365,8 @@ def _tier(
         names = set()  # "Сколько дней идёт судно по Северному морскому пути?"
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
         return 2  # backed by a name, a second word, or the message is just the name
-    if support >= 2 and not _only_names(backing, words_, message):
-        return 3
+    if support >= 2 + is_hub(row, vocabulary) and not _only_names(backing, words_, message):
+        return 3  # a third word for a page much of the brain links to (its own company)
     if (
         min_cosine is not None
         and support == 1

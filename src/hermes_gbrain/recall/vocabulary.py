@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..api import SearchRow
 from ..files import data_dir, read_state, write_atomic
 from .filecache import FileCache
 from .words import (
@@ -32,6 +33,8 @@ __all__ = [
     "VOCABULARY_FILE",
     "TitleVocabulary",
     "is_distinctive",
+    "is_hub",
+    "linked_from",
     "load_vocabulary",
     "vocabulary_path",
     "write_vocabulary",
@@ -154,3 +157,30 @@ def is_distinctive(stem: str, vocabulary: TitleVocabulary | None = None) -> bool
     else:
         long_enough = len(stem) >= 3 and not stem.isdigit() and stem not in ORDINARY_STEMS
     return long_enough and (vocabulary is None or not vocabulary.common(stem))
+
+
+HUB_SHARE = 20
+"""A page linked from one page in this many of the brain's is a hub (:func:`is_hub`)."""
+HUB_MIN = 10
+"""Nor from fewer pages than this: in a small brain a few links make no hub."""
+_BACKLINK_COEF = 0.05
+"""GBrain's backlink boost is ``1 + 0.05 ln(1 + links)`` (``hybrid.ts``
+``BACKLINK_BOOST_COEF``, ``applyBacklinkBoost``)."""
+
+
+def linked_from(row: SearchRow) -> int:
+    """How many pages link to the row's page, read back from its ``backlink_boost``
+    (0 when GBrain sent none)."""
+    boost = row.backlink_boost
+    if boost is None or not 1.0 < boost < 2.0:  # a factor far past any brain's: not GBrain's
+        return 0
+    return round(math.expm1((boost - 1.0) / _BACKLINK_COEF))
+
+
+def is_hub(row: SearchRow, vocabulary: TitleVocabulary | None) -> bool:
+    """Whether much of the brain links to the row's page (the brain's own company, its
+    main product): such a page's summary shares words with any message about work, so two
+    of them tell nothing. Needs the vocabulary's page count; without it, no page is."""
+    if vocabulary is None or vocabulary.pages <= 0:
+        return False
+    return linked_from(row) >= max(HUB_MIN, vocabulary.pages / HUB_SHARE)
