@@ -1581,3 +1581,14 @@ def test_a_page_much_of_the_brain_links_to_needs_a_third_word() -> None:
     # in a small brain a few links make no hub
     assert slugs(gate_rows([_linked(company, 8)], asked, gate=RULES,
                            vocabulary=TitleVocabulary(pages=40))) == [company.slug]  # fmt: skip
+
+
+def test_a_title_used_about_something_else_takes_no_content_match_along() -> None:
+    breaker = row("concepts/circuit-breaker", "Circuit Breaker", 1.0, "keyword_exact", "concept",
+                  snippet="Stops calling a failing sync service for a while.")  # fmt: skip
+    jonah = row("people/jonah-reyes", "Jonah Reyes", 0.45, "weak_semantic", "person",
+                snippet="Fixes the solar fridge at the field station.")  # fmt: skip
+    fridge = "the fridge at the field station keeps tripping"
+    assert slugs(gate_rows([breaker, jonah], fridge, gate=RULES)) == [jonah.slug]
+    tripping = "circuit breaker keeps tripping at the field station when the fridge runs"
+    assert gate_rows([breaker, jonah], tripping, gate=RULES) == []

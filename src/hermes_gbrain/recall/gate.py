@@ -135,6 +135,11 @@ message is addressed to ("@Tomas how do the tags merge?"). "My" before a
 concept's title makes it the writer's own thing, not the brain's ("my circuit breaker keeps
 tripping").
 
+A message that says one of the brain's titles whole but uses it about something else is about
+that thing: no other row passes on its content words alone (tier 3) beside it ("circuit breaker
+keeps tripping at the field station when the fridge runs" is not about the engineer whose
+page mentions field stations).
+
 A person mentioned as a chat does ("@Nadia", :func:`.words.mentions`) is a name, wherever the
 mention stands and however it is written: it says the message is about this brain.
 
@@ -534,11 +539,15 @@ def gate_rows(
             reading_of(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)
         ]
     spent = spent_words(readings, said)
+    # a title said whole about something else says what the message is about
+    aside = {i for i, r in enumerate(readings) if r.elsewhere and set(r.row.sequence) <= said.said}
     ranked: list[int | None] = []
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
         tier = _tier(row, said, vocabulary, near_top, spent, reading=readings[position])
         ranked.append(tier)
+        if tier == 3 and aside - {position}:
+            continue  # "circuit breaker keeps tripping at the field station": not the brain's
         if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1
