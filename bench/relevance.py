@@ -234,7 +234,12 @@ more with the judge refitted on every set up to ``sealed107``; ``sealed112`` to 
 by four more, measured once on those rules and that judge (four rules were then chosen looking at
 every set up to ``sealed115``: a title after its label set apart at the opening, "kick off" and
 "stand up" as kinds, initials in lowercase of consonants only, two titles said whole; and the
-judge refitted on every set up to ``sealed111``). The record is ``bench/RELEVANCE.md``."""
+judge refitted on every set up to ``sealed111``); ``sealed116`` to ``sealed119``: by four more,
+measured once on those rules and that judge (four rules were then chosen looking at every set up
+to ``sealed119``: a title's initials in capitals beside a thing of the writer's own, chat
+mentions as names, a third supporting word for a page much of the brain links to, no content
+match beside a title said whole about something else; and the judge refitted on every set up to
+``sealed115``). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
