@@ -3,7 +3,8 @@
 A message that gives a thing as the writer's own ("my bluetooth earbuds won't pair") or as
 what it is for ("an expense policy for a five-person bakery") says what it is about. A page
 that never mentions that thing is not about it, however many other words it shares with the
-message: the gate (:mod:`.gate`) then keeps such a page only when the message names it whole.
+message: the gate (:mod:`.gate`) then keeps such a page only when the message names it whole,
+or by its initials in capitals ("HLC timestamps … for a diel activity analysis").
 Words common in page titles ("my notes", "my weekly plan", "for a work trip") are no such
 thing: the brain may hold them.
 """
