@@ -540,7 +540,11 @@ def gate_rows(
         ]
     spent = spent_words(readings, said)
     # a title said whole about something else says what the message is about
-    aside = {i for i, r in enumerate(readings) if r.elsewhere and set(r.row.sequence) <= said.said}
+    aside = {
+        i
+        for i, r in enumerate(readings)
+        if r.elsewhere and r.row.sequence and set(r.row.sequence) <= said.said
+    }
     ranked: list[int | None] = []
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
