@@ -5,6 +5,7 @@ over HTTP with GBrain's default ``/token`` limit."""
 from __future__ import annotations
 
 import os
+import selectors
 import subprocess
 import sys
 import threading
@@ -24,63 +25,79 @@ QUESTION = "Driftwood Sync"
 PROCESS_TIMEOUT_S = 60
 
 
-def _cli(home: Path) -> subprocess.Popen[str]:
+class _Search:
     """``hermes-gbrain search`` in a process of its own (a cron job, a script), imported
-    and waiting: it says ``ready`` and runs once it reads a line (``_go``), so that a
-    slow interpreter start never eats into the search's own deadlines."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GBRAIN_", "MCP_GBRAIN"))}
-    env["HERMES_HOME"] = str(home)
-    code = (
-        "import sys; from hermes_gbrain.commands.main import main; "
-        "import hermes_gbrain.connect, hermes_gbrain.errors, hermes_gbrain.text; "
-        "print('ready', flush=True); sys.stdin.readline(); "
-        f"sys.exit(main(['search', {QUESTION!r}, '--limit', '1']))"
-    )
-    process = subprocess.Popen(
-        [sys.executable, "-c", code],
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "ready"
-    return process
+    and waiting: it says ``ready`` and runs once told to (:meth:`go`), so that a slow
+    interpreter start never eats into the search's own deadlines. It writes a byte to
+    :attr:`at_lock` as it comes to the profile's token lock (to take it, or to wait for
+    it); the lock itself is the real one."""
 
+    def __init__(self, home: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GBRAIN_", "MCP_GBRAIN"))}
+        env["HERMES_HOME"] = str(home)
+        self.at_lock, signal = os.pipe()
+        code = (
+            "import contextlib, os, sys\n"
+            "import hermes_gbrain.connect, hermes_gbrain.errors, hermes_gbrain.text\n"
+            "import hermes_gbrain.tokenfile as tokenfile\n"
+            "from hermes_gbrain.commands.main import main\n"
+            "real = tokenfile.file_lock\n"
+            "@contextlib.contextmanager\n"
+            "def file_lock(path, timeout):\n"
+            f"    os.write({signal}, b'.')\n"
+            "    with real(path, timeout) as held:\n"
+            "        yield held\n"
+            "tokenfile.file_lock = file_lock\n"
+            "print('ready', flush=True)\n"
+            "sys.stdin.readline()\n"
+            f"sys.exit(main(['search', {QUESTION!r}, '--limit', '1']))\n"
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            pass_fds=(signal,),
+        )
+        os.close(signal)
+        assert self.process.stdout is not None
+        assert self.process.stdout.readline().strip() == "ready"
 
-def _go(process: subprocess.Popen[str]) -> subprocess.Popen[str]:
-    assert process.stdin is not None
-    process.stdin.write("go\n")
-    process.stdin.flush()
-    return process
+    def go(self) -> _Search:
+        assert self.process.stdin is not None
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+        return self
 
-
-def _at_mint_lock(process: subprocess.Popen[str]) -> bool:
-    """Whether the process has the profile's token lock file open: it holds the lock
-    or waits for it (Linux's ``/proc``; elsewhere, taken as so)."""
-    fds = Path(f"/proc/{process.pid}/fd")
-    if not fds.is_dir():
-        return True
-    names = []
-    for fd in fds.iterdir():
+    def finish(self) -> str:
         try:
-            names.append(os.readlink(fd))
-        except OSError:
-            continue  # closed meanwhile
-    return any(Path(n).name.startswith("token-") and n.endswith(".lock") for n in names)
+            out, err = self.process.communicate(timeout=PROCESS_TIMEOUT_S)
+        finally:
+            os.close(self.at_lock)
+        assert self.process.returncode == 0, err
+        return out
+
+
+def _wait_at_lock(searches: list[_Search], timeout: float) -> None:
+    """Until every one has come to the lock (read from their pipes), or ``timeout`` seconds."""
+    waiting = {s.at_lock for s in searches}
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for fd in waiting:
+            selector.register(fd, selectors.EVENT_READ)
+        while waiting and (left := deadline - time.monotonic()) > 0:
+            for key, _ in selector.select(left):
+                os.read(key.fd, 1)
+                selector.unregister(key.fd)
+                waiting.discard(key.fd)
 
 
 def _dotenv(home: Path, emu: Emulator) -> None:
     values = {**emu.client_env(f"cli-{home.name}", scopes="read"), "GBRAIN_POINTER_ALLOW_HTTP": "1"}
     home.mkdir(parents=True, exist_ok=True)
     (home / ".env").write_text("".join(f"{k}={v}\n" for k, v in values.items()))
-
-
-def _finish(process: subprocess.Popen[str]) -> str:
-    out, err = process.communicate(timeout=PROCESS_TIMEOUT_S)
-    assert process.returncode == 0, err
-    return out
 
 
 def _count(
@@ -110,22 +127,20 @@ def test_two_processes_racing_for_the_token_mint_once(tmp_path: Path) -> None:
         # the mint up, and the second would rightly make its own.
         emu.knobs.token_gate = gate
         emu.knobs.on_request = seen
-        first, second = _cli(home), _cli(home)
+        first, second = _Search(home), _Search(home)
         try:
-            _go(first), _go(second)
+            first.go(), second.go()
             assert minting.wait(PROCESS_TIMEOUT_S)
-            end = time.monotonic() + TOKEN_DEADLINE_S / 2
-            while time.monotonic() < end and not all(_at_mint_lock(p) for p in (first, second)):
-                time.sleep(0.005)  # between looks at /proc; the deadline bounds the wait
+            _wait_at_lock([first, second], TOKEN_DEADLINE_S / 2)
         finally:
             gate.set()
-        outputs = [_finish(first), _finish(second)]
+        outputs = [first.finish(), second.finish()]
         assert all("[default:projects/driftwood-sync]" in out for out in outputs)
         assert emu.token_requests == 1
         # Later processes take the token and the catalog from the profile's files.
         before = _count(emu, rpc="tools/list")
         for _ in range(3):
-            assert "[default:projects/driftwood-sync]" in _finish(_go(_cli(home)))
+            assert "[default:projects/driftwood-sync]" in _Search(home).go().finish()
         assert emu.token_requests == 1
         assert _count(emu, rpc="tools/list") == before
 
