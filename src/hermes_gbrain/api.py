@@ -37,6 +37,9 @@ LIST_PAGE_SIZE = 100
 MAX_LISTED = 50_000
 SNIPPET_KEEP = 2_000
 """At most this much of a row's ``chunk_text`` is kept (briefings use ~160 chars)."""
+BACKLINK_COEF = 0.05
+"""GBrain's backlink boost is ``1 + 0.05 ln(1 + links)`` (``hybrid.ts``
+``BACKLINK_BOOST_COEF``, ``applyBacklinkBoost``)."""
 
 
 class UnsupportedError(GBrainError):
@@ -70,6 +73,15 @@ class SearchRow:
     backlink_boost: float | None = field(default=None, compare=False)
     """GBrain's factor for the pages linking to this one, ``1 + 0.05 ln(1 + links)``
     (``hybrid.ts`` ``applyBacklinkBoost``; absent when none does)."""
+
+    @property
+    def linked_from(self) -> int:
+        """How many pages link to this one, read back from :attr:`backlink_boost` (0 when
+        GBrain sent none, or a factor past any brain's)."""
+        boost = self.backlink_boost
+        if boost is None or not 1.0 < boost < 2.0:
+            return 0
+        return round(math.expm1((boost - 1.0) / BACKLINK_COEF))
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,6 @@ from hermes_gbrain.mcp import (
     parse_tool_result,
 )
 from hermes_gbrain.recall.gate import gate_rows
-from hermes_gbrain.recall.vocabulary import linked_from
 from hermes_gbrain.transport import Transport
 from support.recordings import Recording, load_recordings, replay, require_contract_dir
 
@@ -746,7 +745,7 @@ def _search_relevance_signals(rec: Recording) -> None:
     linked = [r for r in rows if r.backlink_boost is not None]
     assert linked
     for r in linked:
-        n = linked_from(r)
+        n = r.linked_from
         assert n >= 1
         assert math.isclose(1 + 0.05 * math.log1p(n), r.backlink_boost or 0.0, rel_tol=1e-9)
     server = Replay(rec)

@@ -15,7 +15,6 @@ from hermes_gbrain.recall.briefing import load_briefing_config, select_rows
 from hermes_gbrain.recall.gate import DEFAULT_COSINE_MARGIN, Gate, cosine_floor, gate_rows
 from hermes_gbrain.recall.vocabulary import (
     TitleVocabulary,
-    linked_from,
     load_vocabulary,
     vocabulary_path,
     write_vocabulary,
@@ -1579,7 +1578,7 @@ def test_a_page_much_of_the_brain_links_to_needs_a_third_word() -> None:
                   snippet="A nine-person startup building software for rangers.")  # fmt: skip
     asked = "write a parental leave policy for our startup of nine people"
     vocabulary = TitleVocabulary(pages=300)
-    assert linked_from(_linked(company, 55)) == 55 and linked_from(company) == 0
+    assert _linked(company, 55).linked_from == 55 and company.linked_from == 0
     assert slugs(gate_rows([_linked(company, 12)], asked, gate=RULES, vocabulary=vocabulary)) == [
         company.slug
     ]

@@ -370,8 +370,9 @@ def _tier(
         names = set()  # "Сколько дней идёт судно по Северному морскому пути?"
     if anchors and (anchors & names or support >= 2 or asked <= anchors):
         return 2  # backed by a name, a second word, or the message is just the name
-    if support >= 2 + is_hub(row, vocabulary) and not _only_names(backing, words_, message):
-        return 3  # a third word for a page much of the brain links to (its own company)
+    needed = 3 if is_hub(row.linked_from, vocabulary) else 2  # a hub: the brain's own company
+    if support >= needed and not _only_names(backing, words_, message):
+        return 3
     if (
         min_cosine is not None
         and support == 1

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..api import SearchRow
 from ..files import data_dir, read_state, write_atomic
 from .filecache import FileCache
 from .words import (
@@ -34,7 +33,6 @@ __all__ = [
     "TitleVocabulary",
     "is_distinctive",
     "is_hub",
-    "linked_from",
     "load_vocabulary",
     "vocabulary_path",
     "write_vocabulary",
@@ -163,24 +161,13 @@ HUB_SHARE = 20
 """A page linked from one page in this many of the brain's is a hub (:func:`is_hub`)."""
 HUB_MIN = 10
 """Nor from fewer pages than this: in a small brain a few links make no hub."""
-_BACKLINK_COEF = 0.05
-"""GBrain's backlink boost is ``1 + 0.05 ln(1 + links)`` (``hybrid.ts``
-``BACKLINK_BOOST_COEF``, ``applyBacklinkBoost``)."""
 
 
-def linked_from(row: SearchRow) -> int:
-    """How many pages link to the row's page, read back from its ``backlink_boost``
-    (0 when GBrain sent none)."""
-    boost = row.backlink_boost
-    if boost is None or not 1.0 < boost < 2.0:  # a factor far past any brain's: not GBrain's
-        return 0
-    return round(math.expm1((boost - 1.0) / _BACKLINK_COEF))
-
-
-def is_hub(row: SearchRow, vocabulary: TitleVocabulary | None) -> bool:
-    """Whether much of the brain links to the row's page (the brain's own company, its
-    main product): such a page's summary shares words with any message about work, so two
-    of them tell nothing. Needs the vocabulary's page count; without it, no page is."""
+def is_hub(links: int, vocabulary: TitleVocabulary | None) -> bool:
+    """Whether a page ``links`` pages link to (:attr:`.api.SearchRow.linked_from`) is one
+    much of the brain links to (its own company, its main product): such a page's summary
+    shares words with any message about work, so two of them tell nothing. Needs the
+    vocabulary's page count; without it, no page is."""
     if vocabulary is None or vocabulary.pages <= 0:
         return False
-    return linked_from(row) >= max(HUB_MIN, vocabulary.pages / HUB_SHARE)
+    return links >= max(HUB_MIN, vocabulary.pages / HUB_SHARE)
