@@ -38,6 +38,9 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_perio
         ("встреча 9 марта", {"m3", "d3-9"}),
         ("в марте", {"m3"}),
         ("3月9日の会議", {"m3", "d3-9"}),
+        ("5월 30일 회의에서", {"m5", "d5-30"}),  # Korean, the day apart or not
+        ("12월에 보고한", {"m12"}),
+        ("월요일에", set()),  # Monday: no figure, no month
         ("十一月に", {"m11"}),
         ("the mars rover and Marco's notes", set()),
         ("ask Julio about mayo", set()),

@@ -1589,3 +1589,34 @@ def test_a_page_much_of_the_brain_links_to_needs_a_third_word() -> None:
     # in a small brain a few links make no hub
     assert slugs(gate_rows([_linked(company, 8)], asked, gate=RULES,
                            vocabulary=TitleVocabulary(pages=40))) == [company.slug]  # fmt: skip
+
+
+def test_initials_a_title_gives_in_parentheses_are_its_own_words_initials() -> None:
+    title = "Retrieval-Augmented Generation (RAG)"
+    rag = row("concepts/retrieval-augmented-generation", title, 1.0, "keyword_exact", "concept",
+              snippet="Grounding a model's answers in pages.")  # fmt: skip
+    asked = (
+        "Is there anything in the knowledge base about RAG? My supervisor would like a short "
+        "section on how language models can be grounded in documents."
+    )
+    assert slugs(gate_rows([rag], asked, gate=RULES)) == [rag.slug]
+
+
+def test_one_word_of_a_notes_title_alone_is_chat_not_its_name() -> None:
+    lunch = row("notes/recipe-notes-team-lunch", "Recipe notes: team lunch", 1.0, "keyword_exact",
+                snippet="Dishes the team cooked for Friday lunch.")  # fmt: skip
+    vocabulary = TitleVocabulary.build(["Recipe notes: team lunch", "Team party notes"])
+    rules = replace(RULES, vocabulary=vocabulary)
+    for chat in ("ugh ok, lunch", "lol ok. lunch? 🥪", "OK, thanks, I am off to lunch now!"):
+        assert gate_rows([lunch], chat, gate=rules) == []
+    # two words of its title, or its word capitalised inside the sentence, name it
+    assert slugs(gate_rows([lunch], "team lunch?", gate=rules)) == [lunch.slug]
+    kickoff = row("meetings/2026-04-07-tidepool-dashboard-kickoff",
+                  "Tidepool Dashboard kickoff (2026-04-07)", 1.2, "keyword_exact", "meeting",
+                  snippet="Scope and owners of the dashboard.")  # fmt: skip
+    asked = "tidepool kickoff, when was that?"
+    assert slugs(gate_rows([kickoff], asked, gate=rules)) == [kickoff.slug]
+    # a person's name alone still names them
+    maya = row("people/maya-okafor", "Maya Okafor", 2.0, "keyword_exact", "person",
+               snippet="Co-founder and CEO.")  # fmt: skip
+    assert slugs(gate_rows([maya], "maya?", gate=rules)) == [maya.slug]

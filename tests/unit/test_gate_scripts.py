@@ -811,3 +811,53 @@ def test_a_kind_said_apart_names_its_meeting() -> None:
     assert "meetings/2026-04-04-osprey-kickoff" in slugs(found)
     found = gate_rows([], "stand up notes week fourteen was anything blocked", gate=gate)
     assert slugs(found) == ["notes/standup-notes-2026-w14"]
+
+
+def test_korean_particles_come_off_latin_words_and_its_kinds_and_dates_name_a_meeting() -> None:
+    # particles join the word before, Latin names and figures too
+    cut = ["roadmap", "2026", "에서", "lin", "chen", "이", "쓴"]
+    assert words("Roadmap 2026에서 Lin Chen이 쓴") == cut
+    assert kind_words("Camera Grid 킥오프 회의를") == "kickoff"
+    assert kind_words("Hiring Pipeline 상태 업데이트") == "status update"
+    gate = _indexed(
+        [
+            ("default", "projects/hiring-pipeline", "Hiring Pipeline", "project"),
+            ("default", "meetings/2026-05-29-hiring-pipeline-design-review",
+             "Hiring Pipeline design review (2026-05-29)", "meeting"),
+            ("default", "meetings/2026-05-30-hiring-pipeline-status-update",
+             "Hiring Pipeline status update (2026-05-30)", "meeting"),
+            *_NOTES,
+        ]
+    )  # fmt: skip
+    asked = "Hiring Pipeline 상태 업데이트 — 5월 30일 회의에서 Lorenzo가 보고한 내용 있어요?"
+    assert "meetings/2026-05-30-hiring-pipeline-status-update" in slugs(
+        gate_rows([], asked, gate=gate)
+    )
+
+
+def test_a_title_in_one_script_inside_a_message_in_another_names_its_page() -> None:
+    # a title in Latin letters among Korean words: nothing else is asked in its script
+    roadmap = row("notes/roadmap-2026", "Roadmap 2026", "What ships in each half.", "note")
+    asked = "다음 주 로드맵 리뷰 준비 중이에요. Roadmap 2026에서 상반기 주요 항목이 뭐였죠?"
+    assert slugs(gate_rows([roadmap], asked, gate=Gate(judge=None))) == [roadmap.slug]
+    checklist = row("notes/launch-checklist", "Launch checklist", "Before a release.", "note")
+    vocabulary = TitleVocabulary.build(["Launch checklist", *(title for *_, title, _ in _NOTES)])
+    rules = Gate(judge=None, vocabulary=vocabulary)
+    asked = "출시 전에 Launch checklist 항목을 다시 확인하고 싶어요."
+    assert slugs(gate_rows([checklist], asked, gate=rules)) == [checklist.slug]
+    # in English, its ordinary words beside others are not its name
+    asked = "is there a good launch checklist template for indie games?"
+    assert gate_rows([checklist], asked, gate=rules) == []
+    # a title in another script quoted in an English message, whatever the writer wants it for
+    platform = row("projects/huanjing-jiance", "环境监测平台", "水质数据每小时同步。", "project")
+    asked = (
+        "What kind of data does the 环境监测平台 collect, and how often does it sync? "
+        "I am collecting examples of environmental monitoring platforms."
+    )
+    assert slugs(gate_rows([platform], asked, gate=Gate(judge=None))) == [platform.slug]
+    oasis = row("projects/mashrou-alwaha", "مشروع الواحة", "مراقبة مستوى المياه.", "project")
+    asked = (
+        "There is a project called مشروع الواحة in the wiki. What does it monitor? I would like "
+        "to compare the different water monitoring projects for one of my chapters."
+    )
+    assert slugs(gate_rows([oasis], asked, gate=Gate(judge=None))) == [oasis.slug]

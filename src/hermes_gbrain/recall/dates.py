@@ -1,20 +1,19 @@
 """The dates a title or a message gives: years, quarters, months, ISO weeks and days, as marks.
 
-Pages of meetings and periodic notes are titled with ordinary words and a date
-("On-Call Retro (2026-03-12)", "Standup notes 2026-W17", "Quarterly report Q2 2026"), and
-people name them the way they say dates ("the on-call retro from march", "standup notes
-week 17", "the q2 report"). The title's words alone are too ordinary to name a page; its
-words *and* its date do (:func:`.naming._names`). Marks are ``y2026``, ``q2``, ``m3``,
-``w17`` and, for a day, ``d3-12`` (month, then day): "march 12th", "the 12th of march",
-"12 mars", "12.03.", "3月12日", "2026-03-12". English month names: "May", "Mar" and "Jan"
-only capitalised ("may" is a verb, "mar" a word, "jan" a name) or beside a day ("12 mar",
-"may 3rd"), the other short forms ("feb", "sept") as typed. Month names in French, German,
-Spanish, Portuguese, Italian and Russian, and months in Chinese and Japanese figures
-("3月"): a message in those languages names a meeting by its date as its own words say it
-("le Board Update du 9 mars"). A date in figures ("12/3") is read both ways, day first and
-month first: either may be the title's. Years, quarters and weeks said in words, as a message
-dictated by voice gives them ("the q two twenty twenty six report"), are read in figures
-(:func:`said_in_figures`).
+Pages of meetings and periodic notes are titled with ordinary words and a date ("On-Call Retro
+(2026-03-12)", "Standup notes 2026-W17", "Quarterly report Q2 2026"), and people name them the way
+they say dates ("the on-call retro from march", "standup notes week 17", "the q2 report"). The
+title's words alone are too ordinary to name a page; its words *and* its date do
+(:func:`.naming._names`). Marks are ``y2026``, ``q2``, ``m3``, ``w17`` and, for a day, ``d3-12``
+(month, then day): "march 12th", "the 12th of march", "12 mars", "12.03.", "3月12日", "2026-03-12".
+English month names: "May", "Mar" and "Jan" only capitalised ("may" is a verb, "mar" a word, "jan" a
+name) or beside a day ("12 mar", "may 3rd"), the other short forms ("feb", "sept") as typed. Month
+names in French, German, Spanish, Portuguese, Italian and Russian, and months in Chinese and
+Japanese figures ("3月") and in Korean ("5월 30일"): a message in those languages names a meeting by
+its date as its own words say it ("le Board Update du 9 mars"). A date in figures ("12/3") is read
+both ways, day first and month first: either may be the title's. Years, quarters and weeks said in
+words, as a message dictated by voice gives them ("the q two twenty twenty six report"), are read in
+figures (:func:`said_in_figures`).
 """
 
 from __future__ import annotations
@@ -58,6 +57,8 @@ _ABROAD_DAY = re.compile(rf"\b([12]\d|3[01]|0?[1-9])(?:er|\.)?\s+(?:de\s+)?([{_L
 _CJK_MONTH = re.compile(
     r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月(?:([12]\d|3[01]|0?[1-9])日)?"
 )
+_KOREAN_MONTH = re.compile(r"(1[0-2]|0?[1-9])\s*월(?:\s*([12]\d|3[01]|0?[1-9])\s*일)?")
+"""A month in Korean, maybe with its day ("5월 30일")."""
 _CJK_NUMBERS = {n: i for i, n in enumerate("一二三四五六七八九十", 1)} | {"十一": 11, "十二": 12}
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
 _ISO_WEEK = re.compile(r"\b(?:((?:19|20)\d\d)-?)?w(?:ee)?k?\s?(0?[1-9]|[1-4]\d|5[0-3])\b", re.I)
@@ -113,7 +114,7 @@ def date_marks(text: str) -> frozenset[str]:
     for day, word in _ABROAD_DAY.findall(folded):
         if word in _ABROAD:
             marks.update((f"m{_ABROAD[word]}", f"d{_ABROAD[word]}-{int(day)}"))
-    for number, day in _CJK_MONTH.findall(text):
+    for number, day in (*_CJK_MONTH.findall(text), *_KOREAN_MONTH.findall(text)):
         month = int(number) if number.isdigit() else _CJK_NUMBERS[number]
         marks.add(f"m{month}")
         if day:

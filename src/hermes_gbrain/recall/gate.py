@@ -219,6 +219,7 @@ from .vocabulary import (
 )
 from .words import (
     GENERIC_STEMS,
+    STOP_WORDS,
     abbreviated,
     acronyms,
     content_stem,
@@ -368,7 +369,12 @@ def _tier(
         return None  # "blue heron vs great egret": the name's words and others it never holds
     if anchors & names and _part_of_a_place(row, words_, anchors & names, message):
         names = set()  # "Сколько дней идёт судно по Северному морскому пути?"
-    if anchors and (anchors & names or support >= 2 or asked <= anchors):
+    alone = asked <= anchors and (
+        (row.type or "") not in _NOTE_TYPES
+        or _two_words_said(words_, message)
+        or bool(anchors & names)
+    )
+    if anchors and (anchors & names or support >= 2 or alone):
         return 2  # backed by a name, a second word, or the message is just the name
     needed = 3 if is_hub(row.linked_from, vocabulary) else 2  # a hub: the brain's own company
     if support >= needed and not _only_names(backing, words_, message):
@@ -381,6 +387,17 @@ def _tier(
     ):
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
+
+
+_NOTE_TYPES = frozenset({"note", "meeting"})
+"""Pages titled in ordinary words ("Recipe notes: team lunch"): one word of their title alone
+is chat ("ugh ok, lunch"), not their name, unless capitalised inside the sentence."""
+
+
+def _two_words_said(read: RowWords, message: Message) -> bool:
+    """Two of the title's words, not function words, are in the message ("tidepool kickoff,
+    when was that?", "thinking in systems notes"), not one ("ugh ok, lunch")."""
+    return len({w for w in read.sequence if w in message.said and w not in STOP_WORDS}) >= 2
 
 
 def _part_of_a_place(row: SearchRow, read: RowWords, named: set[str], message: Message) -> bool:

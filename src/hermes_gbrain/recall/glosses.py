@@ -1,17 +1,17 @@
 """What a meeting or an app is called, in the other languages people write to the agent in.
 
-Meeting pages are titled by their kind and their date ("Sync Design Review (2026-03-02)"),
-and people asking in Japanese, Arabic or German about one name its kind in their own
-language: "3月2日のレビュー", "اجتماع انطلاق مشروع Mesh Radio", "Monatsplanung August
-2026". A keyword-only GBrain finds none of those words, and the gate, which names a meeting
-by the words of its title, reads none of them. So the kinds of meeting a work brain holds
-(kickoff, review, design, status update, planning, retro, board, debrief) are read here in
-English too, as umlauts typed out are (:func:`.words.umlauts_typed`): the English words may
-name a title and never say that the message is about something else. An app's page is titled
-the same way ("Beacon App"), and Japanese writes it joined to the name ("Beaconアプリ"), so
-"app" is read too, and so are two kinds English speech and quick typing split in two ("osprey
-tracker kick off", "stand up notes week 14"). The table holds only these kinds: they say which
-page, and are no one's name.
+Meeting pages are titled by their kind and their date ("Sync Design Review (2026-03-02)"), and
+people asking in Japanese, Korean, Arabic or German about one name its kind in their own language:
+"3月2日のレビュー", "Camera Grid 킥오프 회의", "اجتماع انطلاق مشروع Mesh Radio",
+"Monatsplanung August 2026". A keyword-only GBrain finds none of those words, and the gate, which
+names a meeting by the words of its title, reads none of them. So the kinds of meeting a work brain
+holds (kickoff, review, design, status update, planning, retro, board, debrief) are read here in
+English too, as umlauts typed out are (:func:`.words.umlauts_typed`): the English words may name a
+title and never say that the message is about something else. An app's page is titled the same way
+("Beacon App"), and Japanese writes it joined to the name ("Beaconアプリ"), so "app" is read too,
+and so are two kinds English speech and quick typing split in two ("osprey tracker kick off",
+"stand up notes week 14"). The table holds only these kinds: they say which page, and are no one's
+name.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from .words import fold
 
 __all__ = ["kind_words"]
 
-# Each line: the word as written, then its English. Words of Cyrillic, written with spaces and
-# inflected at the end, match at a word's start ("ежемесячн" for every case ending), as do
-# Latin ones (whole when written apart); words of unspaced scripts and of Arabic (whose words
-# take the article and other prefixes) match anywhere.
+# Each line: the word as written, then its English. Words of Cyrillic and Hangul, written with
+# spaces and inflected or joined to particles at the end, match at a word's start ("ежемесячн" for
+# every case ending, "리뷰" in "리뷰를"), as do Latin ones (whole when written apart); words of
+# unspaced scripts and of Arabic (whose words take the article and other prefixes) match anywhere.
 _TABLE = """
 # Japanese
 キックオフ = kickoff
@@ -80,6 +80,21 @@ _TABLE = """
 статус = status
 ретро = retro
 приложени = app
+# Korean
+킥오프 = kickoff
+착수 = kickoff
+리뷰 = review
+검토 = review
+디자인 = design
+설계 = design
+상태 업데이트 = status update
+업데이트 = update
+이사회 = board
+월간 계획 = monthly planning
+회고 = retro
+디브리핑 = debrief
+스탠드업 = standup
+앱 = app
 # German
 monatsplanung = monthly planning
 planung = planning
@@ -129,11 +144,14 @@ def _pattern(word: str) -> str:
     folded = re.escape(fold(word))
     if word.isascii() and _APART.search(word):
         return rf"(?<!\w){folded}(?!\w)"
-    return rf"(?<!\w){folded}" if word.isascii() or _cyrillic(word) else folded
+    return rf"(?<!\w){folded}" if word.isascii() or _inflected_at_end(word) else folded
 
 
-def _cyrillic(word: str) -> bool:
-    return all("\u0400" <= ch <= "\u04ff" or not ch.isalpha() for ch in word)
+def _inflected_at_end(word: str) -> bool:
+    """Cyrillic and Hangul: written with spaces, endings and particles joined at the end."""
+    return all(
+        "\u0400" <= ch <= "\u04ff" or "\uac00" <= ch <= "\ud7af" or not ch.isalpha() for ch in word
+    )
 
 
 _MATCH = re.compile("|".join(f"(?P<g{i}>{_pattern(w)})" for i, (w, _) in enumerate(_GLOSSES)))

@@ -262,10 +262,16 @@ def _names(
     title = content_stems(text)
     named = {s for s in title if not s.isdigit()}
     distinctive = sum(1 for s in named if is_distinctive(s, vocabulary))
+    latin = all(s.isascii() for s in title)
+    # words of another script than the title's ask nothing beside it: the writer changed
+    # script to give its name ("Roadmap 2026에서 상반기 주요 항목이 뭐였죠?")
+    rest = {
+        s for s in wanted - title - GENERIC_STEMS - message.retyped_only if s.isascii() == latin
+    }
     if (
         len(title) >= 2
         and title <= wanted  # the whole title, numbers included ("Hiring plan 2026")
-        and (distinctive >= 1 or len(title) >= 3 or not wanted - title - GENERIC_STEMS)
+        and (distinctive >= 1 or len(title) >= 3 or not rest)
     ):
         return True  # or, of ordinary words, and nothing else: "whats on the launch checklist"
     single = distinctive == 1 and len(named) == 1

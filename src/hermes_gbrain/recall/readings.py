@@ -230,6 +230,8 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
         return False  # "collar battery drain incident report - what was the root cause"
     if page_asked(read.sequence, message):
         return False  # "zero trust networking page — anything concrete in there?"
+    if _quoted_in_its_script(row, read, message):
+        return False  # "a project called مشروع الواحة in the wiki": its name, as written
     if message.outside - read.body:
         return True  # "an expense policy for a five-person bakery"
     if read.title and read.title <= message.wanted and _asks_for_writing(message):
@@ -247,6 +249,17 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     if before and before <= THEIRS and not _EXISTS.search(message.text.lower()):
         return len(foreign) >= 1
     return len(foreign) >= ELSEWHERE_WORDS
+
+
+def _quoted_in_its_script(row: SearchRow, read: RowWords, message: Message) -> bool:
+    """A title written wholly in a script other than Latin, said whole in a message whose
+    other words are all Latin: the page's name quoted as it is written ("what does the
+    环境监测平台 collect"), never words of the writer's own language used about something else."""
+    title = read.title
+    if not title or any(s.isascii() for s in title):
+        return False
+    wanted = message.wanted_by(row)
+    return title <= wanted and all(s.isascii() for s in wanted - title)
 
 
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:

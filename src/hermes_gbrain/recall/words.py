@@ -199,13 +199,24 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", "".join(kept))
 
 
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+_HANGUL_PARTS = re.compile(f"[{_HANGUL}]+|[^{_HANGUL}]+")
+"""Korean is written with spaces, but its particles join the word before, Latin names and
+figures too ("Lin Chen이", "Roadmap 2026에서"): a word is cut where Hangul starts or ends."""
+
+
 def _split(token: str) -> Iterator[tuple[str, bool]]:
-    """A letter-digit run cut where it moves into or out of an unspaced script."""
+    """A letter-digit run cut where it moves into or out of an unspaced script, or of
+    Hangul."""
     if token.isascii():
         yield token, False
         return
     for run in _RUNS.findall(token):
-        yield run, is_unspaced(run[0])
+        if is_unspaced(run[0]):
+            yield run, True
+        else:
+            for part in _HANGUL_PARTS.findall(run):
+                yield part, False
 
 
 _NEGATED = re.compile(r"\b[a-z]+n['\u2019]t\b")
@@ -289,9 +300,10 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 3
-"""Bumped when :func:`stem` or the stop words change: stem counts kept on disk (the title
-vocabulary, the title index) were made with other stems and are made again or ignored."""
+STEMS_VERSION = 4
+"""Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
+on disk (the title vocabulary, the title index) were made with other stems and are made again
+or ignored."""
 STOP_STEMS = frozenset(stem(fold(w)) for w in STOP_WORDS)
 _OTHER_LATIN_FOLDED = frozenset(fold(w) for w in _OTHER_LATIN_STOPS)
 GENERIC_STEMS = frozenset(stem(fold(w)) for w in GENERIC_WORDS)
@@ -407,8 +419,10 @@ def acronyms(title: str) -> set[str]:
 def initials_written(text: str, title: str) -> bool:
     """Whether ``text`` writes in capitals the initials of ``title``'s words ("HLC" for
     *Hybrid Logical Clocks*): not an acronym the title holds as a word of its own ("FAQ for
-    my airbnb guests" only shares a word with *FAQ for rangers*)."""
-    return bool(initials_in(text) & acronyms(title) - initials_in(title))
+    my airbnb guests" only shares a word with *FAQ for rangers*). Initials the title gives in
+    parentheses are its own words' ("RAG" for *Retrieval-Augmented Generation (RAG)*)."""
+    bare = re.sub(r"\([^)]*\)", " ", title)
+    return bool(initials_in(text) & acronyms(title) - initials_in(bare))
 
 
 def abbreviated(title: str, initials: set[str]) -> list[set[str]]:
