@@ -240,7 +240,11 @@ measured once on those rules and that judge (four rules were then chosen looking
 to ``sealed119``: a title's initials in capitals beside a thing of the writer's own, chat
 mentions as names, a third supporting word for a page much of the brain links to, no content
 match beside a title said whole about something else; and the judge refitted on every set up to
-``sealed115``). The record is ``bench/RELEVANCE.md``."""
+``sealed115``); ``sealed120`` to ``sealed123``: by four more, measured once on those rules and
+that judge (four rules were then chosen looking at every set up to ``sealed123``: a title quoted
+in another script than the message's, a title's own initials in parentheses, one word of a notes
+or meeting title alone as chat, Korean particles, meeting kinds and dates; and the judge refitted
+on every set up to ``sealed119``). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

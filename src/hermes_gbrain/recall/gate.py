@@ -143,6 +143,18 @@ page mentions field stations).
 A person mentioned as a chat does ("@Nadia", :func:`.words.mentions`) is a name, wherever the
 mention stands and however it is written: it says the message is about this brain.
 
+A title in one script inside a message written in another is the page's name, quoted: a title
+of a script other than Latin said whole among Latin words is never used about something else,
+whatever the writer wants the page for ("a project called مشروع الواحة in the wiki … for one of
+my chapters", "what does the 环境监测平台 collect"), and a title in Latin letters among words of
+another script is named by its words alone, the others asking nothing beside it ("Roadmap
+2026에서 상반기 주요 항목이 뭐였죠?"). Korean joins its particles to the word before, Latin names
+too, and they are cut off (:mod:`.words`). Initials a title gives in parentheses are its own
+words' ("RAG" names *Retrieval-Augmented Generation (RAG)* beside "my supervisor"). One word of a
+note's or a meeting's title, the message's only distinctive word, is chat, not the page's name
+("ugh ok, lunch" beside *Recipe notes: team lunch*), unless two of the title's words are said
+("tidepool kickoff, when was that?") or the word is capitalised inside the sentence.
+
 A row of tier 2 or 3 is dropped when the message names something (a capitalised word
 inside a sentence: "Paris", "Dune") that the row never mentions, unless three distinctive
 words of the message back it (its summary may stop before the name). When any row is

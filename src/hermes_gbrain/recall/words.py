@@ -6,8 +6,10 @@ Cyrillic "й" and Japanese "が" keep their marks, which change the letter there
 Scripts written without spaces between words (Chinese, Japanese kana, Thai, Lao,
 Khmer, Myanmar) have no word boundaries to split on: a run of them is kept whole as a
 *run*, and a title's run names a page when it is a substring of the message's text
-(:func:`compact`). A message's capitalised acronym ("CRDTs", "RAG") is compared with
-the initials of titles (:func:`acronyms`).
+(:func:`compact`). Korean is written with spaces but joins its particles to the word
+before, Latin names and figures too ("Roadmap 2026에서"): a word is cut where Hangul starts
+or ends. A message's capitalised acronym ("CRDTs", "RAG") is compared with the initials of
+titles (:func:`acronyms`).
 """
 
 from __future__ import annotations
