@@ -82,3 +82,28 @@ def test_a_plugged_embedder_drives_the_vector_arm() -> None:
     assert by_slug["projects/ledger-lake"]["cosine"] == 1.0  # the embedder's, not the hash's
     assert all(r["cosine"] in (0.0, 1.0) for r in rows)
     assert len(texts) > 1  # the query and the chunks went through it
+
+
+def test_a_query_with_cjk_takes_gbrains_substring_branch_with_no_or_fallback(
+    brains: tuple[Mcp, Mcp],
+) -> None:
+    """pglite-engine.ts ``searchKeyword``: a query with Han, kana or Hangul in it (cjk.ts
+    ``hasCJK``) matches its whitespace-split terms as substrings, all of them, and returns
+    before the OR fallback; its title list is full-text search with the fallback, as for any
+    query. The rows are what a real keyword-only GBrain 0.46.28 returned for these messages
+    over the same pages (``bench/data/keyword_real.json``)."""
+    keyword, _ = brains
+
+    def slugs(query: str) -> list[str]:
+        return [r["slug"] for r in keyword.data("search", {"query": query})]
+
+    # no chunk holds every term, no title a word of it: nothing, not the page on "vacuum"
+    assert slugs("谁在维护那个集群和夜间 vacuum？") == []  # noqa: RUF001 - as written
+    # Korean takes the branch too: "CRDT" alone would find the page on CRDTs
+    asked = "CRDT 관련 문서 있어요? Driftwood에서 어떤 타입을 쓰는지 스펙에 적어야 해서요."
+    assert slugs(asked) == []
+    # the title list still relaxes to OR over the Latin words
+    assert slugs("Tidepool Dashboard 的 kickoff 是哪天开的")[:2] == [
+        "projects/tidepool-dashboard",
+        "meetings/2026-04-07-tidepool-dashboard-kickoff",
+    ]

@@ -33,10 +33,11 @@ the function it follows:
 The vector arm has no floor (recordings 112-114): every search returns up to 20 rows, the
 tail found by the vector arm alone. With the recorded brain's model plugged in
 (``bench/minilm.py``), ``bench/hybrid_fidelity.py`` compares this ranking with rows a real
-hybrid GBrain returned for the same pages and messages. Not imitated: the semantic query
-cache (a query close enough to an earlier one gets that one's rows back), salience (no
-page of ours has an emotional weight or takes) and CJK substring matching (a query in an
-unspaced script takes :mod:`.search`'s arms).
+hybrid GBrain returned for the same pages and messages. A query with Chinese, Japanese or
+Korean in it takes GBrain's CJK branch for its keyword list (:func:`_cjk_keyword_list`:
+whitespace-split terms matched as substrings, all of them, with no OR fallback). Not
+imitated: the semantic query cache (a query close enough to an earlier one gets that one's
+rows back) and salience (no page of ours has an emotional weight or takes).
 
 The default embedding is ours, small and deterministic: hashed word stems, their character
 trigrams (so "syncing" and "sync" meet) and character pairs of unspaced scripts, in
@@ -62,7 +63,6 @@ from hermes_gbrain.emulator.search import (
     Hit,
     SearchIndex,
     apply_boosts,
-    lexical_lists,
     representative_chunk,
     stem,
     words,
@@ -287,19 +287,64 @@ def _title_list(
     return [(page, representative_chunk(page)) for _, _, page in scored[:POOL]]
 
 
+_CJK = re.compile("[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af]")
+"""cjk.ts ``hasCJK``: Han, Hiragana, Katakana and Hangul syllables (BMP only)."""
+
+
+def _cjk_keyword_list(
+    pages: Sequence[Page], query: str, factor: Factor, low: bool
+) -> list[tuple[Page, Chunk, float]]:
+    """pglite-engine.ts ``searchKeyword`` on a query with CJK in it (``hasCJK``): the chunk arm
+    is ``cjk-keyword-sql.ts`` ``buildCJKKeywordSql``, not full-text search. The query's
+    whitespace-split terms (``splitCJKQueryTerms``, deduplicated) must all be in the chunk's
+    text (``ILIKE '%term%'``, so any case), and it returns before the OR fallback: no chunk
+    holding them all, no row. Score: each term's occurrences (``REPLACE``, so as written),
+    the whole query's too when it has several terms, and one over the position of its first
+    occurrence, times the slug-prefix factor; then the best chunk per page, as for
+    :func:`_keyword_list`."""
+    terms = list(dict.fromkeys(query.split()))
+    if not terms:
+        return []
+    folded = [t.lower() for t in terms]
+    scored: list[tuple[float, Page, Chunk]] = []
+    for page in pages:
+        for chunk in _page_chunks(page):
+            if low and chunk.chunk_source != "compiled_truth":
+                continue
+            text = chunk.text
+            lowered = text.lower()
+            if not all(t in lowered for t in folded):
+                continue
+            score = float(sum(text.count(t) for t in terms))
+            if len(terms) > 1:
+                score += text.count(query)
+            at = text.find(query)
+            score += 1.0 / (at + 1) if at >= 0 else 0.0
+            scored.append((score * factor(page), page, chunk))
+    scored.sort(key=lambda s: -s[0])
+    best: dict[int, tuple[float, Page, Chunk]] = {}
+    for score, page, chunk in scored[: POOL * 3]:
+        if page.id not in best or score > best[page.id][0]:
+            best[page.id] = (score, page, chunk)
+    ordered = sorted(best.values(), key=lambda b: (-b[0], b[1].id, b[2].id))
+    return [(page, chunk, score) for score, page, chunk in ordered[:POOL]]
+
+
 def _lexical(
     pages: Sequence[Page], query: str, index: SearchIndex, factor: Factor, low: bool
 ) -> tuple[list[tuple[Page, Chunk, float]], list[tuple[Page, Chunk]]]:
     """The keyword and title lists, each strict first and OR-relaxed when it finds
-    nothing (``orFallback``). A query in an unspaced script takes :mod:`.search`'s arms
-    (GBrain's CJK branch matches substrings, ``cjk-keyword-sql.ts``)."""
-    if any(_unspaced(ch) for ch in query):
-        return lexical_lists(pages, query, index, factor, compiled_only=low)
+    nothing (``orFallback``), except the keyword list of a query with CJK in it, which is
+    :func:`_cjk_keyword_list` and strict only; its title list is full-text search as for
+    any query (``searchTitles``: "CJK queries fall through to websearch FTS here")."""
     strict = tsearch.websearch(query)
     relaxed = tsearch.or_fallback(query)
-    keyword = _keyword_list(pages, strict, index, factor, low) if strict.lexemes else []
-    if not keyword and relaxed is not None:
-        keyword = _keyword_list(pages, relaxed, index, factor, low)
+    if _CJK.search(query):
+        keyword = _cjk_keyword_list(pages, query, factor, low)
+    else:
+        keyword = _keyword_list(pages, strict, index, factor, low) if strict.lexemes else []
+        if not keyword and relaxed is not None:
+            keyword = _keyword_list(pages, relaxed, index, factor, low)
     titles = _title_list(pages, strict, index, factor) if strict.lexemes else []
     if not titles and relaxed is not None:
         titles = _title_list(pages, relaxed, index, factor)
