@@ -263,7 +263,15 @@ def _keyword_list(
             vector = _chunk_tsvector(index, chunk)
             if query.matches(vector):
                 scored.append((tsearch.rank(vector, query) * scale, page, chunk))
-    scored.sort(key=lambda s: -s[0])
+    return _best_per_page(scored)
+
+
+def _best_per_page(
+    scored: list[tuple[float, Page, Chunk]],
+) -> list[tuple[Page, Chunk, float]]:
+    """``buildBestPerPagePoolCte`` over the chunks scored: the first ``3 x`` :data:`POOL` by
+    score, the best chunk per page, by score then page and chunk id, the first :data:`POOL`."""
+    scored = sorted(scored, key=lambda s: -s[0])
     best: dict[int, tuple[float, Page, Chunk]] = {}
     for score, page, chunk in scored[: POOL * 3]:
         if page.id not in best or score > best[page.id][0]:
@@ -321,13 +329,7 @@ def _cjk_keyword_list(
             at = text.find(query)
             score += 1.0 / (at + 1) if at >= 0 else 0.0
             scored.append((score * factor(page), page, chunk))
-    scored.sort(key=lambda s: -s[0])
-    best: dict[int, tuple[float, Page, Chunk]] = {}
-    for score, page, chunk in scored[: POOL * 3]:
-        if page.id not in best or score > best[page.id][0]:
-            best[page.id] = (score, page, chunk)
-    ordered = sorted(best.values(), key=lambda b: (-b[0], b[1].id, b[2].id))
-    return [(page, chunk, score) for score, page, chunk in ordered[:POOL]]
+    return _best_per_page(scored)
 
 
 def _lexical(
