@@ -403,7 +403,8 @@ def _tier(
 
 _NOTE_TYPES = frozenset({"note", "meeting"})
 """Pages titled in ordinary words ("Recipe notes: team lunch"): one word of their title alone
-is chat ("ugh ok, lunch"), not their name, unless capitalised inside the sentence."""
+is chat ("ugh ok, lunch"), not their name, unless capitalised inside the sentence or said beside
+another word of the title."""
 
 
 def _two_words_said(read: RowWords, message: Message) -> bool:

@@ -192,9 +192,11 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     first?"; "weekly release train — when does a fix go out" beside *Decision: Weekly
     release train*, its title after a label), a title of :data:`.naming.WHOLE_TITLE_WORDS`
     words or more said whole ("collar battery drain incident report"), a lettered title's
-    word and letter (:func:`.naming.designated`), or a title asked for as a page
+    word and letter (:func:`.naming.designated`), a title asked for as a page
     (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're
-    killing my battery"); nor, when
+    killing my battery") or a title in another script than Latin quoted whole among Latin
+    words (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting
+    examples"); nor, when
     it gives nothing the row never mentions as what the title is for, for a title said whole
     in a question whether the brain holds it written ("idempotency keys for photo uploads, do
     we have a writeup"), a project's title it opens with or a title given after "the" that
