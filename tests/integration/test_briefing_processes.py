@@ -8,14 +8,13 @@ runs started together by a script would.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from hermes_gbrain.commands.main import main
 from hermes_gbrain.emulator import Emulator
+from support.children import python_child
 from support.hermes_cli import CLI_TEST_TIMEOUT_S
 from support.hermes_home import HermesHome
 from support.pointer_env import make_profile
@@ -49,17 +48,7 @@ def test_one_briefing_for_processes_started_together(
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GBRAIN_", "MCP_GBRAIN"))}
     env["HERMES_HOME"] = str(hermes_home.path)
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS_DIR), env.get("PYTHONPATH", "")])
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "-c", ONE_TURN],
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(PROCESSES)
-    ]
+    processes = [python_child(ONE_TURN, env) for _ in range(PROCESSES)]
     outputs = []
     try:
         for process in processes:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import selectors
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -16,6 +14,7 @@ import pytest
 
 from hermes_gbrain.auth import TOKEN_DEADLINE_S
 from hermes_gbrain.emulator import Emulator, RecordedRequest
+from support.children import python_child
 from support.hermes_driver import MemoryManagerDriver, load_provider
 from support.hermes_home import HermesHome
 from support.pair_searches import without_pairs
@@ -52,15 +51,7 @@ class _Search:
             "sys.stdin.readline()\n"
             f"sys.exit(main(['search', {QUESTION!r}, '--limit', '1']))\n"
         )
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code],
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            pass_fds=(signal,),
-        )
+        self.process = python_child(code, env, pass_fds=(signal,))
         os.close(signal)
         assert self.process.stdout is not None
         assert self.process.stdout.readline().strip() == "ready"
