@@ -262,16 +262,10 @@ def _names(
     title = content_stems(text)
     named = {s for s in title if not s.isdigit()}
     distinctive = sum(1 for s in named if is_distinctive(s, vocabulary))
-    latin = all(s.isascii() for s in title)
-    # words of another script than the title's ask nothing beside it: the writer changed
-    # script to give its name ("Roadmap 2026에서 상반기 주요 항목이 뭐였죠?")
-    rest = {
-        s for s in wanted - title - GENERIC_STEMS - message.retyped_only if s.isascii() == latin
-    }
     if (
         len(title) >= 2
         and title <= wanted  # the whole title, numbers included ("Hiring plan 2026")
-        and (distinctive >= 1 or len(title) >= 3 or not rest)
+        and (distinctive >= 1 or len(title) >= 3 or _nothing_else(title, wanted, message))
     ):
         return True  # or, of ordinary words, and nothing else: "whats on the launch checklist"
     single = distinctive == 1 and len(named) == 1
@@ -289,6 +283,15 @@ def _names(
         return True  # "whats on the launch checklist before we ship": that one, the brain's
     own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
     return _dated(text, title, message, wanted, own)
+
+
+def _nothing_else(title: set[str], wanted: set[str], message: Message) -> bool:
+    """The message asks nothing beside the title: no other word, not generic, in the title's
+    script (a writer who changes script gives a name: "Roadmap 2026에서 상반기 주요 항목이
+    뭐였죠?"), glossed words aside."""
+    latin = all(s.isascii() for s in title)
+    rest = wanted - title - GENERIC_STEMS - message.retyped_only
+    return not any(s.isascii() == latin for s in rest)
 
 
 def title_named(

@@ -168,7 +168,9 @@ _OWN_TYPES = frozenset({"project", "meeting"})
 """Pages whose titles name the brain's own work: a message that opens with one is about it."""
 
 
-def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message) -> bool:
+def _elsewhere(
+    row: SearchRow, read: RowWords, wanted: set[str], asked: set[str], message: Message
+) -> bool:
     """The message uses the row's title as ordinary words about something else: it names
     nothing (no capitalised word inside the sentence), the row is no person's or company's
     page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message, in Latin
@@ -232,7 +234,7 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
         return False  # "collar battery drain incident report - what was the root cause"
     if page_asked(read.sequence, message):
         return False  # "zero trust networking page — anything concrete in there?"
-    if _quoted_in_its_script(row, read, message):
+    if _quoted_in_its_script(read, wanted):
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
     if message.outside - read.body:
         return True  # "an expense policy for a five-person bakery"
@@ -253,14 +255,14 @@ def _elsewhere(row: SearchRow, read: RowWords, asked: set[str], message: Message
     return len(foreign) >= ELSEWHERE_WORDS
 
 
-def _quoted_in_its_script(row: SearchRow, read: RowWords, message: Message) -> bool:
+def _quoted_in_its_script(read: RowWords, wanted: set[str]) -> bool:
     """A title written wholly in a script other than Latin, said whole in a message whose
-    other words are all Latin: the page's name quoted as it is written ("what does the
-    环境监测平台 collect"), never words of the writer's own language used about something else."""
+    other words (``wanted``: :meth:`.message.Message.wanted_by` the row) are all Latin: the
+    page's name quoted as it is written ("what does the 环境监测平台 collect"), never words of
+    the writer's own language used about something else."""
     title = read.title
     if not title or any(s.isascii() for s in title):
         return False
-    wanted = message.wanted_by(row)
     return title <= wanted and all(s.isascii() for s in wanted - title)
 
 
@@ -302,7 +304,7 @@ def reading_of(
     wanted = message.wanted_by(row)
     asked = {s for s in wanted if is_distinctive(s, vocabulary)}
     words_ = row_words or RowWords.of(row)
-    elsewhere = _elsewhere(row, words_, asked, message)
+    elsewhere = _elsewhere(row, words_, wanted, asked, message)
     spelt = _mended(row, wanted, message, words_)
     common = _as_common_noun(row, words_, message) or (
         is_person(row) and _borne_by_another(words_, message, vocabulary, spelt)
