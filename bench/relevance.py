@@ -119,6 +119,7 @@ SPLITS = (
     *("sealed112", "sealed113", "sealed114", "sealed115"),
     *("sealed116", "sealed117", "sealed118", "sealed119"),
     *("sealed120", "sealed121", "sealed122", "sealed123"),
+    *("sealed124", "sealed125", "sealed126", "sealed127"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
