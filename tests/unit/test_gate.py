@@ -660,6 +660,26 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
     ]
     # "my notes", "my plan": words common in titles may be pages of this brain
     assert slugs(gate_rows([tomas], "did Tomas read my notes?")) == ["people/tomas-lindqvist"]
+    # a name before the thing is its make: "my Osprey backpack" is a backpack
+    tracker = row("projects/osprey-tracker", "Osprey Tracker", 0.9, "keyword_exact", "project",
+                  snippet="GPS tags on ospreys along the river.")  # fmt: skip
+    backpack = "zip on my Osprey backpack broke after 2 years, does the warranty cover that?"
+    assert gate_rows([tracker], backpack) == []
+
+
+def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:
+    kotlin = row("decisions/kotlin-android", "Decision: Kotlin for the Android app", 1.0,
+                 "keyword_exact", "decision", snippet="Chosen in March; iOS waits.")  # fmt: skip
+    vocab = TitleVocabulary.build([kotlin.title, "Beacon App", *(f"T{i}" for i in range(30))])
+    rules = Gate(judge=None)
+    ours = (
+        "why did we go with kotlin for the android app? "
+        "i came from react native and kinda miss hot reload ngl"
+    )
+    assert slugs(gate_rows([kotlin], ours, gate=rules, vocabulary=vocab)) == [kotlin.slug]
+    # the same words about what others did: about something else
+    theirs = ours.replace("did we", "did they")
+    assert gate_rows([kotlin], theirs, gate=rules, vocabulary=vocab) == []
 
 
 def test_a_title_for_someone_elses_thing_names_nothing() -> None:
@@ -1207,7 +1227,8 @@ def test_a_name_s_own_word_with_one_word_its_page_lacks_names_it_standing_alone(
     baobab = company("companies/baobab-legal", "Baobab Legal", "Our outside counsel.")
     replay = company("companies/replay", "Replay", "A podcast studio we sponsor.")
     titles = ["Meadowlark Design Studio", "Baobab Legal", "Replay", "Design review", "Design notes",
-              "Legal notes", "Legal review", *(f"T{i}" for i in range(30))]  # fmt: skip
+              "Legal notes", "Legal review", "Paulina Wojcik",
+              *(f"T{i}" for i in range(30))]  # fmt: skip
     vocab = TitleVocabulary.build(titles)
 
     def shown(rows: Sequence[SearchRow], message: str) -> list[str]:
@@ -1224,6 +1245,12 @@ def test_a_name_s_own_word_with_one_word_its_page_lacks_names_it_standing_alone(
     assert shown([replay], "how to turn on session replay in sentry") == []
     # two words its page lacks: about something else
     assert shown([meadowlark], "was meadowlark at the wedding or the funeral") == []
+    # a person's first name makes one thing only with the word after it: the word before is
+    # what the message does with them
+    paulina = row("people/paulina-wojcik", "Paulina Wojcik", 1.0, "keyword_exact", "person",
+                  snippet="QA lead; runs the offline regression suite.")  # fmt: skip
+    assert shown([paulina], "should i just ping paulina about it?") == [paulina.slug]
+    assert shown([paulina], "paulina angelou quote") == []
 
 
 def test_chat_shorthand_and_words_asking_for_the_gist_say_nothing_else() -> None:

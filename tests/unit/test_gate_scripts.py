@@ -32,6 +32,7 @@ from hermes_gbrain.recall.words import (
     message_names,
     near,
     other_language,
+    stem,
     umlauts_typed,
     words,
 )
@@ -861,3 +862,46 @@ def test_a_title_in_one_script_inside_a_message_in_another_names_its_page() -> N
         "to compare the different water monitoring projects for one of my chapters."
     )
     assert slugs(gate_rows([oasis], asked, gate=Gate(judge=None))) == [oasis.slug]
+
+
+def test_function_words_of_more_latin_languages_mark_a_message_as_written_in_them() -> None:
+    # Italian, Dutch, Polish, Turkish, Vietnamese, Indonesian and Swahili; and more of French
+    # and German than before
+    for asked in (
+        "Ho visto una pagina in russo. Di cosa tratta?",
+        "waarom hebben we dat zo besloten?",
+        "Potrzebuję expense policy — do ilu dni trzeba oddać paragony?",
+        "Bu arada offsite trip plan'da otobüsler kaçta kalkıyordu?",
+        "code review guidelines bên mình cần mấy approval mới merge được ạ?",
+        "Fernseed itu bisa kenali berapa spesies ya?",
+        "tafadhali, hii ni nini?",
+        "parle-moi du projet poacher alerts",
+        "was misst der wasserstandsmonitor eigentlich genau?",
+    ):
+        assert other_language(asked), asked
+    for asked in ("de-risk the tu delft partnership", "how old can baobab trees get"):
+        assert not other_language(asked), asked
+    # folded, a function word is no English word's stem: "très" would hide "trees"
+    assert stem("trees") in content_stems("how old can baobab trees get")
+
+
+def test_a_title_said_in_a_message_in_another_latin_language_names_its_page() -> None:
+    expense = row("notes/expense-policy", "Expense policy", "Receipts within 30 days.", "note")
+    asked = "Potrzebuję expense policy — do ilu dni trzeba oddać paragony?"
+    assert slugs(gate_rows([expense], asked, gate=Gate(judge=None))) == [expense.slug]
+    monitor = row(
+        "projects/wasserstandsmonitor", "Wasserstandsmonitor", "Pegel an zwölf Brunnen.", "project"
+    )
+    vocabulary = TitleVocabulary.build(["Wasserstandsmonitor", *(t for *_, t, _ in _NOTES)])
+    asked = "was misst der wasserstandsmonitor eigentlich genau?"
+    rules = Gate(judge=None, vocabulary=vocabulary)
+    assert slugs(gate_rows([monitor], asked, gate=rules)) == [monitor.slug]
+    # a title of ordinary words said whole among another language's words is quoted
+    checklist = row("notes/launch-checklist", "Launch checklist", "Before a release.", "note")
+    vocabulary = TitleVocabulary.build(["Launch checklist", "Sprint planning checklist"])
+    rules = Gate(judge=None, vocabulary=vocabulary)
+    asked = "launch checklist buat rilis besok isinya apa aja sih? aku belum pernah ikut rilis"
+    assert slugs(gate_rows([checklist], asked, gate=rules)) == [checklist.slug]
+    # in English, its ordinary words beside others are not its name
+    asked = "is there a good launch checklist template for indie games?"
+    assert gate_rows([checklist], asked, gate=rules) == []

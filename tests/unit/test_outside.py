@@ -26,6 +26,9 @@ ORDINARY = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)
         ("for a work trip", set()),
         ("for my sister's bakery", {"sister"}),
         ("who leads our fundraising?", set()),
+        # a name before it is the thing's make or maker: the thing is what follows
+        ("zip on my Osprey backpack broke", {"backpack"}),
+        ("can my Sony camera shoot at night", {"camera"}),
     ],
 )
 def test_the_thing_after_my_or_for_a(message: str, things: set[str]) -> None:

@@ -54,7 +54,7 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    side by side ("series a: target?"), never by the word alone ("¿alguna serie buena?"). Not when
    the message uses the title about something else: it names nothing the brain knows nor two of
    the rows' titles whole ("occupancy modelling vs raw counts for camera grid"), is not in
-   German, Spanish, French or Portuguese (whose own words the row would not explain), the row is no
+   another language in Latin letters (whose own words the row would not explain), the row is no
    person's or company's page, no meeting on a date the message gives nor page of its day or
    week ("standup notes week 14"), no title asked for as a page ("zero trust networking page —
    anything concrete?", not "the … page of my blog host") or said whole in a question whether

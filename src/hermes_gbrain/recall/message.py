@@ -58,7 +58,9 @@ class Message:
     said: frozenset[str]
     """Its words, whole, and those of :attr:`retyped` (slips of names are read on them)."""
     other_language: bool
-    """Written in German, Spanish, French or Portuguese (:func:`.words.other_language`)."""
+    """Written in another language in Latin letters: German, Spanish, French, Portuguese,
+    Italian, Dutch, Polish, Turkish, Vietnamese, Indonesian or Swahili
+    (:func:`.words.other_language`)."""
     outside: frozenset[str]
     """What it gives as the writer's own or as what it is for ("my son", "for a bakery":
     :func:`.outside.outside_things`)."""

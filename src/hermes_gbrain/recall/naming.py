@@ -197,7 +197,7 @@ def lone_name(
         rest = unexplained(asked, read, message, other_scripts=not head.isascii())
         if not rest or (message.other_language and not message.names - read.body):
             return True  # another language's own words say nothing of what it is about
-        if len(rest) == 1 and _stands_alone(word, rest, message):
+        if len(rest) == 1 and _stands_alone(word, rest, message, person=kind == "person"):
             return True  # "whos our contact at brightwater", not "baobab trees"
     return False
 
@@ -206,19 +206,21 @@ _DETERMINERS = frozenset("the a an this that these those my your our his her the
 """Words that open what a verb acts on ("replay the last song")."""
 
 
-def _stands_alone(word: str, rest: set[str], message: Message) -> bool:
+def _stands_alone(word: str, rest: set[str], message: Message, *, person: bool = False) -> bool:
     """The name's word is a thing the message asks about, with one word besides that its
     page lacks ("did meadowlark send their final invoice"): not when that word stands right
     beside it, which makes the two one thing of another kind ("baobab trees", "driftwood
     craft", "the sky blue"), nor when a determiner follows it, which makes it a verb ("can
     you replay the last song"), nor in a question of how to do something ("how to turn on
-    session replay in sentry")."""
+    session replay in sentry"). A person's first name makes one thing only with the word
+    after it ("maya angelou"): the word before is what the message does with them ("should
+    i just ping paulina about it?")."""
     if message.how_to:
         return False
     said = (*message.sequence, "")
     places = [i for i, w in enumerate(said) if w == word]
     for i in places:
-        beside = {content_stem(said[j]) for j in (i - 1, i + 1) if j >= 0}
+        beside = {content_stem(said[j]) for j in ((i + 1,) if person else (i - 1, i + 1)) if j >= 0}
         if beside & rest or said[i + 1] in _DETERMINERS:
             return False
     return bool(places)
@@ -275,8 +277,10 @@ def _names(
     if named and named <= wanted and whole:
         return True
     # the title as a phrase of the message ("the working capital review")
-    if _phrase_in(text, message.sequence) and (distinctive >= 1 or len(words(text)) >= 3):
-        return True
+    if _phrase_in(text, message.sequence) and (
+        distinctive >= 1 or len(words(text)) >= 3 or message.other_language
+    ):
+        return True  # or, in another language, a phrase of ours: "launch checklist buat rilis"
     if paged(tuple(words(text)), message):
         return True  # "open the launch checklist page"
     if len(words(text)) >= 2 and words_before(tuple(words(text)), message.sequence) & _DEFINITE:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, stem, words
+from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, message_names, stem, words
 
 __all__ = ["LOOK_AHEAD", "outside_things"]
 
@@ -23,15 +23,18 @@ words: "for a 50 person law firm" gives "law")."""
 _FOR = frozenset({"a", "an", "my"})
 
 
-def _thing(after: list[str], ordinary: Collection[str]) -> str | None:
+def _thing(after: list[str], ordinary: Collection[str], names: Collection[str] = ()) -> str | None:
     """The stem of the first word that can name a thing, or None when that word is one
-    a title commonly holds."""
-    for word in after[:LOOK_AHEAD]:
+    a title commonly holds. A name (``names``: capitalised stems) followed by such a word
+    is its make or maker, and the word after it the thing ("my Osprey backpack")."""
+    for i, word in enumerate(after[:LOOK_AHEAD]):
         if len(word) < 3 or any(c.isdigit() for c in word) or word in ENGLISH_STOP_WORDS:
             continue
         found = stem(word)
         if found in GENERIC_STEMS:
             continue
+        if found in names and (made := _thing(after[i + 1 : i + 2], ordinary)):
+            return made
         return None if found in ordinary else found
     return None
 
@@ -41,6 +44,7 @@ def outside_things(message: str, ordinary: Collection[str]) -> frozenset[str]:
     can name a thing: not a function word, number or generic word, and not in
     ``ordinary`` (stems of words common in titles)."""
     said = words(message)
+    names = message_names(message)
     found: set[str] = set()
     for i, word in enumerate(said):
         if word == "my":
@@ -49,7 +53,7 @@ def outside_things(message: str, ordinary: Collection[str]) -> frozenset[str]:
             after = said[i + 2 :]
         else:
             continue
-        thing = _thing(after, ordinary)
+        thing = _thing(after, ordinary, names)
         if thing:
             found.add(thing)
     return frozenset(found)

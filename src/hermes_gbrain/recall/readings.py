@@ -93,6 +93,12 @@ _OURS = frozenset({"our", "my"})
 """Words before a title that make it the brain's own."""
 _EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
+_WE_DID = re.compile(
+    r"\b(?:why|when|what) (?:did|do|does|have|had) we\b"
+    r"|\bwe (?:decided|chose|picked|went with|stuck with|agreed|settled on|moved to)\b"
+)
+"""A question what the writer's team did or decided ("why did we go with kotlin for the
+android app?", "what we decided about open-sourcing the field handbook"): the brain's own."""
 
 
 _WRITING = frozenset(
@@ -212,6 +218,8 @@ def _elsewhere(
         return False  # "occupancy modelling vs raw counts for camera grid": two of its titles
     if before & _OURS and (row.type or "") != "concept":
         return False  # "my weekly planning notes"; "my circuit breaker" is no concept of ours
+    if (row.type or "") == "decision" and _WE_DID.search(message.text.lower()):
+        return False  # "why did we go with kotlin for the android app? i came from react"
     if held_by_name(read, message):
         return False  # "tamsin's field handbook": the page says whose it is
     if message.other_language:

@@ -71,8 +71,9 @@ _UNSPACED = (
 
 # Function words and chat filler: never an anchor. English first (the brain's usual
 # language; :mod:`.outside` reads past them alone), then the commonest function words of
-# German, Spanish, French, Portuguese, Russian and Arabic, so a question in those languages
-# is not "supported" by them.
+# German, Spanish, French, Portuguese, Italian, Dutch, Polish, Turkish, Vietnamese,
+# Indonesian, Swahili, Russian and Arabic, so a question in those languages is not
+# "supported" by them.
 ENGLISH_STOP_WORDS = frozenset(
     """
     about above after again all also and any are been before being below between both but can
@@ -99,15 +100,38 @@ _LATIN_FUNCTION_WORDS = frozenset(
     """
     der das den dem ein eine einer eines einem einen und oder aber ist sind wer wie wann warum
     welche welcher welches wir uns unser unsere ihr mit von für auf aus bei nach über zum zur
-    sich nicht auch noch schon bitte gibt
+    sich nicht auch noch schon bitte gibt eigentlich genau nochmal doch wieso weshalb
+    kannst können haben wird werden wurde mir dir mich dich ihm ihn ihnen dass wenn weil dann
+    denn kein keine keinen etwas vom beim steht danke hallo jetzt heute gestern sehr viel viele
+    meine mein deine dein seine ihre einfach gerade immer nur zwischen stimmt
     el los las una unos unas del que qué quién quien cómo como cuál cual cuándo dónde por para
     sobre está están nuestro nuestra nuestros muy más
     les une est sont qui quoi comment quel quelle pour avec sans dans sur nous notre
+    moi toi elle ils elles mais aussi peux peut pourriez pouvez faut fait leur leurs cette
+    ces mon ton tes vous votre vos je bonjour merci salut stp svp déjà où rien tout tous
     os uma dos das quem qual quais onde com nosso nossa
-    """.split()  # noqa: SIM905 - a word list reads better as text
+    il che gli della delle degli dello nella nelle sulla alla alle dalla questo questa questi
+    quello quella perché cosa quale quali quando anche ancora molto sono abbiamo hanno grazie
+    ciao vorrei potrebbe potresti sarebbe essere nostro nostra nostri mio
+    het een niet zijn waarom wanneer welke waar ook nog maar voor naar heeft hebben graag
+    bedankt onze deze bij
+    czy gdzie kiedy dlaczego który która które się żeby dla przez oraz jaki jaka jakie
+    mamy trzeba można proszę dzięki już ile ilu tylko jeszcze bardzo nasz nasza nasze tego jego
+    bir için nasıl neden nerede hangi değil gibi daha çok veya bizim benim lütfen teşekkürler
+    merhaba acaba olan olarak kadar sonra şimdi bu da
+    không được những nhiều mình của với nào này các một thì nếu như người phải chưa vậy giờ
+    trong
+    untuk dengan tidak bisa sudah belum saya aku kami kita berapa bagaimana kenapa mengapa
+    siapa kapan sih nih kalau tapi juga atau harus perlu gimana nggak gak tolong terima
+    kasih ini itu mau buat dari udah punya
+    kwa katika hii hiyo nini gani wapi lini nani kwanini tafadhali asante habari sana kesho
+    sisi mimi wewe yetu yangu hapa pia lakini kama bado sasa kuna hakuna
+    """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
-"""Function words of German, Spanish, French and Portuguese that are no English word: they
-anchor nothing, and they mark a message as written in one of those languages."""
+"""Function words of German, Spanish, French, Portuguese, Italian, Dutch, Polish, Turkish,
+Vietnamese, Indonesian and Swahili that are no English word once their accents are dropped
+("thế" would be "the", "bên" "ben"): they anchor nothing, and they mark a message as written
+in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
     | _LATIN_FUNCTION_WORDS
@@ -127,18 +151,20 @@ _OTHER_LATIN_STOPS = _LATIN_FUNCTION_WORDS | frozenset(
     porfa gracias hola kurz
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-"""What marks a message as German, Spanish, French or Portuguese (:func:`other_language`):
-the function words above and a few more; "die", "la" or "son" are English words too."""
+"""What marks a message as written in another language in Latin letters
+(:func:`other_language`): the function words above and a few more; "die", "la" or "son" are
+English words too."""
 
 
-_ACCENTED = re.compile("[¿¡\u00c0-\u00ff\u0100-\u017f]")
-"""Spanish question marks and Latin letters with accents, which English words lack."""
+_ACCENTED = re.compile("[¿¡\u00c0-\u00ff\u0100-\u024f\u1e00-\u1eff]")
+"""Spanish question marks and Latin letters with accents, which English words lack
+(Vietnamese's "ơ", "ư" and "ạ" among them)."""
 
 
 def other_language(text: str) -> bool:
     """Whether a message in Latin script is in another language than English: two of its
-    words are function words of German, Spanish, French or Portuguese, or one is and it
-    writes a letter English does not ("förderantrag bayern: wie viele halsbänder?")."""
+    words are function words of another language (:data:`_LATIN_FUNCTION_WORDS`), or one is
+    and it writes a letter English does not ("förderantrag bayern: wie viele halsbänder?")."""
     found = len(_OTHER_LATIN_FOLDED & set(words(text)))
     return found >= 2 or (found == 1 and _ACCENTED.search(text) is not None)
 
@@ -302,7 +328,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 4
+STEMS_VERSION = 5
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
