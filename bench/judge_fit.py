@@ -11,8 +11,8 @@ for each threshold, what the judge adds on the sets after it: how the threshold 
 (``--upto sealed75``) and how each fit was measured blind (``--upto sealed99``, then sealed100
 to sealed103; ``--upto sealed103``, then sealed104 to sealed107; ``--upto sealed107``, then
 sealed108 to sealed111; ``--upto sealed111``, then sealed112 to sealed115; ``--upto sealed115``,
-then sealed116 to sealed119; ``--upto sealed119``, the committed fit, then sealed120 to
-sealed123).
+then sealed116 to sealed119; ``--upto sealed119``, then sealed120 to sealed123; ``--upto
+sealed123``, the committed fit, then sealed124 to sealed127).
 ``--write`` rewrites the weights module; ``--check`` exits non-zero when the committed weights
 differ from the fitted ones. The fit is deterministic: the emulator's clock is pinned
 (``CLOCK``), since its recency boost, like GBrain's, dates pages from the moment of the search,
