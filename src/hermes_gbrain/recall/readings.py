@@ -191,8 +191,9 @@ def _elsewhere(
     lowercase whose page the message names, :func:`.gate._met`) or two of the rows' titles
     whole (:attr:`.message.Message.titles_said`: "occupancy modelling vs raw counts for camera
     grid") or says the title
-    is ours ("does our expense policy cover taxis?", "my weekly planning notes") or gives it
-    as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
+    is ours ("does our expense policy cover taxis?", "my weekly planning notes"), asks what we
+    did about a decision (:data:`_WE_DID`: "why did we go with kotlin for the android app?") or
+    gives it as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
     whatever the message wants it for ("annual report 2025, need the headline numbers for an
     LP intro"), for a meeting on a date the message gives ("the sync design review on march
     2nd") or a page of its day or ISO week ("standup notes w14 - did anyone flag a
