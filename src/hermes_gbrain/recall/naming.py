@@ -220,7 +220,8 @@ def _stands_alone(word: str, rest: set[str], message: Message, *, person: bool =
     said = (*message.sequence, "")
     places = [i for i, w in enumerate(said) if w == word]
     for i in places:
-        beside = {content_stem(said[j]) for j in ((i + 1,) if person else (i - 1, i + 1)) if j >= 0}
+        around = (i + 1,) if person else (i - 1, i + 1)
+        beside = {content_stem(said[j]) for j in around if j >= 0}
         if beside & rest or said[i + 1] in _DETERMINERS:
             return False
     return bool(places)
