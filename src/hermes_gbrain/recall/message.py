@@ -96,6 +96,9 @@ class Message:
     """The stems of those words, in any order (:func:`_opening`)."""
     how_to: bool = False
     """It asks how to do something (:data:`_HOW_TO`)."""
+    we_did: bool = False
+    """It asks what the writer's team did or decided (:data:`_WE_DID`: "why did we go with
+    kotlin for the android app?"): a decision's title it says is the brain's own."""
     adjacent: frozenset[tuple[str, str, str]] = frozenset()
     """Words side by side with only spaces between (:func:`_adjacent`)."""
     mentioned: frozenset[str] = frozenset()
@@ -106,7 +109,8 @@ class Message:
     @classmethod
     def of(cls, message: str) -> Message:
         mentioned = frozenset(mentions(message))
-        names = message_names(message) | latin_among_others(message) | mentioned
+        capitalised = message_names(message)
+        names = capitalised | latin_among_others(message) | mentioned
         figures = said_in_figures(message)  # "q two twenty twenty six": dictated
         glossed = (umlauts_typed(message), in_latin_letters(message), kind_words(message), figures)
         retyped = " ".join(filter(None, glossed))
@@ -115,6 +119,7 @@ class Message:
         sequence = tuple(words(message))
         spoken = words_and_marks(message)
         opening = _opening(message)
+        folded = fold(message)
         return cls(
             message,
             own | also,
@@ -126,13 +131,14 @@ class Message:
             sequence,
             frozenset(sequence) | frozenset(words(retyped)),
             other_language(message),
-            outside_things(message, ORDINARY_STEMS),
+            outside_things(message, ORDINARY_STEMS, capitalised),
             retyped,
             frozenset(also),
             bool(_WHO.intersection(sequence)),
             frozenset(versions(message)),
             phrases=side_by_side(sequence),
-            how_to=bool(_HOW_TO.search(fold(message))),
+            how_to=bool(_HOW_TO.search(folded)),
+            we_did=bool(_WE_DID.search(folded)),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
             who_of=_asked_who(sequence),
@@ -177,6 +183,12 @@ class Message:
         return self.wanted | runs if runs else self.wanted
 
 
+_WE_DID = re.compile(
+    r"\b(?:why|when|what) (?:did|do|does|have|had) we\b"
+    r"|\bwe (?:decided|chose|picked|went with|stuck with|agreed|settled on|moved to)\b"
+)
+"""A question what the writer's team did or decided ("why did we go with kotlin for the
+android app?", "what we decided about open-sourcing the field handbook")."""
 _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
 """A message asking how to do something: a page of the person who did it elsewhere does not
 answer it unless it names them."""

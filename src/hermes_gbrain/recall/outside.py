@@ -39,12 +39,16 @@ def _thing(after: list[str], ordinary: Collection[str], names: Collection[str] =
     return None
 
 
-def outside_things(message: str, ordinary: Collection[str]) -> frozenset[str]:
+def outside_things(
+    message: str, ordinary: Collection[str], names: Collection[str] | None = None
+) -> frozenset[str]:
     """Stems of what follows "my", "for a", "for an" or "for my" in ``message``, when it
     can name a thing: not a function word, number or generic word, and not in
-    ``ordinary`` (stems of words common in titles)."""
+    ``ordinary`` (stems of words common in titles). ``names``: the message's capitalised stems
+    (:func:`.words.message_names`), when the caller has them already."""
     said = words(message)
-    names = message_names(message)
+    if names is None:
+        names = message_names(message)
     found: set[str] = set()
     for i, word in enumerate(said):
         if word == "my":

@@ -93,12 +93,6 @@ _OURS = frozenset({"our", "my"})
 """Words before a title that make it the brain's own."""
 _EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
-_WE_DID = re.compile(
-    r"\b(?:why|when|what) (?:did|do|does|have|had) we\b"
-    r"|\bwe (?:decided|chose|picked|went with|stuck with|agreed|settled on|moved to)\b"
-)
-"""A question what the writer's team did or decided ("why did we go with kotlin for the
-android app?", "what we decided about open-sourcing the field handbook"): the brain's own."""
 
 
 _WRITING = frozenset(
@@ -192,7 +186,8 @@ def _elsewhere(
     whole (:attr:`.message.Message.titles_said`: "occupancy modelling vs raw counts for camera
     grid") or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes"), asks what we
-    did about a decision (:data:`_WE_DID`: "why did we go with kotlin for the android app?") or
+    did about a decision (:attr:`.message.Message.we_did`: "why did we go with kotlin for the
+    android app?") or
     gives it as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
     whatever the message wants it for ("annual report 2025, need the headline numbers for an
     LP intro"), for a meeting on a date the message gives ("the sync design review on march
@@ -219,7 +214,7 @@ def _elsewhere(
         return False  # "occupancy modelling vs raw counts for camera grid": two of its titles
     if before & _OURS and (row.type or "") != "concept":
         return False  # "my weekly planning notes"; "my circuit breaker" is no concept of ours
-    if (row.type or "") == "decision" and _WE_DID.search(message.text.lower()):
+    if (row.type or "") == "decision" and message.we_did:
         return False  # "why did we go with kotlin for the android app? i came from react"
     if held_by_name(read, message):
         return False  # "tamsin's field handbook": the page says whose it is
