@@ -99,6 +99,10 @@ class Message:
     we_did: bool = False
     """It asks what the writer's team did or decided (:data:`_WE_DID`: "why did we go with
     kotlin for the android app?"): a decision's title it says is the brain's own."""
+    asks_held: bool = False
+    """It asks whether the brain holds such a thing (:data:`_HELD`: "do we have a hiring plan
+    for 2027?"): a title it says after "a" may still be the brain's own, and one it says
+    beside "page" or "notes" is that page's."""
     adjacent: frozenset[tuple[str, str, str]] = frozenset()
     """Words side by side with only spaces between (:func:`_adjacent`)."""
     mentioned: frozenset[str] = frozenset()
@@ -139,6 +143,7 @@ class Message:
             phrases=side_by_side(sequence),
             how_to=bool(_HOW_TO.search(folded)),
             we_did=bool(_WE_DID.search(folded)),
+            asks_held=bool(_HELD.search(folded)),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
             who_of=_asked_who(sequence),
@@ -189,6 +194,8 @@ _WE_DID = re.compile(
 )
 """A question what the writer's team did or decided ("why did we go with kotlin for the
 android app?", "what we decided about open-sourcing the field handbook")."""
+_HELD = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
+"""A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
 _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
 """A message asking how to do something: a page of the person who did it elsewhere does not
 answer it unless it names them."""

@@ -91,8 +91,6 @@ _ARTICLES = frozenset("a an un une ein eine einen einem einer uno una uma".split
 no indefinite article in a message in another language: "a camila souza é responsável")."""
 _OURS = frozenset({"our", "my"})
 """Words before a title that make it the brain's own."""
-_EXISTS = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
-"""A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
 
 
 _WRITING = frozenset(
@@ -106,7 +104,7 @@ def _asks_for_writing(message: Message) -> bool:
     """The message asks whether the brain holds a page, a note or a writeup ("is there a
     page", "do we have anything written on"): a title it says whole is that page's, whatever
     else it says it is for."""
-    return bool(message.said & _WRITING) and bool(_EXISTS.search(message.text.lower()))
+    return message.asks_held and bool(message.said & _WRITING)
 
 
 def _after_article(said: Sequence[str], start: int, articles: frozenset[str]) -> bool:
@@ -254,7 +252,7 @@ def _elsewhere(
     ):
         return False  # "does the remote work policy allow working from abroad?"
     foreign = unexplained(asked, read, message)
-    if before and before <= THEIRS and not _EXISTS.search(message.text.lower()):
+    if before and before <= THEIRS and not message.asks_held:
         return len(foreign) >= 1
     return len(foreign) >= ELSEWHERE_WORDS
 
