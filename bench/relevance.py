@@ -120,6 +120,7 @@ SPLITS = (
     *("sealed116", "sealed117", "sealed118", "sealed119"),
     *("sealed120", "sealed121", "sealed122", "sealed123"),
     *("sealed124", "sealed125", "sealed126", "sealed127"),
+    *("sealed128", "sealed129", "sealed130", "sealed131"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

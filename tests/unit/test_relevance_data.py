@@ -33,6 +33,7 @@ LATER_SETS = (
     *("sealed116", "sealed117", "sealed118", "sealed119"),
     *("sealed120", "sealed121", "sealed122", "sealed123"),
     *("sealed124", "sealed125", "sealed126", "sealed127"),
+    *("sealed128", "sealed129", "sealed130", "sealed131"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -49,7 +50,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed127'
+        # the gate, 'fresh' and 'sealed' to 'sealed131'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
