@@ -74,6 +74,18 @@ def test_words_are_unicode_and_latin_accents_fold() -> None:
     }
 
 
+def test_words_of_scripts_whose_vowels_are_marks_stay_whole() -> None:
+    # Devanagari, Bengali and Tamil write vowels as combining marks, as Arabic may its
+    # short vowels: a word is one word, not the letters between its marks.
+    assert words("करने हैं क्या, বাংলা ভাষা, தமிழ் and مُحَمَّد") == [
+        *("करने", "हैं", "क्या", "বাংলা", "ভাষা", "தமிழ்", "and", "مُحَمَّد")
+    ]
+    gate = _titled(("default", "people/karan-singh", "करन सिंह", "person"))
+    assert slugs(gate_rows([], "करन सिंह कौन हैं?", gate=gate)) == ["people/karan-singh"]
+    # "करने" (to do) is not the name "करन" with a mark after it
+    assert gate_rows([], "मुझे यह सिंहासन ठीक करने में मदद चाहिए", gate=gate) == []
+
+
 def test_acronyms_of_titles_and_in_messages() -> None:
     assert "crdt" in acronyms("Conflict-free Replicated Data Types")
     assert acronyms("Retrieval-Augmented Generation") == {"rag"}

@@ -54,7 +54,26 @@ __all__ = [
     "words_and_marks",
 ]
 
-_TOKEN = re.compile(r"[^\W_]+")
+
+def _mark_ranges(low: int, high: int) -> str:
+    """A character class body of the combining marks from ``low`` to ``high``."""
+    spans: list[str] = []
+    start = None
+    for cp in range(low, high + 1):
+        mark = unicodedata.category(chr(cp)).startswith("M")
+        if mark and start is None:
+            start = cp
+        elif not mark and start is not None:
+            spans.append(f"{chr(start)}-{chr(cp - 1)}")
+            start = None
+    return "".join(spans)
+
+
+_MARKS = _mark_ranges(0x0300, 0xFFFF)
+"""The combining marks of the Basic Multilingual Plane. Python's ``\\w`` holds no mark, so
+a word of Devanagari, Bengali, Tamil or Thai, whose vowels are marks ("करने", "ภาษา"), or
+Arabic written with its short vowels, fell apart into letters."""
+_TOKEN = re.compile(rf"[^\W_](?:[^\W_]|[{_MARKS}])*")
 _SHORT_CODE = re.compile(r"[a-z][0-9]|[0-9][a-z]")  # "q3", "v2", "3d": short but specific
 _UNSPACED = (
     (0x0E00, 0x0EFF),  # Thai, Lao
@@ -328,7 +347,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 5
+STEMS_VERSION = 6
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
