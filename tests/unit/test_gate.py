@@ -1168,6 +1168,12 @@ def test_a_title_of_ordinary_words_is_named_when_the_message_asks_nothing_else()
     ):
         assert slugs(gate_rows([launch, sprint], asked)) == [launch.slug], asked
     assert gate_rows([launch, sprint], "launch checklist, we ship thursday") == []
+    # set apart by a dash or a colon, as a title heads what is asked about it
+    for asked in (
+        "launch checklist — pls list all items. want to map each one to a QA sign-off step",
+        "launch checklist: is there an IT part in it? support rota etc",
+    ):
+        assert slugs(gate_rows([launch, sprint], asked)) == [launch.slug], asked
 
 
 def test_chat_filler_is_no_word_of_the_message() -> None:

@@ -92,6 +92,10 @@ class Message:
     heading: tuple[str, ...] = ()
     """Its words before the first mark that sets them apart, when more words follow
     (:func:`_opening`: "budget summary 2026: what's the biggest chunk?")."""
+    headline: tuple[str, ...] = ()
+    """:attr:`heading` when a dash or a colon sets it apart, as a title is written before
+    what is asked about it ("launch checklist — pls list all items"; not "launch checklist,
+    we ship thursday")."""
     set_apart: frozenset[str] = frozenset()
     """The stems of those words, in any order (:func:`_opening`)."""
     how_to: bool = False
@@ -148,6 +152,7 @@ class Message:
             topic=_topic(spoken),
             who_of=_asked_who(sequence),
             heading=tuple(words(opening)),
+            headline=tuple(words(opening)) if _HEADLINE.match(message, len(opening)) else (),
             set_apart=frozenset(content_stems(opening)),
             mentioned=mentioned,
         )
@@ -249,6 +254,10 @@ _IS = frozenset({"s", "is", "was"})
 _SET_APART = re.compile(r"[,;:?!]|\s[-\u2013\u2014]|[\u2013\u2014]|\.(?:\s|$)")
 """What sets an opening apart from the rest: a comma, colon, question mark, a dash after a
 space, a full stop; not an apostrophe or a hyphen inside a word ("i'm", "5-person")."""
+
+
+_HEADLINE = re.compile(r"\s*(?:[-\u2013\u2014]|:)")
+"""A dash or a colon at the end of an opening."""
 
 
 def _opening(message: str) -> str:

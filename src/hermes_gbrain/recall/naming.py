@@ -284,6 +284,8 @@ def _names(
         return True  # or, in another language, a phrase of ours: "launch checklist buat rilis"
     if paged(tuple(words(text)), message):
         return True  # "open the launch checklist page"
+    if len(words(text)) >= 2 and message.headline == tuple(words(text)):
+        return True  # "launch checklist — pls list all items": the title set apart, whole
     if len(words(text)) >= 2 and words_before(tuple(words(text)), message.sequence) & _DEFINITE:
         return True  # "whats on the launch checklist before we ship": that one, the brain's
     own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
