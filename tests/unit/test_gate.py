@@ -1109,6 +1109,15 @@ def test_a_long_title_said_whole_is_about_its_page() -> None:
     policy = row("notes/remote-work-policy", "Remote work policy", 1.0, "keyword_exact",
                  snippet="Work from anywhere in your country.")  # fmt: skip
     assert gate_rows([policy], "write a remote work policy for my cousin's bakery") == []
+    # a long title after its label, said whole without it
+    handbook = row("decisions/open-source-handbook", "Decision: Open-source the field handbook",
+                   1.0, "keyword_exact", "decision",
+                   snippet="Publish it under a Creative Commons licence.")  # fmt: skip
+    vocabulary = TitleVocabulary.build(
+        [handbook.title, "Field Handbook", *(f"T{i}" for i in range(30))]
+    )
+    asked = "so you decided to open-source the field handbook - can I photocopy pages for pupils?"
+    assert slugs(gate_rows([handbook], asked, vocabulary=vocabulary, max_tier=1)) == [handbook.slug]
 
 
 def test_a_lettered_title_is_named_by_its_word_and_letter_together() -> None:

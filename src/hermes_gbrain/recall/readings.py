@@ -31,6 +31,7 @@ from .words import (
     GENERIC_STEMS,
     STOP_WORDS,
     content_stem,
+    content_stems,
     initials_in,
     is_unspaced,
     mended,
@@ -193,12 +194,13 @@ def _elsewhere(
     regression"), a title the message opens with, set apart ("hiring plan 2026 — which roles
     first?"; "weekly release train — when does a fix go out" beside *Decision: Weekly
     release train*, its title after a label), a title of :data:`.naming.WHOLE_TITLE_WORDS`
-    words or more said whole ("collar battery drain incident report"), a lettered title's
-    word and letter (:func:`.naming.designated`), a title asked for as a page
-    (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're
-    killing my battery") or a title in another script than Latin quoted whole among Latin
-    words (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting
-    examples"); nor, when
+    words or more said whole, with its label or without ("collar battery drain incident report";
+    "open-source the field handbook" for *Decision: Open-source the field handbook*), a lettered
+    title's word and letter (:func:`.naming.designated`), a title asked for as a page
+    (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're killing
+    my battery") or a title in another script than Latin quoted whole among Latin words
+    (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples");
+    nor, when
     it gives nothing the row never mentions as what the title is for, for a title said whole
     in a question whether the brain holds it written ("idempotency keys for photo uploads, do
     we have a writeup"), a project's title it opens with or a title given after "the" that
@@ -231,9 +233,10 @@ def _elsewhere(
         return False  # "the mom test reading notes, what was the main takeaway": its words
     if is_lettered(read) and designated(read, message):
         return False  # "series a: target amount?"
-    whole = {s for s in read.title if not s.isdigit() and not is_date_stem(s)}
-    if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
-        return False  # "collar battery drain incident report - what was the root cause"
+    for title in (read.title, content_stems(read.unlabelled)):
+        whole = {s for s in title if not s.isdigit() and not is_date_stem(s)}
+        if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
+            return False  # "collar battery drain incident report - what was the root cause"
     if page_asked(read.sequence, message):
         return False  # "zero trust networking page — anything concrete in there?"
     if _quoted_in_its_script(read, wanted):
