@@ -1194,6 +1194,14 @@ def test_chat_filler_is_no_word_of_the_message() -> None:
         zoltan.slug
     ]
     assert gate_rows([zoltan], "what does zoltan do in the wedding band", vocabulary=vocab) == []
+    # how the answer should be put says nothing of what it is about
+    clocks = row("concepts/hybrid-logical-clocks", "Hybrid logical clocks", 1.0,
+                 "keyword_exact", snippet="Wall time plus a counter, so events order.")  # fmt: skip
+    for asked in (
+        "What's a hybrid logical clock in plain words?",
+        "what is a hybrid logical clock, in layman's terms",
+    ):
+        assert slugs(gate_rows([clocks], asked, max_tier=1)) == [clocks.slug], asked
 
 
 def test_a_name_read_as_a_common_noun_is_meant_when_its_page_holds_the_rest() -> None:

@@ -211,11 +211,13 @@ GENERIC_WORDS = frozenset(
     lately nowadays page pages pull grab fetch doc docs link
     takeaway takeaways main key gist summary summarise summarize recap overview highlights
     detail details contact yet bit prep prepping sit sits
+    plain words terms layman laymans eli5 nutshell briefly
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-"""Words that go with anything: time, size, quantity, common verbs and nouns, and words
+"""Words that go with anything: time, size, quantity, common verbs and nouns, words
 asking for a page or its gist ("pls pull up the keystone auth page", "whats up with fernseed
-lately", "the main takeaway", "who's our contact there"). A pair of them ("next month") finds
+lately", "the main takeaway", "who's our contact there") and words for how an answer should
+be put ("in plain words", "in layman's terms"). A pair of them ("next month") finds
 pages about nothing the message asks (``pairs``), and they say nothing about what a message
 is about (``gate``'s title-used-elsewhere rule)."""
 
