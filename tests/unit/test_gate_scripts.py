@@ -807,6 +807,28 @@ def test_a_title_word_its_page_writes_after_an_article_said_alone_is_the_place()
     assert slugs(gate_rows([close], asked, gate=hybrid)) == [report.slug]
 
 
+def test_a_title_word_its_summary_writes_after_in_said_alone_is_the_place() -> None:
+    """*Decision: Host reports in Frankfurt* says the reports are hosted "in Frankfurt": the
+    city, which a traveller names too; the decision's own words still find it."""
+    host = row("decisions/host-in-frankfurt", "Decision: Host reports in Frankfurt",
+               "Reports are hosted in Frankfurt for European data protection.",
+               "decision")  # fmt: skip
+    vocab = TitleVocabulary.build([host.title, *(f"T{i}" for i in range(30))])
+    assert RowWords.of(host).placed == {"frankfurt"}
+    for asked in (
+        "I have a 3-hour layover in Frankfurt next month. Is it worth leaving the airport?",
+        "any tips for a weekend in Frankfurt? going in december",
+    ):
+        assert gate_rows([host], asked, vocabulary=vocab) == [], asked
+    for asked in ("why do we host reports in Frankfurt?", "why Frankfurt"):
+        assert slugs(gate_rows([host], asked, vocabulary=vocab)) == [host.slug], asked
+    # a title's own "in" may be part of its name: only the summary's says where
+    notes = row("notes/reading-notes-thinking-in-systems", "Reading notes: Thinking in Systems",
+                "# Reading notes: Thinking in Systems\n\nStocks, flows and feedback loops.",
+                "note")  # fmt: skip
+    assert RowWords.of(notes).placed == frozenset()
+
+
 def test_a_kind_said_apart_names_its_meeting() -> None:
     # "kick off", "stand up": dictated or typed as two words, the page's kind as one
     assert kind_words("osprey tracker kick off notes") == "kickoff"

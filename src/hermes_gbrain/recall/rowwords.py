@@ -76,12 +76,25 @@ def _names(snippet: str) -> set[str]:
     return {s for s in found | linked if not is_date_stem(s) and s not in GENERIC_STEMS}
 
 
+_AFTER_IN = re.compile(r"(?<![^\W\d_])(?:in|at|near|en|em|nach)\s+([^\W\d_][\w-]*)")
+"""A capitalised word after "in", "at" or "near" (or in French, Spanish, Portuguese,
+German), in a page's summary: a place ("Reports are hosted in Frankfurt"). Not in its
+title, where the words may be a name's ("Thinking in Systems")."""
+
+
 def _placed(row: SearchRow, summary: str, title: set[str]) -> frozenset[str]:
     """The title's words the title itself or the summary writes after a definite article
-    (:data:`_AFTER_AN_ARTICLE`): "Grant report for the Okavango foundation" is a report, and
-    the Okavango a place, whether or not the snippet opens with the title's heading."""
+    (:data:`_AFTER_AN_ARTICLE`), or the summary after "in" (:data:`_AFTER_IN`): "Grant report
+    for the Okavango foundation" is a report, and the Okavango a place, whether or not the
+    snippet opens with the title's heading; so is Frankfurt, where reports "are hosted in
+    Frankfurt"."""
     text = f"{row.title}\n{summary}"
-    found = {content_stem(w.lower()) for w in _AFTER_AN_ARTICLE.findall(text) if w[:1].isupper()}
+    after_in = _AFTER_IN.findall(summary.replace(row.title, " "))  # not its heading's
+    found = {
+        content_stem(w.lower())
+        for w in (*_AFTER_AN_ARTICLE.findall(text), *after_in)
+        if w[:1].isupper()
+    }
     return frozenset(title & found)
 
 
@@ -167,9 +180,9 @@ class RowWords(NamedTuple):
     it does not write out, beyond its title's (:func:`_names`): places and other things of the
     world it mentions ("Lisbon", "Nairobi", "Bluetooth", "[[projects/beacon-app]]")."""
     placed: frozenset[str] = frozenset()
-    """Its title's words it writes after a definite article, in its title or its summary
-    (:func:`_placed`): a place the page speaks of, not its name ("en la Patagonia" in
-    *Informe de campo Patagonia*)."""
+    """Its title's words it writes after a definite article, in its title or its summary, or
+    after "in" in its summary (:func:`_placed`): a place the page speaks of, not its name
+    ("en la Patagonia" in *Informe de campo Patagonia*)."""
 
     @classmethod
     def of(cls, row: SearchRow) -> RowWords:
