@@ -393,6 +393,11 @@ def test_the_title_index_names_the_one_meeting_of_a_month_by_a_word_of_its_title
     assert gate_rows([], "anything from the kickoff in april?", gate=gate) == []
     assert gate_rows([], "what have we planned for february", gate=gate) == []
     assert gate_rows([], "feb 2025 planning mtg notes", gate=gate) == []
+    # the word must stand near the month's name: far from it, it says what the writer does
+    asked = "planning a family holiday to kenya in february, any good safari lodges for kids?"
+    assert gate_rows([], asked, gate=gate) == []
+    asked = "what did the planning meeting in february decide about hiring?"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["meetings/2026-02-28-planning"]
 
 
 def test_umlauts_typed_out_name_the_page() -> None:

@@ -19,11 +19,19 @@ figures (:func:`said_in_figures`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .words import fold
 from .words import stem as _stem
 
-__all__ = ["agree", "date_marks", "is_date_stem", "is_periodic", "said_in_figures"]
+__all__ = [
+    "agree",
+    "beside_a_month",
+    "date_marks",
+    "is_date_stem",
+    "is_periodic",
+    "said_in_figures",
+]
 
 _MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
@@ -161,6 +169,26 @@ def agree(title: frozenset[str], message: frozenset[str]) -> bool:
         if ours and theirs and not ours & theirs:
             return False
     return True
+
+
+MONTH_REACH = 5
+"""Words on either side of a month that may say which of its meetings is meant: "feb
+planning mtg", "the planning meeting in march"; not "planning a family holiday to kenya in
+august"."""
+
+
+def beside_a_month(said: Sequence[str]) -> set[str] | None:
+    """The words of ``said`` (a message's words, in order) within :data:`MONTH_REACH` of a
+    month's name; None when it writes no month's name (its month came in figures)."""
+    at = [i for i, word in enumerate(said) if word in _MONTH or word in _ABROAD]
+    if not at:
+        return None
+    return {
+        said[j]
+        for i in at
+        for j in range(max(0, i - MONTH_REACH), i + MONTH_REACH + 1)
+        if j < len(said)
+    }
 
 
 def is_periodic(stem: str) -> bool:

@@ -206,7 +206,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..api import SearchRow
-from .dates import agree, date_marks
+from .dates import agree, beside_a_month, date_marks
 from .judge import THRESHOLD as JUDGE_THRESHOLD
 from .judge import admitted
 from .loose import companion_row, leading_row, tied_rows
@@ -472,6 +472,16 @@ def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
     return max(floors) if floors and cosines else None
 
 
+def _month_words(said: Message) -> frozenset[str]:
+    """The words that may name a meeting beside the month the message gives: those near
+    its name (:func:`.dates.beside_a_month`), and the words glossed from it (a meeting's
+    kind in another language)."""
+    near = beside_a_month(said.sequence)
+    if near is None:
+        return said.said
+    return frozenset(near) | (said.said - frozenset(said.sequence))
+
+
 def _named_by_index(
     rows: Iterable[SearchRow],
     said: Message,
@@ -609,7 +619,7 @@ def gate_rows(
         dated = (  # "feb planning mtg notes pls"; "pull up the on-call retro"; a kind glossed
             [
                 r
-                for r in gate.titles.in_month(said.dates, said.said)
+                for r in gate.titles.in_month(said.dates, _month_words(said))
                 if agree(date_marks(r.title), said.dates)
             ]
             if said.dates

@@ -18,8 +18,8 @@ name written in Arabic letters, in katakana or in Cyrillic is read by its conson
 words written in katakana ("ソーラーカラーのキックオフ") are read back as those words, for
 the gate to name titles by.
 A month the message gives names the one meeting of
-that month whose title has a word of the message, as written ("feb planning mtg") or as the
-gate glosses it (a meeting's kind in another language). Other candidates
+that month whose title has a word of the message, as written near the month's name ("feb
+planning mtg") or as the gate glosses it (a meeting's kind in another language). Other candidates
 are only candidates: the
 gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 """
