@@ -251,7 +251,13 @@ those rules and that judge (five rules were then chosen looking at every set up 
 ``sealed127``: more languages in Latin letters read as other languages, a title said whole in
 one of them, a name before the writer's thing as its make, the word before a person's first
 name, a decision asked about as what we did; and the judge refitted on every set up to
-``sealed123``). The record is ``bench/RELEVANCE.md``."""
+``sealed123``); ``sealed128`` to ``sealed131``: by four more, measured once on those rules and
+that judge (six rules were then chosen looking at every set up to ``sealed131``: words of
+scripts whose vowels are marks kept whole, a title of ordinary words set apart by a dash or a
+colon, a long title said whole without its label, words for how an answer should be put as
+generic, a title word a page's summary writes after "in" as a place, a month's word near the
+month's name; and the judge refitted on every set up to ``sealed127``). The record is
+``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
