@@ -55,18 +55,24 @@ __all__ = [
 ]
 
 
+_NO_MARKS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0xD800, 0xF8FF))
+"""Blocks that hold no combining mark (CJK ideographs, Hangul syllables, surrogates, private
+use): skipped, so the scan below costs a few milliseconds at import, not a dozen."""
+
+
 def _mark_ranges(low: int, high: int) -> str:
     """A character class body of the combining marks from ``low`` to ``high``."""
-    spans: list[str] = []
-    start = None
-    for cp in range(low, high + 1):
-        mark = unicodedata.category(chr(cp)).startswith("M")
-        if mark and start is None:
-            start = cp
-        elif not mark and start is not None:
-            spans.append(f"{chr(start)}-{chr(cp - 1)}")
-            start = None
-    return "".join(spans)
+    spans: list[tuple[int, int]] = []
+    start = low
+    for first, end in (*_NO_MARKS, (high + 1, high)):
+        marks = [cp for cp in range(start, first) if unicodedata.category(chr(cp))[0] == "M"]
+        for cp in marks:
+            if spans and spans[-1][1] == cp - 1:
+                spans[-1] = (spans[-1][0], cp)
+            else:
+                spans.append((cp, cp))
+        start = end + 1
+    return "".join(f"{chr(a)}-{chr(b)}" for a, b in spans)
 
 
 _MARKS = _mark_ranges(0x0300, 0xFFFF)
