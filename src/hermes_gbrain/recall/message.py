@@ -127,6 +127,7 @@ class Message:
         sequence = tuple(words(message))
         spoken = words_and_marks(message)
         opening = _opening(message)
+        heading = tuple(words(opening))
         folded = fold(message)
         return cls(
             message,
@@ -151,8 +152,8 @@ class Message:
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
             who_of=_asked_who(sequence),
-            heading=tuple(words(opening)),
-            headline=tuple(words(opening)) if _HEADLINE.match(message, len(opening)) else (),
+            heading=heading,
+            headline=heading if _HEADLINE.match(message, len(opening)) else (),
             set_apart=frozenset(content_stems(opening)),
             mentioned=mentioned,
         )

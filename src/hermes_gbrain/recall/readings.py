@@ -233,7 +233,7 @@ def _elsewhere(
         return False  # "the mom test reading notes, what was the main takeaway": its words
     if is_lettered(read) and designated(read, message):
         return False  # "series a: target amount?"
-    for title in (read.title, content_stems(read.unlabelled)):
+    for title in (read.title, content_stems(read.unlabelled) if read.unlabelled else ()):
         whole = {s for s in title if not s.isdigit() and not is_date_stem(s)}
         if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
             return False  # "collar battery drain incident report - what was the root cause"
