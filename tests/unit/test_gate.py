@@ -13,6 +13,7 @@ import pytest
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall.briefing import load_briefing_config, select_rows
 from hermes_gbrain.recall.gate import DEFAULT_COSINE_MARGIN, Gate, cosine_floor, gate_rows
+from hermes_gbrain.recall.message import Message
 from hermes_gbrain.recall.vocabulary import (
     TitleVocabulary,
     load_vocabulary,
@@ -665,6 +666,34 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
                   snippet="GPS tags on ospreys along the river.")  # fmt: skip
     backpack = "zip on my Osprey backpack broke after 2 years, does the warranty cover that?"
     assert gate_rows([tracker], backpack) == []
+
+
+def test_a_thing_of_the_writers_own_backs_no_page_that_mentions_its_word() -> None:
+    """The writer's partner ("my partner") is not the company's: a page that says "partner"
+    is not backed by the word."""
+    said = "A family office investing in nature tech. Partner of Kestrel Works."
+    fund = row("companies/harbor-vale-capital", "Harbor Vale Capital", 0.5, "keyword_exact",
+               "company", snippet=said)  # fmt: skip
+    vocab = TitleVocabulary.build([fund.title, *(f"T{i}" for i in range(30))])
+    rules = Gate(judge=None)
+    asked = "My partner's office is moving to a new building next week. Tips for packing a desk?"
+    assert gate_rows([fund], asked, gate=rules, vocabulary=vocab) == []
+    asked = "which family office is a partner of ours?"
+    assert slugs(gate_rows([fund], asked, gate=rules, vocabulary=vocab)) == [fund.slug]
+
+
+def test_a_title_said_whole_that_the_message_asks_about_for_us_is_ours() -> None:
+    said = "Asks humans to label only the photos the model is least sure about."
+    learning = row("concepts/active-learning", "Active Learning", 2.0, "keyword_exact",
+                   "concept", snippet=said)  # fmt: skip
+    vocab = TitleVocabulary.build([learning.title, *(f"T{i}" for i in range(30))])
+    asked = "prepping the ML loop — what does active learning mean for us specifically?"
+    assert slugs(gate_rows([learning], asked, vocabulary=vocab)) == [learning.slug]
+    # without "for us", the same words may be about anyone's loop
+    asked = "prepping the ML loop — what does active learning mean specifically?"
+    assert gate_rows([learning], asked, vocabulary=vocab) == []
+    assert not Message.of("convert 6 million euros to us dollars").for_us
+    assert not Message.of("holiday schedule for US stock markets").for_us
 
 
 def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:

@@ -398,6 +398,9 @@ def test_the_title_index_names_the_one_meeting_of_a_month_by_a_word_of_its_title
     assert gate_rows([], asked, gate=gate) == []
     asked = "what did the planning meeting in february decide about hiring?"
     assert slugs(gate_rows([], asked, gate=gate)) == ["meetings/2026-02-28-planning"]
+    # nor in another sentence: the month ends where its sentence ends
+    asked = "Is the Okavango Delta worth visiting in February? Planning a family trip."
+    assert gate_rows([], asked, gate=gate) == []
 
 
 def test_umlauts_typed_out_name_the_page() -> None:
@@ -417,6 +420,16 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
     assert not other_language("what does Jürgen Müller think of the sync?")
     assert other_language("resumen del informe de campo de patagonia porfa")  # "del", "de"
     assert not other_language("what did de Souza say about the deal")
+    # Swedish, Danish, Norwegian and more Polish: their function words mark them too
+    assert other_language("Hur beskriver vi det själva? Stiftelsen är noga med det.")
+    assert other_language("Hvordan skal vi skrive det?")
+    assert other_language("jak często wychodzą buildy?")
+    privacy = row("concepts/differential-privacy", "Differential Privacy",
+                  "Adds calibrated noise so published counts never reveal one ranger.",
+                  "concept")  # fmt: skip
+    vocab = TitleVocabulary.build([privacy.title, *(f"T{i}" for i in range(30))])
+    asked = "I datahanteringsplanen vill jag nämna differential privacy. Hur beskriver vi det?"
+    assert slugs(gate_rows([privacy], asked, vocabulary=vocab)) == [privacy.slug]
     condor = row("projects/proyecto-condor", "Proyecto Cóndor", "Tracking condors.", "project")
     asked = "¿cuántos cóndores lleva rastreados el proyecto condor?"
     assert slugs(gate_rows([condor], asked)) == ["projects/proyecto-condor"]

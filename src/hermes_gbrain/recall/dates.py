@@ -177,18 +177,18 @@ planning mtg", "the planning meeting in march"; not "planning a family holiday t
 august"."""
 
 
-def beside_a_month(said: Sequence[str]) -> set[str] | None:
-    """The words of ``said`` (a message's words, in order) within :data:`MONTH_REACH` of a
-    month's name; None when it writes no month's name (its month came in figures)."""
-    at = [i for i, word in enumerate(said) if word in _MONTH or word in _ABROAD]
-    if not at:
-        return None
-    return {
-        said[j]
-        for i in at
-        for j in range(max(0, i - MONTH_REACH), i + MONTH_REACH + 1)
-        if j < len(said)
-    }
+def beside_a_month(sentences: Sequence[Sequence[str]]) -> set[str] | None:
+    """The words within :data:`MONTH_REACH` of a month's name in the same sentence
+    (``sentences``: a message's words, in order, sentence by sentence: "worth visiting in
+    August as a tourist? Planning a family trip" names no planning meeting); None when it
+    writes no month's name (its month came in figures)."""
+    near: set[str] | None = None
+    for said in sentences:
+        for i, word in enumerate(said):
+            if word in _MONTH or word in _ABROAD:
+                near = near or set()
+                near.update(said[max(0, i - MONTH_REACH) : i + MONTH_REACH + 1])
+    return near
 
 
 def is_periodic(stem: str) -> bool:

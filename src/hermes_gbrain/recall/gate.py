@@ -202,6 +202,7 @@ stores message text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -237,6 +238,7 @@ from .words import (
     content_stem,
     content_stems,
     initials_written,
+    words,
 )
 
 __all__ = [
@@ -363,7 +365,7 @@ def _tier(
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     names, wanted = message.names, wanted - spent
     backing = backing_words(body, wanted, vocabulary)
-    support = count_backing(backing)
+    support = count_backing(backing - message.outside)  # "my phone", "my partner": not ours
     if support == 1 and message.phrases & words_.phrases:
         support = 2  # "who's building the charging board?": a phrase of the page's summary
     if support < NAME_OVERRIDE and unmentioned(names, row, words_, message):
@@ -472,11 +474,16 @@ def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
     return max(floors) if floors and cosines else None
 
 
+_SENTENCE_END = re.compile(r"[.?!;\n]+(?:\s|$)|[\u3002\uff1f\uff01]")
+"""Where a sentence ends: a full stop, question or exclamation mark or semicolon before a
+space, a line's end, or their full-width forms."""
+
+
 def _month_words(said: Message) -> frozenset[str]:
     """The words that may name a meeting beside the month the message gives: those near
     its name (:func:`.dates.beside_a_month`), and the words glossed from it (a meeting's
     kind in another language)."""
-    near = beside_a_month(said.sequence)
+    near = beside_a_month([words(part) for part in _SENTENCE_END.split(said.text)])
     if near is None:
         return said.said
     return frozenset(near) | (said.said - frozenset(said.sequence))

@@ -103,6 +103,9 @@ class Message:
     we_did: bool = False
     """It asks what the writer's team did or decided (:data:`_WE_DID`: "why did we go with
     kotlin for the android app?"): a decision's title it says is the brain's own."""
+    for_us: bool = False
+    """It asks what something is or means for the writer's team (:data:`_FOR_US`: "what
+    does active learning mean for us?"): a title it says is the brain's own."""
     asks_held: bool = False
     """It asks whether the brain holds such a thing (:data:`_HELD`: "do we have a hiring plan
     for 2027?"): a title it says after "a" may still be the brain's own, and one it says
@@ -148,6 +151,7 @@ class Message:
             phrases=side_by_side(sequence),
             how_to=bool(_HOW_TO.search(folded)),
             we_did=bool(_WE_DID.search(folded)),
+            for_us=bool(_FOR_US.search(message)),
             asks_held=bool(_HELD.search(folded)),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),
@@ -200,6 +204,9 @@ _WE_DID = re.compile(
 )
 """A question what the writer's team did or decided ("why did we go with kotlin for the
 android app?", "what we decided about open-sourcing the field handbook")."""
+_FOR_US = re.compile(r"\b(?:[Ff]or|[Tt]o) us\b(?! dollars?\b)")
+"""The writer's team as the one a thing is for ("what does it mean for us"), not the
+country ("to us dollars", "for US markets")."""
 _HELD = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
 _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")

@@ -218,6 +218,8 @@ def _elsewhere(
         return False  # "why did we go with kotlin for the android app? i came from react"
     if held_by_name(read, message):
         return False  # "tamsin's field handbook": the page says whose it is
+    if message.for_us and set(words(read.unlabelled or row.title)) <= message.said:
+        return False  # "what does active learning mean for us specifically?": said whole
     if message.other_language:
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
     dated = date_marks(row.title)

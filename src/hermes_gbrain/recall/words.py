@@ -151,6 +151,11 @@ _LATIN_FUNCTION_WORDS = frozenset(
     kasih ini itu mau buat dari udah punya
     kwa katika hii hiyo nini gani wapi lini nani kwanini tafadhali asante habari sana kesho
     sisi mimi wewe yetu yangu hapa pia lakini kama bado sasa kuna hakuna
+    jak kto może jako też więc często mój moja moje twój wasz wasza tej tym
+    och att inte jag vad hur varför vilken vilka vilket också eller efter våra vårt vill
+    själva mycket detta dessa tack hej bara kanske någon något några alla skulle måste
+    behöver ska kan har det som ett jeg ikke hvordan hvorfor hvad hva hvem hvor også skal
+    kunne noen nogen
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Polish, Turkish,
@@ -355,7 +360,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 6
+STEMS_VERSION = 7
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
