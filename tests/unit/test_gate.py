@@ -696,6 +696,42 @@ def test_a_title_said_whole_that_the_message_asks_about_for_us_is_ours() -> None
     assert not Message.of("holiday schedule for US stock markets").for_us
 
 
+def test_a_title_of_notes_said_without_notes_after_my_is_the_writers_own_thing() -> None:
+    said = "The team reads one book a month; next is a history of the Serengeti."
+    club = row("notes/book-club-notes", "Book club notes", 1.0, "keyword_exact", snippet=said)
+    vocab = TitleVocabulary.build(
+        [club.title, "Thinking in Systems", *(f"T{i}" for i in range(30))]
+    )
+    rules = Gate(judge=None)
+    # a page that mentions "slow" makes the capitalised words a name this brain knows
+    slow = row("concepts/backpressure", "Backpressure", 0.4, "keyword_exact", "concept",
+               snippet="The sender is made slow while the receiver catches up.")  # fmt: skip
+    for asked in (
+        "My book club picked Thinking, Fast and Slow - can you give me discussion questions?",
+        "For my book club I am reading 'Thinking, Fast and Slow'; summarise the anchoring chapter",
+    ):
+        assert gate_rows([club, slow], asked, gate=rules, vocabulary=vocab) == [], asked
+    # the team's club, or the notes themselves, are still ours
+    for asked in ("what are we reading in book club next?", "my book club notes: what's next?"):
+        assert slugs(gate_rows([club], asked, gate=rules, vocabulary=vocab)) == [club.slug], asked
+
+
+def test_a_word_of_a_name_asked_about_in_another_language_is_the_word() -> None:
+    said = "Our company: software for wildlife rangers."
+    kestrel = row("companies/kestrel-works", "Kestrel Works", 1.2, "alias_hit", "company",
+                  snippet=said)  # fmt: skip
+    vocab = TitleVocabulary.build([kestrel.title, *(f"T{i}" for i in range(30))])
+    for asked in (
+        "Au fait, c'est quoi exactement un faucon crécerelle (kestrel en anglais) ?",
+        "how do you say kestrel in portuguese",
+        "kestrel 这种鸟中文叫“红隼”还是“茶隼”",
+    ):
+        assert gate_rows([kestrel], asked, vocabulary=vocab) == [], asked
+    # the whole name, or the name written as one, is the company's
+    for asked in ("how do you say Kestrel Works in Japanese?", "Kestrel en anglais, c'est nous?"):
+        assert slugs(gate_rows([kestrel], asked, vocabulary=vocab)) == [kestrel.slug], asked
+
+
 def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:
     kotlin = row("decisions/kotlin-android", "Decision: Kotlin for the Android app", 1.0,
                  "keyword_exact", "decision", snippet="Chosen in March; iOS waits.")  # fmt: skip

@@ -444,6 +444,8 @@ def _another_thing(
     message gives in lowercase, not whole and not as theirs ("kestrel's"), in English,
     beside two distinctive words the page never holds: the word names something
     else ("kestrel vs peregrine falcon", "is amarula made from marula fruit?")."""
+    if (row.type or "") in NAME_TYPES and _a_word_to_translate(reading.row, message):
+        return True  # "faucon crécerelle (kestrel en anglais)": the word, not the company
     if vocabulary is None or (row.type or "") not in NAME_TYPES or message.other_language:
         return False  # without the brain's titles, no telling which words are distinctive
     read = reading.row
@@ -454,6 +456,32 @@ def _another_thing(
         return False
     backing = backing_words(read.body, reading.wanted, vocabulary)
     return _beside_another(read, backing, reading.asked, message)
+
+
+_LANGUAGE_NAMED = re.compile(
+    r"\b(?:in|en|auf|em|na|w|по) (?:english|anglais|englisch|ingl[eéê]se?s?|engels|angielsku"
+    r"|portuguese|portugais|spanish|espagnol|french|fran[cç]ais|german|allemand|italian"
+    r"|chinese|chinois|japanese|japonais|russian|russe|arabic|arabe|swahili|hindi|korean"
+    r"|английском|английски)\b"
+    r"|\bhow do you say\b|\bwie sagt man\b|\bcomment (?:dit-on|on dit)\b|\bc[oó]mo se dice\b"
+    r"|\bcomo se diz\b|中文|英文|英语|英語|日本語で|بالإنجليزية",
+    re.IGNORECASE,
+)
+"""A language named as the one a word is in, or a question how a word is said in one."""
+
+
+def _a_word_to_translate(read: RowWords, message: Message) -> bool:
+    """A word of a name of two words or more, in lowercase and not the whole name, in a
+    message that names a language (:data:`_LANGUAGE_NAMED`): the word itself, asked about
+    or translated ("kestrel en anglais", "how do you say kestrel in portuguese")."""
+    t = read.sequence
+    if len(t) < 2 or set(t) <= message.said or not _LANGUAGE_NAMED.search(message.text):
+        return False
+    return any(
+        re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", message.text) is not None
+        for w in t
+        if len(w) > 2 and w.isalpha()
+    )
 
 
 def _beside_another(read: RowWords, backing: set[str], asked: set[str], message: Message) -> bool:

@@ -208,6 +208,8 @@ def _elsewhere(
     mentions and gives no other date (:attr:`.message.Message.definite`: "does the remote
     work policy allow working from abroad?", not "the circuit breaker in our hallway")."""
     before = words_before(read.sequence, message.sequence)
+    if _mine_without_notes(read, message):
+        return True  # "my book club picked…": the writer's club, not our notes on ours
     if message.known or (row.type or "") in NAME_TYPES:
         return False  # about this brain
     if message.titles_said >= 2:
@@ -260,6 +262,15 @@ def _elsewhere(
     if before and before <= THEIRS and not message.asks_held:
         return len(foreign) >= 1
     return len(foreign) >= ELSEWHERE_WORDS
+
+
+def _mine_without_notes(read: RowWords, message: Message) -> bool:
+    """The words of a title "... notes", but "notes", right after "my": the writer's own
+    thing the notes are about ("my book club", "my office move"), not this brain's notes."""
+    t = read.sequence
+    if len(t) < 3 or t[-1] != "notes" or set(t) <= message.said:
+        return False
+    return "my" in words_before(t[:-1], message.sequence)
 
 
 def _quoted_in_its_script(read: RowWords, wanted: set[str]) -> bool:
