@@ -732,6 +732,26 @@ def test_a_word_of_a_name_asked_about_in_another_language_is_the_word() -> None:
         assert slugs(gate_rows([kestrel], asked, vocabulary=vocab)) == [kestrel.slug], asked
 
 
+def test_a_project_opened_with_what_it_is_for_that_it_never_mentions_is_used_elsewhere() -> None:
+    said = "Counts elephants at night with thermal drones."
+    survey = row("projects/drone-survey", "Drone Survey", 1.06, "keyword_exact", "project",
+                 snippet=said)  # fmt: skip
+    vocab = TitleVocabulary.build([survey.title, *(f"T{i}" for i in range(30))])
+    for asked in (
+        "drone survey rules for wedding photographers in spain — do they need a licence?",
+        "drone survey rules in portugal for filming a wedding",
+    ):
+        assert gate_rows([survey], asked, vocabulary=vocab) == [], asked
+    # what it is for, said by the page; a question whether the brain holds it; a year in words
+    for asked in (
+        "drone survey rules for elephants at night?",
+        "drone survey rules for weddings, is there a page",
+        "drone survey status for twenty twenty six?",
+        "drone survey - still up for debate?",
+    ):
+        assert slugs(gate_rows([survey], asked, vocabulary=vocab)) == [survey.slug], asked
+
+
 def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:
     kotlin = row("decisions/kotlin-android", "Decision: Kotlin for the Android app", 1.0,
                  "keyword_exact", "decision", snippet="Chosen in March; iOS waits.")  # fmt: skip

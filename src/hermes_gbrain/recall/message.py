@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from ..api import SearchRow
 from .dates import date_marks, said_in_figures
 from .glosses import kind_words
-from .outside import outside_things
+from .outside import outside_things, purposes
 from .rowwords import RowWords, side_by_side
 from .vocabulary import ORDINARY_STEMS
 from .words import (
@@ -103,6 +103,8 @@ class Message:
     we_did: bool = False
     """It asks what the writer's team did or decided (:data:`_WE_DID`: "why did we go with
     kotlin for the android app?"): a decision's title it says is the brain's own."""
+    purposes: frozenset[str] = frozenset()
+    """What a bare "for" gives a thing for (:func:`.outside.purposes`)."""
     for_us: bool = False
     """It asks what something is or means for the writer's team (:data:`_FOR_US`: "what
     does active learning mean for us?"): a title it says is the brain's own."""
@@ -152,6 +154,7 @@ class Message:
             how_to=bool(_HOW_TO.search(folded)),
             we_did=bool(_WE_DID.search(folded)),
             for_us=bool(_FOR_US.search(message)),
+            purposes=purposes(message, ORDINARY_STEMS, capitalised),
             asks_held=bool(_HELD.search(folded)),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),

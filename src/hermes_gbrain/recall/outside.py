@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from .dates import said_in_figures
 from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, message_names, stem, words
 
-__all__ = ["LOOK_AHEAD", "outside_things"]
+__all__ = ["LOOK_AHEAD", "outside_things", "purposes"]
 
 LOOK_AHEAD = 3
 """Words after "my" or "for a" read for the thing (past "own", "very", numbers and generic
@@ -58,6 +59,27 @@ def outside_things(
         else:
             continue
         thing = _thing(after, ordinary, names)
+        if thing:
+            found.add(thing)
+    return frozenset(found)
+
+
+def purposes(
+    message: str, ordinary: Collection[str], names: Collection[str] | None = None
+) -> frozenset[str]:
+    """Stems of what a bare "for" gives a thing for, the word right after it ("drone survey
+    rules for wedding photographers", "mesh radio for home wifi"): as :func:`outside_things`,
+    but no year said in words ("for twenty twenty six") and not "up for" ("up for debate")."""
+    said = words(message)
+    if names is None:
+        names = message_names(message)
+    found: set[str] = set()
+    for i, word in enumerate(said[:-1]):
+        if word != "for" or (i and said[i - 1] == "up"):
+            continue
+        if said_in_figures(" ".join(said[i + 1 : i + 4])):
+            continue
+        thing = _thing(said[i + 1 : i + 2], ordinary, names)
         if thing:
             found.add(thing)
     return frozenset(found)

@@ -247,6 +247,8 @@ def _elsewhere(
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
     if message.outside - read.body:
         return True  # "an expense policy for a five-person bakery"
+    if message.purposes - read.body and not message.asks_held:
+        return True  # "drone survey rules for wedding photographers"; not "is there a page"
     if read.title and read.title <= message.wanted and _asks_for_writing(message):
         return False  # "idempotency keys for photo uploads, do we have a writeup"
     if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
