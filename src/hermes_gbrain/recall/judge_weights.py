@@ -3,37 +3,37 @@
 Written by ``bench/judge_fit.py --write``, fitted on the sets up to sealed131; not edited by hand.
 """
 
-BIAS = -1.6546490344604683
+BIAS = -1.64944144744295
 WEIGHTS: tuple[float, ...] = (
-    -0.11837721556443395,  # rank
-    0.5309118516504462,  # first
-    0.6583594738644808,  # score_share
-    -0.3670567576289392,  # wanted
-    0.2385418844103983,  # asked
-    1.5421644001699506,  # asked_in_body
-    1.5205165659892166,  # wanted_in_body
-    -1.8658964930695077,  # asked_in_backing
-    0.4364585997268834,  # asked_in_title
-    -0.6980950828695277,  # wanted_in_title
-    -0.4845090904423302,  # title_words
-    0.6820810255927192,  # title_share
-    0.025612017411916797,  # asked_missing
-    0.8684233762624554,  # asked_share
-    -0.2639665038518314,  # elsewhere
-    -1.6224797865581988,  # common
-    -0.1702458119901286,  # names
-    0.17318795502203732,  # names_in_body
-    -0.08860026670735391,  # latin
-    0.04597654817417824,  # length
-    -0.3072108824144314,  # evidence_keyword_exact
-    0.021399656122134087,  # evidence_weak_semantic
-    -1.7816607881289634,  # evidence_alias_hit
-    -0.09148323992778092,  # evidence_exact_title_match
-    -0.5918817294114846,  # name_page
-    0.3811261050346412,  # person
-    -1.0764653131515431,  # tier_none
-    3.029342129018795,  # tier_named
-    0.005721416092566905,  # tier_title_word
-    0.09675617748784109,  # tier_content
-    -0.31855434989289905,  # picked
+    -0.11820250568333496,  # rank
+    0.5326217110963064,  # first
+    0.657432193630178,  # score_share
+    -0.36843412814873316,  # wanted
+    0.2391226429945219,  # asked
+    1.5411329407357393,  # asked_in_body
+    1.5228932756540345,  # wanted_in_body
+    -1.8659801177600097,  # asked_in_backing
+    0.4393884055681614,  # asked_in_title
+    -0.7061365695359132,  # wanted_in_title
+    -0.48405377456949694,  # title_words
+    0.6961040593849633,  # title_share
+    0.02636228967423578,  # asked_missing
+    0.863812023147661,  # asked_share
+    -0.26788159175970067,  # elsewhere
+    -1.623233440369622,  # common
+    -0.17075707379476038,  # names
+    0.17171907844810608,  # names_in_body
+    -0.08768278531139127,  # latin
+    0.045974498793416314,  # length
+    -0.30538993599737874,  # evidence_keyword_exact
+    0.02275223245183894,  # evidence_weak_semantic
+    -1.801652458974796,  # evidence_alias_hit
+    -0.1217000473207379,  # evidence_exact_title_match
+    -0.5944434474869474,  # name_page
+    0.38042788948705486,  # person
+    -1.0820914422987205,  # tier_none
+    3.05690669661441,  # tier_named
+    0.0021347340754283876,  # tier_title_word
+    0.09317086504731062,  # tier_content
+    -0.3187179270225985,  # picked
 )

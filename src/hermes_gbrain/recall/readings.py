@@ -179,14 +179,18 @@ def _elsewhere(
     work policy for a bakery") and does not ask whether the brain has it ("is there a
     remote work policy?"), and none when it gives a thing as the writer's own or as what it
     is for that the row never mentions (:attr:`.message.Message.outside`: "for a five-person
-    bakery"). Not when the message names something the brain knows
+    bakery"; :attr:`.message.Message.purposes`, unless it asks whether the brain holds it:
+    "drone survey rules for wedding photographers"), or a note's title "… notes" without
+    "notes" after "my" (:func:`_mine_without_notes`: "my book club"), whatever else it says.
+    Not when the message names something the brain knows
     (:attr:`.message.Message.known`: "Driftwood"; "our PTA" names nothing here; a name in
     lowercase whose page the message names, :func:`.gate._met`) or two of the rows' titles
     whole (:attr:`.message.Message.titles_said`: "occupancy modelling vs raw counts for camera
     grid") or says the title
     is ours ("does our expense policy cover taxis?", "my weekly planning notes"), asks what we
     did about a decision (:attr:`.message.Message.we_did`: "why did we go with kotlin for the
-    android app?") or
+    android app?"), asks what a title it says whole is "for us"
+    (:attr:`.message.Message.for_us`: "what does active learning mean for us?") or
     gives it as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
     whatever the message wants it for ("annual report 2025, need the headline numbers for an
     LP intro"), for a meeting on a date the message gives ("the sync design review on march

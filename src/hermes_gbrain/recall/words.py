@@ -158,10 +158,10 @@ _LATIN_FUNCTION_WORDS = frozenset(
     kunne noen nogen
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
-"""Function words of German, Spanish, French, Portuguese, Italian, Dutch, Polish, Turkish,
-Vietnamese, Indonesian and Swahili that are no English word once their accents are dropped
-("thế" would be "the", "bên" "ben"): they anchor nothing, and they mark a message as written
-in one of those languages."""
+"""Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
+Norwegian, Polish, Turkish, Vietnamese, Indonesian and Swahili that are no English word once
+their accents are dropped ("thế" would be "the", "bên" "ben"): they anchor nothing, and they
+mark a message as written in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
     | _LATIN_FUNCTION_WORDS
