@@ -180,7 +180,8 @@ head ranger of another trust is about another subject.
 
 Supporting words are counted as one while all of them are generic (``GENERIC_WORDS``:
 "keep", "last", "two"): such words go with anything ("undo my last commit but keep the
-changes" is not about a review that decided "to keep per-field last-writer-wins").
+changes" is not about a review that decided "to keep per-field last-writer-wins"). A thing
+of the writer's own ("my partner's office") backs no row, whatever the row says of it.
 
 A word is *distinctive* when it is not filler, not a number, not on the list of
 ordinary title words ("plan", "capital", "review", "update", "notes", "report",
@@ -458,24 +459,13 @@ def _another_thing(
     return _beside_another(read, backing, reading.asked, message)
 
 
-_LANGUAGE_NAMED = re.compile(
-    r"\b(?:in|en|auf|em|na|w|по) (?:english|anglais|englisch|ingl[eéê]se?s?|engels|angielsku"
-    r"|portuguese|portugais|spanish|espagnol|french|fran[cç]ais|german|allemand|italian"
-    r"|chinese|chinois|japanese|japonais|russian|russe|arabic|arabe|swahili|hindi|korean"
-    r"|английском|английски)\b"
-    r"|\bhow do you say\b|\bwie sagt man\b|\bcomment (?:dit-on|on dit)\b|\bc[oó]mo se dice\b"
-    r"|\bcomo se diz\b|中文|英文|英语|英語|日本語で|بالإنجليزية",
-    re.IGNORECASE,
-)
-"""A language named as the one a word is in, or a question how a word is said in one."""
-
-
 def _a_word_to_translate(read: RowWords, message: Message) -> bool:
     """A word of a name of two words or more, in lowercase and not the whole name, in a
-    message that names a language (:data:`_LANGUAGE_NAMED`): the word itself, asked about
-    or translated ("kestrel en anglais", "how do you say kestrel in portuguese")."""
+    message that names a language (:attr:`.message.Message.language_named`): the word
+    itself, asked about or translated ("kestrel en anglais", "how do you say kestrel in
+    portuguese")."""
     t = read.sequence
-    if len(t) < 2 or set(t) <= message.said or not _LANGUAGE_NAMED.search(message.text):
+    if not message.language_named or len(t) < 2 or set(t) <= message.said:
         return False
     return any(
         re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", message.text) is not None

@@ -105,6 +105,9 @@ class Message:
     kotlin for the android app?"): a decision's title it says is the brain's own."""
     purposes: frozenset[str] = frozenset()
     """What a bare "for" gives a thing for (:func:`.outside.purposes`)."""
+    language_named: bool = False
+    """It names a language a word is in, or asks how a word is said (:data:`_LANGUAGE_NAMED`:
+    "kestrel en anglais", "how do you say kestrel in portuguese")."""
     for_us: bool = False
     """It asks what something is or means for the writer's team (:data:`_FOR_US`: "what
     does active learning mean for us?"): a title it says is the brain's own."""
@@ -153,6 +156,7 @@ class Message:
             phrases=side_by_side(sequence),
             how_to=bool(_HOW_TO.search(folded)),
             we_did=bool(_WE_DID.search(folded)),
+            language_named=bool(_LANGUAGE_NAMED.search(message)),
             for_us=bool(_FOR_US.search(message)),
             purposes=purposes(message, ORDINARY_STEMS, capitalised),
             asks_held=bool(_HELD.search(folded)),
@@ -207,6 +211,16 @@ _WE_DID = re.compile(
 )
 """A question what the writer's team did or decided ("why did we go with kotlin for the
 android app?", "what we decided about open-sourcing the field handbook")."""
+_LANGUAGE_NAMED = re.compile(
+    r"\b(?:in|en|auf|em|na|w|по) (?:english|anglais|englisch|ingl[eéê]se?s?|engels|angielsku"
+    r"|portuguese|portugais|spanish|espagnol|french|fran[cç]ais|german|allemand|italian"
+    r"|chinese|chinois|japanese|japonais|russian|russe|arabic|arabe|swahili|hindi|korean"
+    r"|английском|английски)\b"
+    r"|\bhow do you say\b|\bwie sagt man\b|\bcomment (?:dit-on|on dit)\b|\bc[oó]mo se dice\b"
+    r"|\bcomo se diz\b|中文|英文|英语|英語|日本語で|بالإنجليزية",
+    re.IGNORECASE,
+)
+"""A language named as the one a word is in, or a question how a word is said in one."""
 _FOR_US = re.compile(r"\b(?:[Ff]or|[Tt]o) us\b(?! dollars?\b)")
 """The writer's team as the one a thing is for ("what does it mean for us"), not the
 country ("to us dollars", "for US markets")."""
