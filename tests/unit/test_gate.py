@@ -686,12 +686,12 @@ def test_a_title_said_whole_that_the_message_asks_about_for_us_is_ours() -> None
     said = "Asks humans to label only the photos the model is least sure about."
     learning = row("concepts/active-learning", "Active Learning", 2.0, "keyword_exact",
                    "concept", snippet=said)  # fmt: skip
-    vocab = TitleVocabulary.build([learning.title, *(f"T{i}" for i in range(30))])
-    asked = "prepping the ML loop — what does active learning mean for us specifically?"
-    assert slugs(gate_rows([learning], asked, vocabulary=vocab)) == [learning.slug]
-    # without "for us", the same words may be about anyone's loop
-    asked = "prepping the ML loop — what does active learning mean specifically?"
-    assert gate_rows([learning], asked, vocabulary=vocab) == []
+    _alone(
+        learning,
+        # without "for us", the same words may be about anyone's loop
+        nothing=("prepping the ML loop — what does active learning mean specifically?",),
+        itself=("prepping the ML loop — what does active learning mean for us specifically?",),
+    )
     assert not Message.of("convert 6 million euros to us dollars").for_us
     assert not Message.of("holiday schedule for US stock markets").for_us
 
@@ -716,40 +716,51 @@ def test_a_title_of_notes_said_without_notes_after_my_is_the_writers_own_thing()
         assert slugs(gate_rows([club], asked, gate=rules, vocabulary=vocab)) == [club.slug], asked
 
 
+def _alone(page: SearchRow, *, nothing: Sequence[str], itself: Sequence[str]) -> None:
+    """``page`` alone among the rows, in a brain of thirty other titles: the messages of
+    ``nothing`` get no page, those of ``itself`` get it."""
+    vocab = TitleVocabulary.build([page.title, *(f"T{i}" for i in range(30))])
+    for asked in nothing:
+        assert gate_rows([page], asked, vocabulary=vocab) == [], asked
+    for asked in itself:
+        assert slugs(gate_rows([page], asked, vocabulary=vocab)) == [page.slug], asked
+
+
 def test_a_word_of_a_name_asked_about_in_another_language_is_the_word() -> None:
     said = "Our company: software for wildlife rangers."
     kestrel = row("companies/kestrel-works", "Kestrel Works", 1.2, "alias_hit", "company",
                   snippet=said)  # fmt: skip
-    vocab = TitleVocabulary.build([kestrel.title, *(f"T{i}" for i in range(30))])
-    for asked in (
-        "Au fait, c'est quoi exactement un faucon crécerelle (kestrel en anglais) ?",
-        "how do you say kestrel in portuguese",
-        "kestrel 这种鸟中文叫“红隼”还是“茶隼”",
-    ):
-        assert gate_rows([kestrel], asked, vocabulary=vocab) == [], asked
-    # the whole name, or the name written as one, is the company's
-    for asked in ("how do you say Kestrel Works in Japanese?", "Kestrel en anglais, c'est nous?"):
-        assert slugs(gate_rows([kestrel], asked, vocabulary=vocab)) == [kestrel.slug], asked
+    _alone(
+        kestrel,
+        nothing=(
+            "Au fait, c'est quoi exactement un faucon crécerelle (kestrel en anglais) ?",
+            "how do you say kestrel in portuguese",
+            "kestrel 这种鸟中文叫“红隼”还是“茶隼”",
+        ),
+        # the whole name, or the name written as one, is the company's
+        itself=("how do you say Kestrel Works in Japanese?", "Kestrel en anglais, c'est nous?"),
+    )
 
 
 def test_a_project_opened_with_what_it_is_for_that_it_never_mentions_is_used_elsewhere() -> None:
     said = "Counts elephants at night with thermal drones."
     survey = row("projects/drone-survey", "Drone Survey", 1.06, "keyword_exact", "project",
                  snippet=said)  # fmt: skip
-    vocab = TitleVocabulary.build([survey.title, *(f"T{i}" for i in range(30))])
-    for asked in (
-        "drone survey rules for wedding photographers in spain — do they need a licence?",
-        "drone survey rules in portugal for filming a wedding",
-    ):
-        assert gate_rows([survey], asked, vocabulary=vocab) == [], asked
-    # what it is for, said by the page; a question whether the brain holds it; a year in words
-    for asked in (
-        "drone survey rules for elephants at night?",
-        "drone survey rules for weddings, is there a page",
-        "drone survey status for twenty twenty six?",
-        "drone survey - still up for debate?",
-    ):
-        assert slugs(gate_rows([survey], asked, vocabulary=vocab)) == [survey.slug], asked
+    _alone(
+        survey,
+        nothing=(
+            "drone survey rules for wedding photographers in spain — do they need a licence?",
+            "drone survey rules in portugal for filming a wedding",
+        ),
+        # what it is for, said by the page; a question whether the brain holds it; a year in
+        # words; an idiom
+        itself=(
+            "drone survey rules for elephants at night?",
+            "drone survey rules for weddings, is there a page",
+            "drone survey status for twenty twenty six?",
+            "drone survey - still up for debate?",
+        ),
+    )
 
 
 def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:
