@@ -263,7 +263,7 @@ chosen looking at every set up to ``sealed135``: Swedish, Danish, Norwegian and 
 as other languages, a title said whole asked about "for us" as ours, a month's word in the
 month's sentence, a thing of the writer's own backing no row, a notes title without "notes"
 after "my" as the writer's own, a name's word beside a language named as the word, what a bare
-"for" gives a project for; and the judge refitted on every set up to ``sealed131``). The record
+"for" gives a title for; and the judge refitted on every set up to ``sealed131``). The record
 is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
