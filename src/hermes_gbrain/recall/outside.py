@@ -11,7 +11,7 @@ thing: the brain may hold them.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from .dates import said_in_figures
 from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, message_names, stem, words
@@ -40,6 +40,44 @@ def _thing(after: list[str], ordinary: Collection[str], names: Collection[str] =
     return None
 
 
+def _things(
+    message: str,
+    ordinary: Collection[str],
+    names: Collection[str] | None,
+    after: Callable[[list[str], int], list[str] | None],
+) -> frozenset[str]:
+    """The things (:func:`_thing`) read in the words ``after`` gives for each place of the
+    message's words, where it gives any."""
+    said = words(message)
+    if names is None:
+        names = message_names(message)
+    found: set[str] = set()
+    for i in range(len(said)):
+        following = after(said, i)
+        if following and (thing := _thing(following, ordinary, names)):
+            found.add(thing)
+    return frozenset(found)
+
+
+def _owned(said: list[str], i: int) -> list[str] | None:
+    """The words after "my", "for a", "for an" or "for my"."""
+    if said[i] == "my":
+        return said[i + 1 :]
+    if said[i] == "for" and i + 1 < len(said) and said[i + 1] in _FOR:
+        return said[i + 2 :]
+    return None
+
+
+def _meant_for(said: list[str], i: int) -> list[str] | None:
+    """The word right after a bare "for", but after "up" ("up for debate") or before a year
+    said in words ("for twenty twenty six")."""
+    if said[i] != "for" or i + 1 >= len(said) or (i and said[i - 1] == "up"):
+        return None
+    if said_in_figures(" ".join(said[i + 1 : i + 4])):
+        return None
+    return said[i + 1 : i + 2]
+
+
 def outside_things(
     message: str, ordinary: Collection[str], names: Collection[str] | None = None
 ) -> frozenset[str]:
@@ -47,21 +85,7 @@ def outside_things(
     can name a thing: not a function word, number or generic word, and not in
     ``ordinary`` (stems of words common in titles). ``names``: the message's capitalised stems
     (:func:`.words.message_names`), when the caller has them already."""
-    said = words(message)
-    if names is None:
-        names = message_names(message)
-    found: set[str] = set()
-    for i, word in enumerate(said):
-        if word == "my":
-            after = said[i + 1 :]
-        elif word == "for" and i + 1 < len(said) and said[i + 1] in _FOR:
-            after = said[i + 2 :]
-        else:
-            continue
-        thing = _thing(after, ordinary, names)
-        if thing:
-            found.add(thing)
-    return frozenset(found)
+    return _things(message, ordinary, names, _owned)
 
 
 def purposes(
@@ -70,16 +94,4 @@ def purposes(
     """Stems of what a bare "for" gives a thing for, the word right after it ("drone survey
     rules for wedding photographers", "mesh radio for home wifi"): as :func:`outside_things`,
     but no year said in words ("for twenty twenty six") and not "up for" ("up for debate")."""
-    said = words(message)
-    if names is None:
-        names = message_names(message)
-    found: set[str] = set()
-    for i, word in enumerate(said[:-1]):
-        if word != "for" or (i and said[i - 1] == "up"):
-            continue
-        if said_in_figures(" ".join(said[i + 1 : i + 4])):
-            continue
-        thing = _thing(said[i + 1 : i + 2], ordinary, names)
-        if thing:
-            found.add(thing)
-    return frozenset(found)
+    return _things(message, ordinary, names, _meant_for)
