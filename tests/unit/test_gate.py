@@ -1766,3 +1766,40 @@ def test_one_word_of_a_notes_title_alone_is_chat_not_its_name() -> None:
     maya = row("people/maya-okafor", "Maya Okafor", 2.0, "keyword_exact", "person",
                snippet="Co-founder and CEO.")  # fmt: skip
     assert slugs(gate_rows([maya], "maya?", gate=rules)) == [maya.slug]
+
+
+def test_a_title_after_an_opening_does_or_is_is_the_brains_own() -> None:
+    said = "Heatmaps of patrol coverage for conservancy managers."
+    dashboard = row("projects/tidepool-dashboard", "Tidepool Dashboard", 1.0, "keyword_exact",
+                    "project", snippet=said)  # fmt: skip
+    _alone(
+        dashboard,
+        # the same words set in a sentence about another thing
+        nothing=("can a tidepool dashboard for kids show hermit crabs and live api feeds?",),
+        itself=(
+            "does tidepool dashboard hit the same api as the app or read straight from postgres",
+            "is tidepool dashboard still reading straight from postgres?",
+        ),
+    )
+
+
+def test_a_checklist_asked_for_by_its_items_is_named() -> None:
+    said = "Before a release: crash-free rate, store notes, rollback plan."
+    launch = row("notes/launch-checklist", "Launch checklist", 1.0, "keyword_exact", snippet=said)
+    _alone(
+        launch, nothing=(), itself=("launch checklist items?", "launch checklist, each item pls")
+    )
+
+
+def test_what_only_says_whose_a_thing_is_is_read_past_to_the_thing() -> None:
+    said = "Collar batteries drained in two days after a firmware update kept the radio awake."
+    incident = row("notes/incident-report-collar-battery", "Incident report: collar battery drain",
+                   1.0, "keyword_exact", snippet=said)  # fmt: skip
+    _alone(
+        incident,
+        nothing=(
+            "my personal pixel 7 drains 30% battery overnight, what's keeping it awake",
+            "my private phone's battery drains overnight, what keeps it awake?",
+        ),
+        itself=("collar battery drain incident report - what kept the radio awake?",),
+    )

@@ -424,12 +424,20 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
     assert other_language("Hur beskriver vi det själva? Stiftelsen är noga med det.")
     assert other_language("Hvordan skal vi skrive det?")
     assert other_language("jak często wychodzą buildy?")
+    # Turkish question words and romanised Hindi ("Hinglish") too
+    assert other_language("Expense policy ne diyor, fişleri kaç gün içinde teslim etmem lazım?")
+    assert other_language("onboarding notes for engineers mein repo access kaise milta hai?")
+    assert not other_language("what does the onboarding guide say about repo access?")
     privacy = row("concepts/differential-privacy", "Differential Privacy",
                   "Adds calibrated noise so published counts never reveal one ranger.",
                   "concept")  # fmt: skip
     vocab = TitleVocabulary.build([privacy.title, *(f"T{i}" for i in range(30))])
     asked = "I datahanteringsplanen vill jag nämna differential privacy. Hur beskriver vi det?"
     assert slugs(gate_rows([privacy], asked, vocabulary=vocab)) == [privacy.slug]
+    expenses = row("notes/expense-policy", "Expense policy",
+                   "Receipts within 30 days; trips through the travel desk.", "note")  # fmt: skip
+    asked = "Expense policy ne diyor, fişleri kaç gün içinde teslim etmem lazım?"
+    assert slugs(gate_rows([expenses], asked)) == [expenses.slug]
     condor = row("projects/proyecto-condor", "Proyecto Cóndor", "Tracking condors.", "project")
     asked = "¿cuántos cóndores lleva rastreados el proyecto condor?"
     assert slugs(gate_rows([condor], asked)) == ["projects/proyecto-condor"]
@@ -957,3 +965,10 @@ def test_a_title_said_in_a_message_in_another_latin_language_names_its_page() ->
     # in English, its ordinary words beside others are not its name
     asked = "is there a good launch checklist template for indie games?"
     assert gate_rows([checklist], asked, gate=rules) == []
+
+
+def test_greek_and_hindi_function_words_anchor_nothing() -> None:
+    assert content_stems("Πώς να κάνω sprint planning για τη διπλωματική μου;") == {
+        "sprint", "plann", "κάνω", "διπλωματική"}  # fmt: skip
+    assert content_stems("hiring plan 2027 में कितने mobile engineers हैं?") == {
+        "hir", "plan", "2027", "mobil", "engineer"}  # fmt: skip

@@ -78,7 +78,8 @@ class Message:
     opened: frozenset[tuple[str, ...]] = frozenset()
     """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
     definite: frozenset[tuple[str, ...]] = frozenset()
-    """Titles of the rows it gives after "the" (:func:`_after_the`; set by :meth:`knowing`)."""
+    """Titles of the rows it gives after "the", or right after an opening "does", "is" and
+    the like (:func:`_after_the`; set by :meth:`knowing`)."""
     titles_said: int = 0
     """How many of the rows' titles of two words or more it says whole, apart from one another
     (:func:`_titles_said`; set by :meth:`knowing`)."""
@@ -309,15 +310,25 @@ def _opened(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tup
     return frozenset(t for t in plain if len(t) >= 2 and _stands(said, t, 0, plain))
 
 
+_AUXILIARIES = frozenset({"does", "did", "is", "was", "will", "can", "has", "should"})
+"""A yes-or-no question's first word: a title right after it, with no article, is a name."""
+
+
 def _after_the(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
     """The titles (``plain``: numbers left out) the message gives after "the" ("does the remote work
-    policy allow…", "what's the osprey tracker project about"), save one a longer title goes
-    on from, as in :func:`_opened` ("the ledger lake backfill steps")."""
+    policy allow…", "what's the osprey tracker project about") or as the subject of a question
+    it opens with :data:`_AUXILIARIES` ("does tidepool dashboard read straight from postgres?"),
+    save one a longer title goes on from, as in :func:`_opened` ("the ledger lake backfill
+    steps")."""
     return frozenset(
         t
         for t in plain
         if len(t) >= 2
-        and any(said[i - 1] == "the" and _stands(said, t, i, plain) for i in range(1, len(said)))
+        and any(
+            (said[i - 1] == "the" or (i == 1 and said[0] in _AUXILIARIES))
+            and _stands(said, t, i, plain)
+            for i in range(1, len(said))
+        )
     )
 
 

@@ -19,9 +19,11 @@ from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, message_names, stem, words
 __all__ = ["LOOK_AHEAD", "outside_things", "purposes"]
 
 LOOK_AHEAD = 3
-"""Words after "my" or "for a" read for the thing (past "own", "very", numbers and generic
-words: "for a 50 person law firm" gives "law")."""
+"""Words after "my" or "for a" read for the thing (past "own", "very", "personal", numbers and
+generic words: "for a 50 person law firm" gives "law", "my personal pixel 7" "pixel")."""
 _FOR = frozenset({"a", "an", "my"})
+_PASSED = ENGLISH_STOP_WORDS | {"personal", "private"}
+"""Read past: function words and what only says whose the thing is ("my personal pixel")."""
 
 
 def _thing(after: list[str], ordinary: Collection[str], names: Collection[str] = ()) -> str | None:
@@ -29,7 +31,7 @@ def _thing(after: list[str], ordinary: Collection[str], names: Collection[str] =
     a title commonly holds. A name (``names``: capitalised stems) followed by such a word
     is its make or maker, and the word after it the thing ("my Osprey backpack")."""
     for i, word in enumerate(after[:LOOK_AHEAD]):
-        if len(word) < 3 or any(c.isdigit() for c in word) or word in ENGLISH_STOP_WORDS:
+        if len(word) < 3 or any(c.isdigit() for c in word) or word in _PASSED:
             continue
         found = stem(word)
         if found in GENERIC_STEMS:

@@ -97,8 +97,8 @@ _UNSPACED = (
 # Function words and chat filler: never an anchor. English first (the brain's usual
 # language; :mod:`.outside` reads past them alone), then the commonest function words of
 # German, Spanish, French, Portuguese, Italian, Dutch, Polish, Turkish, Vietnamese,
-# Indonesian, Swahili, Russian and Arabic, so a question in those languages is not
-# "supported" by them.
+# Indonesian, Swahili, Hindi (in Latin letters and in Devanagari), Russian, Arabic and Greek,
+# so a question in those languages is not "supported" by them.
 ENGLISH_STOP_WORDS = frozenset(
     """
     about above after again all also and any are been before being below between both but can
@@ -156,12 +156,16 @@ _LATIN_FUNCTION_WORDS = frozenset(
     själva mycket detta dessa tack hej bara kanske någon något några alla skulle måste
     behöver ska kan har det som ett jeg ikke hvordan hvorfor hvad hva hvem hvor også skal
     kunne noen nogen
+    ne kaç içinde lazım nedir neler mı mısın misin hakkında yok nereden
+    hai hain tha thi kya kaise kab kahan kyun kyon nahi nahin aur bhi wala wali mujhe hamara
+    hamare humara apna apne aap yeh woh raha rahi liye chahiye kuch kitna kitne kitni kaun
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
-Norwegian, Polish, Turkish, Vietnamese, Indonesian and Swahili that are no English word once
-their accents are dropped ("thế" would be "the", "bên" "ben"): they anchor nothing, and they
-mark a message as written in one of those languages."""
+Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in Latin letters
+("kya", "kaise", "hai") that are no English word once their accents are dropped ("thế" would
+be "the", "bên" "ben"): they anchor nothing, and they mark a message as written in one of
+those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
     | _LATIN_FUNCTION_WORDS
@@ -172,7 +176,12 @@ STOP_WORDS = (
     при над под или не ли же уже ещё есть был была было нас нам вас вам её их мне меня
     всё все так да нет
     ما من هو هي في عن على إلى الى هل كيف ماذا لماذا متى أين التي الذي هذا هذه مع لنا
-    """.split()  # noqa: SIM905 - a word list reads better as text
+    και το τα τη την της του των τον οι ένα μια μου σου μας σας για να με σε στο στη στην
+    στα στον από πώς πως τι ποιος ποια ποιο πότε πού γιατί είναι ήταν δεν θα αν ή που αυτό
+    αυτή έχει έχουμε πόσο πόσα ακόμα επίσης αλλά ότι
+    है हैं था थी थे का की के में को से पर और या भी नहीं क्या कैसे कब कहाँ क्यों कौन कितना
+    कितने कितनी यह वह ये वो हम मैं मुझे हमारे हमारा हमारी आप तो ही एक लिए कोई कुछ वाला वाली
+    """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Greek is Greek
     )
 )
 _OTHER_LATIN_STOPS = _LATIN_FUNCTION_WORDS | frozenset(
@@ -221,7 +230,7 @@ GENERIC_WORDS = frozenset(
     given done went gone told asks asking says saying goes
     lately nowadays page pages pull grab fetch doc docs link
     takeaway takeaways main key gist summary summarise summarize recap overview highlights
-    detail details contact yet bit prep prepping sit sits
+    detail details contact yet bit prep prepping sit sits item items
     plain words terms layman laymans eli5 nutshell briefly
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
@@ -360,7 +369,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 7
+STEMS_VERSION = 8
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
