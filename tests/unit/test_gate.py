@@ -1803,3 +1803,28 @@ def test_what_only_says_whose_a_thing_is_is_read_past_to_the_thing() -> None:
         ),
         itself=("collar battery drain incident report - what kept the radio awake?",),
     )
+
+
+def test_a_title_said_whole_then_whose_it_is_elsewhere_names_nothing() -> None:
+    said = "Kestrel Works in 2025: revenue, the partner conservancies, the year's hires."
+    report = row("notes/annual-report-2025", "Annual report 2025", 1.0, "keyword_exact",
+                 snippet=said)  # fmt: skip
+    _alone(
+        report,
+        nothing=(
+            "I need to submit comments on the Annual report 2025 of the hospital foundation "
+            "where I am a trustee. Could you help me structure them?",
+            "summarise the annual report 2025 from my pension fund",
+        ),
+        # whose it is, as the page says; or no owner said right after it
+        itself=(
+            "what does the annual report 2025 of kestrel works say about hires?",
+            "annual report 2025 — what did the partner conservancies get?",
+        ),
+    )
+    # a person from somewhere is no one's thing
+    yuki = row("people/sato-yuki", "Sato Yuki", 1.0, "keyword_exact", "person",
+               snippet="Field sales, Japan.")  # fmt: skip
+    _alone(
+        yuki, nothing=(), itself=("sato yuki from the tokyo office wants to visit, who is she?",)
+    )

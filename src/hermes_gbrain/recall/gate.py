@@ -99,7 +99,9 @@ mentions it passes only when every word of its title is in the message or the me
 the title's initials in capitals ("HLC timestamps … for a diel activity analysis"; GBrain's
 alias evidence for "Tomas" in "my neighbour Tomas" is not enough), and a title it holds whole is
 used about something else ("write a simple expense policy for a five-person bakery"), with
-the same exemptions as above.
+the same exemptions as above. A title of two words or more, but a person's or a company's, said
+whole and then given as another's, "of" or "from" one the row never mentions, names nothing
+("comments on the annual report 2025 of the hospital foundation where I am a trustee").
 
 A person's or company's page is not named by a message that has its title's words only as a
 common noun: after "a" or "an", or in the plural where the title is not, never capitalised
@@ -315,6 +317,17 @@ def _met(
     return met
 
 
+def _owned_elsewhere(read: RowWords, message: Message) -> bool:
+    """The title, two words or more, said whole, then whose it is, "of" or "from" one the row
+    never mentions (a person "from the Tokyo office" is no one's thing)."""
+    title, said = read.sequence, message.sequence
+    n = len(title)
+    return n >= 2 and any(
+        i >= n and said[i - n : i] == title and thing not in read.body
+        for i, thing in message.owners
+    )
+
+
 def _tier(
     row: SearchRow,
     message: Message,
@@ -336,6 +349,8 @@ def _tier(
         set(words_.sequence) <= message.said or initials_written(message.text, row.title)
     ):
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
+    if (row.type or "") not in NAME_TYPES and _owned_elsewhere(words_, message):
+        return None  # "the annual report 2025 of the hospital foundation where I am a trustee"
     if common:
         return None  # "how does a kestrel hover?", "maya angelou quote": not these pages
     if message.how_to and not message.who and is_person(row) and not title & wanted:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from ..api import SearchRow
 from .dates import date_marks, said_in_figures
 from .glosses import kind_words
-from .outside import outside_things, purposes
+from .outside import outside_things, owners, purposes
 from .rowwords import RowWords, side_by_side
 from .vocabulary import ORDINARY_STEMS
 from .words import (
@@ -77,6 +77,8 @@ class Message:
     """Its version numbers ("2.4")."""
     opened: frozenset[tuple[str, ...]] = frozenset()
     """Titles of the rows it opens with (:func:`_opened`; set by :meth:`knowing`)."""
+    owners: tuple[tuple[int, str], ...] = ()
+    """Whose a thing is, said right after it (:func:`.outside.owners`)."""
     definite: frozenset[tuple[str, ...]] = frozenset()
     """Titles of the rows it gives after "the", or right after an opening "does", "is" and
     the like (:func:`_after_the`; set by :meth:`knowing`)."""
@@ -160,6 +162,7 @@ class Message:
             language_named=bool(_LANGUAGE_NAMED.search(message)),
             for_us=bool(_FOR_US.search(message)),
             purposes=purposes(message, ORDINARY_STEMS, capitalised),
+            owners=owners(message, ORDINARY_STEMS, capitalised),
             asks_held=bool(_HELD.search(folded)),
             adjacent=_adjacent(spoken),
             topic=_topic(spoken),

@@ -1,7 +1,8 @@
 """Things a message places outside the brain: "my son", "my laptop", "for a bakery".
 
-A message that gives a thing as the writer's own ("my bluetooth earbuds won't pair") or as
-what it is for ("an expense policy for a five-person bakery") says what it is about. A page
+A message that gives a thing as the writer's own ("my bluetooth earbuds won't pair"), as
+what it is for ("an expense policy for a five-person bakery") or whose a title is ("the annual
+report 2025 of the hospital foundation") says what it is about. A page
 that never mentions that thing is not about it, however many other words it shares with the
 message: the gate (:mod:`.gate`) then keeps such a page only when the message names it whole,
 or by its initials in capitals ("HLC timestamps … for a diel activity analysis").
@@ -16,7 +17,7 @@ from collections.abc import Callable, Collection
 from .dates import said_in_figures
 from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, message_names, stem, words
 
-__all__ = ["LOOK_AHEAD", "outside_things", "purposes"]
+__all__ = ["LOOK_AHEAD", "outside_things", "owners", "purposes"]
 
 LOOK_AHEAD = 3
 """Words after "my" or "for a" read for the thing (past "own", "very", "personal", numbers and
@@ -97,3 +98,26 @@ def purposes(
     rules for wedding photographers", "mesh radio for home wifi"): as :func:`outside_things`,
     but no year said in words ("for twenty twenty six") and not "up for" ("up for debate")."""
     return _things(message, ordinary, names, _meant_for)
+
+
+_OWNER = frozenset({"the", "my", "a", "an", "his", "her", "their", "your"})
+
+
+def owners(
+    message: str, ordinary: Collection[str], names: Collection[str] | None = None
+) -> tuple[tuple[int, str], ...]:
+    """Where the message says whose or what's a thing is, right after it ("the annual report
+    2025 of the hospital foundation", "the quarterly report from my pension fund"): the place
+    of "of" or "from" among its words, and the stem of that owner, as :func:`outside_things`."""
+    said = words(message)
+    if names is None:
+        names = message_names(message)
+    found = []
+    for i in range(len(said) - 2):
+        if (
+            said[i] in ("of", "from")
+            and said[i + 1] in _OWNER
+            and (thing := _thing(said[i + 2 :], ordinary, names))
+        ):
+            found.append((i, thing))
+    return tuple(found)
