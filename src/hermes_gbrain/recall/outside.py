@@ -48,18 +48,18 @@ def _things(
     ordinary: Collection[str],
     names: Collection[str] | None,
     after: Callable[[list[str], int], list[str] | None],
-) -> frozenset[str]:
+) -> list[tuple[int, str]]:
     """The things (:func:`_thing`) read in the words ``after`` gives for each place of the
-    message's words, where it gives any."""
+    message's words, where it gives any, with that place."""
     said = words(message)
     if names is None:
         names = message_names(message)
-    found: set[str] = set()
+    found: list[tuple[int, str]] = []
     for i in range(len(said)):
         following = after(said, i)
         if following and (thing := _thing(following, ordinary, names)):
-            found.add(thing)
-    return frozenset(found)
+            found.append((i, thing))
+    return found
 
 
 def _owned(said: list[str], i: int) -> list[str] | None:
@@ -88,7 +88,7 @@ def outside_things(
     can name a thing: not a function word, number or generic word, and not in
     ``ordinary`` (stems of words common in titles). ``names``: the message's capitalised stems
     (:func:`.words.message_names`), when the caller has them already."""
-    return _things(message, ordinary, names, _owned)
+    return frozenset(thing for _, thing in _things(message, ordinary, names, _owned))
 
 
 def purposes(
@@ -97,10 +97,18 @@ def purposes(
     """Stems of what a bare "for" gives a thing for, the word right after it ("drone survey
     rules for wedding photographers", "mesh radio for home wifi"): as :func:`outside_things`,
     but no year said in words ("for twenty twenty six") and not "up for" ("up for debate")."""
-    return _things(message, ordinary, names, _meant_for)
+    return frozenset(thing for _, thing in _things(message, ordinary, names, _meant_for))
 
 
 _OWNER = frozenset({"the", "my", "a", "an", "his", "her", "their", "your"})
+"""What may stand between "of" or "from" and the thing a title is given as belonging to."""
+
+
+def _owned_by(said: list[str], i: int) -> list[str] | None:
+    """The words after "of" or "from" and one of :data:`_OWNER`."""
+    if said[i] in ("of", "from") and i + 1 < len(said) and said[i + 1] in _OWNER:
+        return said[i + 2 :]
+    return None
 
 
 def owners(
@@ -108,16 +116,6 @@ def owners(
 ) -> tuple[tuple[int, str], ...]:
     """Where the message says whose or what's a thing is, right after it ("the annual report
     2025 of the hospital foundation", "the quarterly report from my pension fund"): the place
-    of "of" or "from" among its words, and the stem of that owner, as :func:`outside_things`."""
-    said = words(message)
-    if names is None:
-        names = message_names(message)
-    found = []
-    for i in range(len(said) - 2):
-        if (
-            said[i] in ("of", "from")
-            and said[i + 1] in _OWNER
-            and (thing := _thing(said[i + 2 :], ordinary, names))
-        ):
-            found.append((i, thing))
-    return tuple(found)
+    of "of" or "from" among its words, and the stem of that owner, read as
+    :func:`outside_things` reads a thing."""
+    return tuple(_things(message, ordinary, names, _owned_by))
