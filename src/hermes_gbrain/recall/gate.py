@@ -216,7 +216,7 @@ from .judge import admitted
 from .loose import companion_row, leading_row, tied_rows
 from .message import Message
 from .named import NAME_TYPES, TitleMatcher
-from .naming import addressed, lone_name, title_named, unexplained
+from .naming import addressed, held_by_another, lone_name, title_named, unexplained
 from .readings import (
     ELSEWHERE_WORDS,
     Reading,
@@ -317,17 +317,6 @@ def _met(
     return met
 
 
-def _owned_elsewhere(read: RowWords, message: Message) -> bool:
-    """The title, two words or more, said whole, then whose it is, "of" or "from" one the row
-    never mentions (a person "from the Tokyo office" is no one's thing)."""
-    title, said = read.sequence, message.sequence
-    n = len(title)
-    return n >= 2 and any(
-        i >= n and said[i - n : i] == title and thing not in read.body
-        for i, thing in message.owners
-    )
-
-
 def _tier(
     row: SearchRow,
     message: Message,
@@ -349,7 +338,7 @@ def _tier(
         set(words_.sequence) <= message.said or initials_written(message.text, row.title)
     ):
         return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
-    if (row.type or "") not in NAME_TYPES and _owned_elsewhere(words_, message):
+    if (row.type or "") not in NAME_TYPES and held_by_another(words_, message):
         return None  # "the annual report 2025 of the hospital foundation where I am a trustee"
     if common:
         return None  # "how does a kestrel hover?", "maya angelou quote": not these pages

@@ -31,6 +31,7 @@ __all__ = [
     "WHOLE_TITLE_WORDS",
     "addressed",
     "designated",
+    "held_by_another",
     "held_by_name",
     "is_lettered",
     "lone_name",
@@ -138,6 +139,17 @@ def held_by_name(read: RowWords, message: Message) -> bool:
         and owner in read.body
         for i in _places(t, m)
     )
+
+
+def held_by_another(read: RowWords, message: Message) -> bool:
+    """The title's words, two or more, stand right before "of" or "from" a thing the row never
+    mentions (:attr:`.message.Message.owners`): another's, as :func:`held_by_name` reads this
+    brain's own ("the annual report 2025 of the hospital foundation where I am a trustee")."""
+    t = read.sequence
+    if len(t) < 2:
+        return False
+    ends = {i + len(t) for i in _places(t, message.sequence)}
+    return any(i in ends and thing not in read.body for i, thing in message.owners)
 
 
 THEIRS = frozenset({"a", "an", "their", "his", "her", "your"})
