@@ -36,6 +36,7 @@ LATER_SETS = (
     *("sealed128", "sealed129", "sealed130", "sealed131"),
     *("sealed132", "sealed133", "sealed134", "sealed135"),
     *("sealed136", "sealed137", "sealed138", "sealed139"),
+    *("sealed140", "sealed141", "sealed142", "sealed143"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -52,7 +53,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed139'
+        # the gate, 'fresh' and 'sealed' to 'sealed143'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
