@@ -243,6 +243,9 @@ def test_the_title_index_names_a_person_whose_name_is_written_in_another_script(
     found = gate_rows([], "マヤ・オカフォーの経歴を教えて", gate=gate)
     assert slugs(found) == ["people/maya-okafor"]
     assert gate_rows([], "マヤ・アンジェロウの詩を教えて", gate=gate) == []
+    found = gate_rows([], "לילה פרהאני בצוות? צריך לשאול אותה על הדוח", gate=gate)
+    assert slugs(found) == ["people/leila-farahani"]  # Hebrew writes few vowels, as Arabic
+    assert gate_rows([], "לילה טוב, מה נשמע?", gate=gate) == []  # "good night": one word
 
 
 def test_a_company_s_or_project_s_name_in_arabic_letters_names_it_as_a_person_s_does() -> None:

@@ -1,4 +1,5 @@
-"""Names in Arabic letters, in katakana and in Cyrillic read against names in Latin letters."""
+"""Names in Arabic or Hebrew letters, in katakana and in Cyrillic read against names in Latin
+letters."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ def _reads_as(name: str, message: str) -> bool:
         ("Dmitri Sorensen", "что делал Дмитрий Соренсен?"),
         ("Esther Okonkwo", "Чем занимается Эстер Оконкво?"),  # "th" as "т", "w" as "в"
         ("Hiroshi Tanaka", "Хироси Танака"),  # read as "kh", for "h"
+        ("Elif Yilmaz", "אליף ילמז בנתה את ה-SSO?"),  # one letter for "p" and "f"
+        ("Nikolai Ivanov", "ניקולאי איבנוב בכוננות הלילה?"),  # and one for "b" and "v"
+        ("Rania Saleh", "תשאל את רניה סאלח"),  # a final "h" written or not
+        ("Lin Chen", "מה לין צ'ן עושה?"),  # "ch" as "ts" with a geresh
+        ("Jomo Otieno", "ספר לי על ג׳ומו אוטיינו"),  # "j" as "g" with a geresh
+        ("Farid Haddad", "תשלח לפריד חדאד"),  # "to" joined to the name
     ],
 )
 def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, message: str) -> None:
@@ -39,6 +46,8 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Farid Haddad", "حداد فريد"),  # the words in another order
         ("Nadia Petrova", "Надя Иванова"),
         ("Sato Yuki", "что есть к обеду?"),  # a short name's skeleton is any words' too
+        ("Rania Saleh", "רניה כהן"),  # the same first name, another surname
+        ("Farid Haddad", "חדאד פריד"),
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:

@@ -32,8 +32,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    conservancy staff"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
    name in the message ("Mwangi") is a word of the title of a person or company page, or a
-   person's, company's or project's Latin name is written in Arabic letters, in katakana or, in
-   any case, in Cyrillic (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*,
+   person's, company's or project's Latin name is written in Arabic or Hebrew letters, in katakana
+   or, in any case, in Cyrillic (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*,
    "Расскажи про Надю Петрову" for *Nadia Petrova*, "كيستريل ووركس" for *Kestrel Works*; from
    the title index), or a listed Japanese surname in kanji or a name
    in katakana before an honorific is a word of one person's name only ("森さん" for *Kaito

@@ -13,7 +13,7 @@ whose title has those initials, if only one has. A word of a name no other title
 (a person's any word, a project's or company's first) finds its page when the message holds
 it as written: "Driftwoodの同期…" gets no row from a keyword-only search, whose parser
 reads the Japanese run as one word no page has. A person's, company's or project's Latin
-name written in Arabic letters, in katakana or in Cyrillic is read by its consonants
+name written in Arabic or Hebrew letters, in katakana or in Cyrillic is read by its consonants
 (:mod:`.skeletons`); the page is named when no other name reads the same. Any title's Latin
 words written in katakana ("ソーラーカラーのキックオフ") are read back as those words, for
 the gate to name titles by.
@@ -224,7 +224,7 @@ class TitleMatcher:
 
     def across_scripts(self, message: str) -> list[SearchRow]:
         """People, companies and projects whose Latin name the message writes in Arabic
-        letters, in katakana or in Cyrillic (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー",
+        or Hebrew letters, in katakana or in Cyrillic (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー",
         "Надю Петрову"), when only one name reads so."""
         found: list[SearchRow] = []
         for skeleton in message_skeletons(message):

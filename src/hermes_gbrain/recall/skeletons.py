@@ -1,5 +1,5 @@
-"""Names written in Arabic letters, in katakana or in Cyrillic, compared with names in Latin
-letters.
+"""Names written in Arabic or Hebrew letters, in katakana or in Cyrillic, compared with names
+in Latin letters.
 
 A person's page is titled "Rania Saleh"; an Arabic message writes رانيا صالح and a Japanese
 one マヤ・オカフォー for *Maya Okafor*. Neither script spells a Latin name one way: Arabic
@@ -17,6 +17,11 @@ Cyrillic spells a Latin name letter for letter, but Russian declines it: "Над
 are vowels, so a Cyrillic name is read by its skeleton too, in Latin letters (its "kh" as
 the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agree by chance
 ("есть к" reads as *Sato Yuki*), so each word needs two consonants and the name five.
+
+Hebrew, like Arabic, writes a name's consonants and few of its vowels ("רניה סאלח" for
+*Rania Saleh*, "ניקולאי איבנוב" for *Nikolai Ivanov*): one letter serves for "b" and "v",
+another for "p" and "f", one for "s" and "sh", and "ch" is written "צ" as "ts" is. A word
+may open with a letter that is "the", "in", "to" or "from", read with it and without it.
 
 Katakana writes a title's other Latin words the same way, two of them often as one word or
 parted by "・": "ソーラーカラー" for *Solar Collar*, "ケストレル・ワークス" for *Kestrel Works*,
@@ -78,6 +83,32 @@ _ARABIC_WORD = re.compile("[\u0621-\u064a\u067e\u0686\u06a4\u06af\u06cc]+")
 _ARABIC_PREFIXES = ("و", "ب", "ل", "ك")
 """Conjunctions and prepositions written joined to the next word ("ورانيا": and Rania)."""
 
+_HEBREW_LETTERS = {
+    "ב": "b",
+    "ג": "g",
+    "ד": "d",
+    **dict.fromkeys("הח", "h"),
+    "ז": "z",
+    **dict.fromkeys("טת", "t"),
+    **dict.fromkeys("כךק", "k"),
+    "ל": "l",
+    **dict.fromkeys("מם", "m"),
+    **dict.fromkeys("נן", "n"),
+    **dict.fromkeys("סש", "s"),
+    **dict.fromkeys("פף", "p"),
+    **dict.fromkeys("צץ", "ts"),
+    "ר": "r",
+}
+"""Each Hebrew consonant as Latin letters; alef, vav, yod and ayin, written for vowels in a
+foreign name, have none."""
+_HEBREW_WORD = re.compile("[\u05d0-\u05ea][\u05d0-\u05ea'\u05f3]*")
+"""A Hebrew word, with the geresh that marks "ג'" as "j" and "צ'" as "ch" inside it."""
+_HEBREW_PREFIXES = ("ה", "ב", "ל", "מ", "ש", "כ")
+"""Articles, prepositions and "that", written joined to the next word ("לרניה": to Rania);
+"ו" (and) has no consonant to take away."""
+_FOR_HEBREW = str.maketrans({"v": "b", "f": "p", "c": "k", "q": "k", "x": "ks", "j": "g"})
+"""Hebrew writes "j" as "ג" with a mark the gate does not read."""
+
 _KANA_CONSONANTS = {
     **dict.fromkeys("カキクケコ", "k"),
     **dict.fromkeys("ガギグゲゴ", "g"),
@@ -111,6 +142,13 @@ def _cyrillic(word: str) -> str:
     """A Cyrillic word's skeleton, read in the Latin letters the gate reads it in."""
     latin = _letters(in_latin_letters(word)).replace("kh", "h")
     return _squeeze(re.sub("[aeiouy]", "", latin))
+
+
+def _as_hebrew(word: str) -> str:
+    """A Latin word's skeleton as Hebrew writes it ("Ivanov" as איבנוב, "Elif" as אליף)."""
+    letters = _letters(word).replace("sh", "s").replace("ch", "ts").replace("tz", "ts")
+    letters = _SOFT_H.sub("", letters).translate(_FOR_HEBREW)
+    return _squeeze(re.sub("[aeiouyw]", "", letters))
 
 
 def _as_cyrillic(word: str) -> str:
@@ -155,7 +193,8 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
         return set()
     arabic = tuple(_squeeze(w.replace("ch", "sh").translate(_FOR_ARABIC)) for w in latin)
     kana = tuple(as_kana(w) for w in title_words)
-    readings = [("arabic", arabic), ("kana", kana)]
+    hebrew = tuple(_as_hebrew(w) for w in title_words)
+    readings = [("arabic", arabic), ("hebrew", hebrew), ("kana", kana)]
     found = {
         (script, skeleton)
         for script, skeleton in readings
@@ -221,6 +260,12 @@ def _arabic(word: str) -> Iterator[str]:
         yield _squeeze("".join(_ARABIC_LETTERS.get(ch, "") for ch in word[1:]))
 
 
+def _hebrew(word: str) -> Iterator[str]:
+    yield _squeeze("".join(_HEBREW_LETTERS.get(ch, "") for ch in word))
+    if len(word) > 3 and word.startswith(_HEBREW_PREFIXES):
+        yield _squeeze("".join(_HEBREW_LETTERS.get(ch, "") for ch in word[1:]))
+
+
 def _kana(word: str) -> str:
     return _squeeze("".join(_KANA_CONSONANTS.get(ch, "") for ch in word))
 
@@ -231,13 +276,15 @@ def kana_skeleton(word: str) -> str:
 
 
 def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """``(script, skeletons)`` of each run of two or three words in Arabic letters, in
-    katakana or in Cyrillic, side by side ("マヤ・オカフォー" is two words), for looking
+    """``(script, skeletons)`` of each run of two or three words in Arabic or Hebrew letters,
+    in katakana or in Cyrillic, side by side ("マヤ・オカフォー" is two words), for looking
     names up."""
     arabic = [list(_arabic(w)) for w in _ARABIC_WORD.findall(message)]
+    hebrew = [list(_hebrew(w)) for w in _HEBREW_WORD.findall(message)]
     kana = [[_kana(w)] for w in _katakana_words(message)]
     cyrillic = [[_cyrillic(w)] for w in _CYRILLIC_WORD.findall(message)]
-    for script, runs in (("arabic", arabic), ("kana", kana), ("cyrillic", cyrillic)):
+    scripts = (("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("cyrillic", cyrillic))
+    for script, runs in scripts:
         for size in (2, 3):
             for start in range(len(runs) - size + 1):
                 yield from ((script, s) for s in _choices(runs[start : start + size]))
