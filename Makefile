@@ -87,7 +87,7 @@ bench: $(STAMP)
 # a real hybrid GBrain; optional, never needed by `make test`.
 judge-fit: $(STAMP)
 	$(BIN)/python -m pip install --quiet numpy
-	$(BIN)/python bench/judge_fit.py --upto sealed135 --check
+	$(BIN)/python bench/judge_fit.py --upto sealed139 --check
 
 bench-minilm: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,minilm]'

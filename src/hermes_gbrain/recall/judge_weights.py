@@ -1,39 +1,39 @@
 """The judge's logistic weights, one per ``judge.FEATURES`` name, on raw feature values.
 
-Written by ``bench/judge_fit.py --write``, fitted on the sets up to sealed135; not edited by hand.
+Written by ``bench/judge_fit.py --write``, fitted on the sets up to sealed139; not edited by hand.
 """
 
-BIAS = -1.659462803322173
+BIAS = -1.6667015872202167
 WEIGHTS: tuple[float, ...] = (
-    -0.11825761888806245,  # rank
-    0.5431341911177281,  # first
-    0.6634685426187881,  # score_share
-    -0.3669162871709723,  # wanted
-    0.23191137620262936,  # asked
-    1.4923596400019006,  # asked_in_body
-    1.5081140533026465,  # wanted_in_body
-    -1.8096317049574524,  # asked_in_backing
-    0.4203799917490607,  # asked_in_title
-    -0.6811503883630543,  # wanted_in_title
-    -0.4874930709274432,  # title_words
-    0.6598145140110788,  # title_share
-    0.03677612922547509,  # asked_missing
-    0.9141475338197599,  # asked_share
-    -0.27292737783526566,  # elsewhere
-    -1.6037090266157596,  # common
-    -0.1386991607243906,  # names
-    0.1423149994399114,  # names_in_body
-    -0.09064165786746053,  # latin
-    0.04597022488681182,  # length
-    -0.3036742093774655,  # evidence_keyword_exact
-    0.022777336417367757,  # evidence_weak_semantic
-    -1.8008403833872788,  # evidence_alias_hit
-    -0.13493920108266777,  # evidence_exact_title_match
-    -0.5970898441811467,  # name_page
-    0.38093916164856106,  # person
-    -1.0917562336593036,  # tier_none
-    3.075647156162087,  # tier_named
-    -0.005846645024192564,  # tier_title_word
-    0.09237448755736807,  # tier_content
-    -0.31438116392703463,  # picked
+    -0.11850170614150632,  # rank
+    0.5422510211261172,  # first
+    0.6870334995905961,  # score_share
+    -0.3639232122545468,  # wanted
+    0.23279542391428035,  # asked
+    1.5190123130180588,  # asked_in_body
+    1.4976443819118657,  # wanted_in_body
+    -1.8377208995379626,  # asked_in_backing
+    0.40341830905969916,  # asked_in_title
+    -0.6593081851985672,  # wanted_in_title
+    -0.4879849113073334,  # title_words
+    0.6524931548975755,  # title_share
+    0.03604085779605829,  # asked_missing
+    0.9360419947426251,  # asked_share
+    -0.274813866540432,  # elsewhere
+    -1.580514060831964,  # common
+    -0.145279460780974,  # names
+    0.14495187181446628,  # names_in_body
+    -0.08874631581569155,  # latin
+    0.04536231906745637,  # length
+    -0.3270499851658217,  # evidence_keyword_exact
+    0.009374996382464234,  # evidence_weak_semantic
+    -1.852036506390347,  # evidence_alias_hit
+    -0.09022004013102773,  # evidence_exact_title_match
+    -0.609856240646514,  # name_page
+    0.3875314132099598,  # person
+    -1.086618008035832,  # tier_none
+    3.0631334157689913,  # tier_named
+    -0.02598581790803973,  # tier_title_word
+    0.08750976218791723,  # tier_content
+    -0.3066165184469608,  # picked
 )
