@@ -28,8 +28,8 @@ def _reads_as(name: str, message: str) -> bool:
         ("Elif Yilmaz", "אליף ילמז בנתה את ה-SSO?"),  # one letter for "p" and "f"
         ("Nikolai Ivanov", "ניקולאי איבנוב בכוננות הלילה?"),  # and one for "b" and "v"
         ("Rania Saleh", "תשאל את רניה סאלח"),  # a final "h" written or not
-        ("Lin Chen", "מה לין צ'ן עושה?"),  # "ch" as "ts" with a geresh
-        ("Jomo Otieno", "ספר לי על ג׳ומו אוטיינו"),  # "j" as "g" with a geresh
+        ("Lin Chen", "מה לין צ'ן עושה?"),  # noqa: RUF001 - "ch" as "ts" with a geresh
+        ("Jomo Otieno", "ספר לי על ג׳ומו אוטיינו"),  # noqa: RUF001 - "j" as "g", a geresh
         ("Farid Haddad", "תשלח לפריד חדאד"),  # "to" joined to the name
     ],
 )

@@ -224,8 +224,8 @@ class TitleMatcher:
 
     def across_scripts(self, message: str) -> list[SearchRow]:
         """People, companies and projects whose Latin name the message writes in Arabic
-        or Hebrew letters, in katakana or in Cyrillic (:mod:`.skeletons`: "رانيا صالح", "マヤ・オカフォー",
-        "Надю Петрову"), when only one name reads so."""
+        or Hebrew letters, in katakana or in Cyrillic (:mod:`.skeletons`: "رانيا صالح",
+        "マヤ・オカフォー", "Надю Петрову"), when only one name reads so."""
         found: list[SearchRow] = []
         for skeleton in message_skeletons(message):
             owners = self._skeletons.get(skeleton, ())

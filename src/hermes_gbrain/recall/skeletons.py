@@ -105,7 +105,7 @@ _HEBREW_WORD = re.compile("[\u05d0-\u05ea][\u05d0-\u05ea'\u05f3]*")
 """A Hebrew word, with the geresh that marks "ג'" as "j" and "צ'" as "ch" inside it."""
 _HEBREW_PREFIXES = ("ה", "ב", "ל", "מ", "ש", "כ")
 """Articles, prepositions and "that", written joined to the next word ("לרניה": to Rania);
-"ו" (and) has no consonant to take away."""
+the joined "and" is a vowel letter, with no consonant to take away."""
 _FOR_HEBREW = str.maketrans({"v": "b", "f": "p", "c": "k", "q": "k", "x": "ks", "j": "g"})
 """Hebrew writes "j" as "ג" with a mark the gate does not read."""
 
