@@ -14,6 +14,7 @@ from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall.briefing import load_briefing_config, select_rows
 from hermes_gbrain.recall.gate import DEFAULT_COSINE_MARGIN, Gate, cosine_floor, gate_rows
 from hermes_gbrain.recall.message import Message
+from hermes_gbrain.recall.rowwords import row_key
 from hermes_gbrain.recall.vocabulary import (
     TitleVocabulary,
     load_vocabulary,
@@ -1828,3 +1829,23 @@ def test_a_title_said_whole_then_whose_it_is_elsewhere_names_nothing() -> None:
     _alone(
         yuki, nothing=(), itself=("sato yuki from the tokyo office wants to visit, who is she?",)
     )
+
+
+def test_the_brains_own_company_named_beside_another_page_is_where_that_page_is() -> None:
+    company = row("companies/kestrel-works", "Kestrel Works", 1.0, "keyword_exact", "company",
+                  snippet="A nine-person startup building software for rangers.")  # fmt: skip
+    company = _linked(company, 55)
+    nadia = row("people/nadia-petrova", "Nadia Petrova", 0.9, "keyword_exact", "person",
+                snippet="Finance lead at Kestrel Works.")  # fmt: skip
+    vocabulary = TitleVocabulary(pages=300)
+    asked = "Nadia Petrova sent us the revised payment plan. What does she own at Kestrel?"
+    found = gate_rows([company, nadia], asked, gate=RULES, vocabulary=vocabulary)
+    assert slugs(found) == [nadia.slug]
+    # not when her page was shown already: the company is still only where she works
+    shown = gate_rows(
+        [company, nadia], asked, gate=RULES, vocabulary=vocabulary, skip=[row_key(nadia)]
+    )
+    assert shown == []
+    # named alone, it is the subject
+    alone = gate_rows([company], "What does Kestrel Works do?", gate=RULES, vocabulary=vocabulary)
+    assert slugs(alone) == [company.slug]

@@ -180,6 +180,11 @@ kick off?"), the loose rows that mention what the last turn showed (``subject``:
 Conservancy*) are kept and the others dropped, when the best-backed row is one of them: the
 head ranger of another trust is about another subject.
 
+The brain's own company (a company's page much of the brain links to,
+:func:`.vocabulary.is_hub`) named beside another page that is named is only where that page is
+("What is Ines Carvalho's role at Kestrel?" is about her): it is not shown, by the rules or the
+judge, even when that page was shown already.
+
 Supporting words are counted as one while all of them are generic (``GENERIC_WORDS``:
 "keep", "last", "two"): such words go with anything ("undo my last commit but keep the
 changes" is not about a review that decided "to keep per-field last-writer-wins"). A thing
@@ -408,6 +413,11 @@ def _tier(
     return None
 
 
+def _own_company(row: SearchRow, vocabulary: TitleVocabulary | None) -> bool:
+    """The brain's own company: named beside another page, it is only where that page is."""
+    return (row.type or "") == "company" and is_hub(row.linked_from, vocabulary)
+
+
 _NOTE_TYPES = frozenset({"note", "meeting"})
 """Pages titled in ordinary words ("Recipe notes: team lunch"): one word of their title alone
 is chat ("ugh ok, lunch"), not their name, unless capitalised inside the sentence or said beside
@@ -598,7 +608,7 @@ def gate_rows(
         if parts:  # the halves of a name say nothing of their own ("fern", "seed")
             said = replace(said, retyped_only=said.retyped_only | content_stems(parts))
     tiers: dict[int, list[SearchRow]] = {}
-    any_named = False
+    any_named = elsewhere_named = False
     floor = cosine_floor(rows, gate)
     readings = [
         reading_of(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)
@@ -625,6 +635,7 @@ def gate_rows(
         if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1
+        elsewhere_named = elsewhere_named or (tier <= 1 and not _own_company(row, vocabulary))
         if row_key(row) not in shown:  # decided before the skip: a named page already
             tiers.setdefault(tier, []).append(row)  # shown still rules out loose rows
     if gate.titles is not None:
@@ -682,13 +693,19 @@ def gate_rows(
             )
         )
         picked = tied_rows(kept, read, said, subject, vocabulary)[:limit]
+    # the brain's own company, named beside another page, is where that page is, not the subject
+    beside = elsewhere_named or any(
+        not _own_company(r, vocabulary) for r in tiers.get(0, []) + tiers.get(1, [])
+    )
+    if beside:
+        picked = [r for r in picked if not _own_company(r, vocabulary)]
     if gate.judge is None or max_tier < 3:
         return picked
     best = max((r.score for r in clean if r.score is not None), default=0.0)
     judged = [
         (row, reading, position, tier)
         for position, (row, reading, tier) in enumerate(zip(clean, readings, ranked, strict=True))
-        if row_key(row) not in shown
+        if row_key(row) not in shown and not (beside and _own_company(row, vocabulary))
     ]
     taken = {row_key(r) for r in picked}
     # pages already shown that search returned again hold their slots: the first turn's
