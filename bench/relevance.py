@@ -275,7 +275,10 @@ past, a title said whole then given as another's as naming nothing; and the judg
 every set up to ``sealed135``); ``sealed140`` to ``sealed143``: by four more, measured once
 on those rules and that judge (one rule was then chosen looking at every set up to
 ``sealed143``: names in Hebrew letters read by their consonants; and the judge refitted on every
-set up to ``sealed139``). The record is ``bench/RELEVANCE.md``."""
+set up to ``sealed139``); ``sealed144`` to ``sealed147``: by four more, measured once on those
+rules and that judge (one rule was then chosen looking at every set up to ``sealed147``: the
+brain's own company named beside another page not shown). The record is
+``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
