@@ -608,7 +608,7 @@ def gate_rows(
         if parts:  # the halves of a name say nothing of their own ("fern", "seed")
             said = replace(said, retyped_only=said.retyped_only | content_stems(parts))
     tiers: dict[int, list[SearchRow]] = {}
-    any_named = elsewhere_named = False
+    any_named = another_named = False
     floor = cosine_floor(rows, gate)
     readings = [
         reading_of(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)
@@ -635,7 +635,7 @@ def gate_rows(
         if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1
-        elsewhere_named = elsewhere_named or (tier <= 1 and not _own_company(row, vocabulary))
+        another_named = another_named or (tier <= 1 and not _own_company(row, vocabulary))
         if row_key(row) not in shown:  # decided before the skip: a named page already
             tiers.setdefault(tier, []).append(row)  # shown still rules out loose rows
     if gate.titles is not None:
@@ -694,7 +694,7 @@ def gate_rows(
         )
         picked = tied_rows(kept, read, said, subject, vocabulary)[:limit]
     # the brain's own company, named beside another page, is where that page is, not the subject
-    beside = elsewhere_named or any(
+    beside = another_named or any(
         not _own_company(r, vocabulary) for r in tiers.get(0, []) + tiers.get(1, [])
     )
     if beside:
