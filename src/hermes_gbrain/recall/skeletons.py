@@ -254,16 +254,13 @@ def _katakana_words(message: str) -> list[str]:
     return _KATAKANA_WORD.findall(message.replace("\u30fb", " "))
 
 
-def _arabic(word: str) -> Iterator[str]:
-    yield _squeeze("".join(_ARABIC_LETTERS.get(ch, "") for ch in word))
-    if len(word) > 3 and word.startswith(_ARABIC_PREFIXES):
-        yield _squeeze("".join(_ARABIC_LETTERS.get(ch, "") for ch in word[1:]))
-
-
-def _hebrew(word: str) -> Iterator[str]:
-    yield _squeeze("".join(_HEBREW_LETTERS.get(ch, "") for ch in word))
-    if len(word) > 3 and word.startswith(_HEBREW_PREFIXES):
-        yield _squeeze("".join(_HEBREW_LETTERS.get(ch, "") for ch in word[1:]))
+def _consonants(word: str, letters: dict[str, str], prefixes: tuple[str, ...]) -> list[str]:
+    """A word of a script that writes few vowels (Arabic, Hebrew) as its consonants, and again
+    without a joined prefix it opens with."""
+    read = [_squeeze("".join(letters.get(ch, "") for ch in word))]
+    if len(word) > 3 and word.startswith(prefixes):
+        read.append(_squeeze("".join(letters.get(ch, "") for ch in word[1:])))
+    return read
 
 
 def _kana(word: str) -> str:
@@ -279,8 +276,12 @@ def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     """``(script, skeletons)`` of each run of two or three words in Arabic or Hebrew letters,
     in katakana or in Cyrillic, side by side ("マヤ・オカフォー" is two words), for looking
     names up."""
-    arabic = [list(_arabic(w)) for w in _ARABIC_WORD.findall(message)]
-    hebrew = [list(_hebrew(w)) for w in _HEBREW_WORD.findall(message)]
+    arabic = [
+        _consonants(w, _ARABIC_LETTERS, _ARABIC_PREFIXES) for w in _ARABIC_WORD.findall(message)
+    ]
+    hebrew = [
+        _consonants(w, _HEBREW_LETTERS, _HEBREW_PREFIXES) for w in _HEBREW_WORD.findall(message)
+    ]
     kana = [[_kana(w)] for w in _katakana_words(message)]
     cyrillic = [[_cyrillic(w)] for w in _CYRILLIC_WORD.findall(message)]
     scripts = (("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("cyrillic", cyrillic))
