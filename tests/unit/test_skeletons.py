@@ -19,6 +19,7 @@ def _reads_as(name: str, message: str) -> bool:
         ("Leila Farahani", "من هي ليلى فراهاني؟"),
         ("Farid Haddad", "من هو فريد حداد؟"),  # a doubled letter written once
         ("Priya Raman", "ماذا تعمل بريا رامان؟"),  # Arabic has no "p"
+        ("Kofi Mensah", "کوفی منسا کیه؟"),  # Persian letters: its own "k", "y" and "ch"
         ("Maya Okafor", "マヤ・オカフォーさんは何をしていた\uff1f"),  # katakana drops the final "r"
         ("Lin Chen", "リン・チェンの担当は\uff1f"),  # and reads "l" as "r"
         ("Nadia Petrova", "Расскажи про Надю Петрову"),  # declined: the endings are vowels

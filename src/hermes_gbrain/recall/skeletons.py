@@ -10,7 +10,8 @@ consonants of each word, with vowels, "w" and "y" (also long vowels in both scri
 final "h" and doubled letters left out, and the letters the other script lacks read as its
 nearest ("p" as "b" in Arabic, "l" as "r" in katakana). A whole name of two or more words
 must agree, word by word and in order, with three consonants or more in all: one word's
-skeleton ("m" for Maya) says nothing.
+skeleton ("m" for Maya) says nothing. Persian and Urdu write in the same letters, with their
+own "k" and "y" and letters Arabic lacks ("پ" for "p", "چ" for "ch", "گ" for "g").
 
 Cyrillic spells a Latin name letter for letter, but Russian declines it: "Надю Петрову" is
 *Nadia Petrova* as an object, "Дмитрия Соренсена" is *Dmitri Sorensen*'s. Most case endings
@@ -72,14 +73,14 @@ _ARABIC_LETTERS = {
     "ش": "sh",
     "غ": "gh",
     **dict.fromkeys("فڤ", "f"),
-    **dict.fromkeys("قكگ", "k"),
+    **dict.fromkeys("قكکگ", "k"),
     "ل": "l",
     "م": "m",
     "ن": "n",
     "چ": "sh",
 }
 """Each Arabic consonant as Latin letters; alif, waw, ya, hamza and ain have none."""
-_ARABIC_WORD = re.compile("[\u0621-\u064a\u067e\u0686\u06a4\u06af\u06cc]+")
+_ARABIC_WORD = re.compile("[\u0621-\u064a\u067e\u0686\u06a4\u06a9\u06af\u06cc]+")
 _ARABIC_PREFIXES = ("و", "ب", "ل", "ك")
 """Conjunctions and prepositions written joined to the next word ("ورانيا": and Rania)."""
 

@@ -251,8 +251,31 @@ def is_unspaced(ch: str) -> bool:
     return bool(ch) and not ch.isascii() and _ANY_UNSPACED.match(ch) is not None
 
 
+_ARABIC_FORMS = str.maketrans(
+    {
+        "\u06cc": "\u064a",  # Persian yeh: the Arabic ya
+        "\u0649": "\u064a",  # alef maksura: a final ya written without its dots
+        "\u06a9": "\u0643",  # Persian keheh: the Arabic kaf
+        "\u0629": "\u0647",  # teh marbuta: the heh it is read as at a word's end
+        "\u0640": None,  # tatweel: a stretch of the line, no letter
+    }
+)
+"""Arabic letters written more than one way, as one. People type the Persian forms of ya and
+kaf for the Arabic ones and the reverse ("لیلی" for the "ليلى" a title writes) and leave a
+final ya's dots off; the hamza on an alef, a waw or a ya is a mark, dropped with the vowels."""
+
+
+def _marks_dropped(base: str) -> bool:
+    """Marks on this letter are read past: accents on Latin letters, and the vowel signs and
+    hamza of Arabic and the points of Hebrew, which some people write and most leave out."""
+    code = ord(base)
+    return code < 0x0250 or 0x0590 <= code < 0x0700
+
+
 def fold(text: str) -> str:
-    """Case-folded, NFKC text with the accents of Latin letters dropped."""
+    """Case-folded, NFKC text with the accents of Latin letters and the marks of Arabic and
+    Hebrew letters dropped, and an Arabic letter written several ways written one way
+    (:data:`_ARABIC_FORMS`)."""
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -260,12 +283,12 @@ def fold(text: str) -> str:
     base = ""
     for ch in decomposed:
         if unicodedata.combining(ch):
-            if base and ord(base) < 0x0250:  # a mark on a Latin letter: dropped
+            if base and _marks_dropped(base):
                 continue
         else:
             base = ch
         kept.append(ch)
-    return unicodedata.normalize("NFKC", "".join(kept))
+    return unicodedata.normalize("NFKC", "".join(kept)).translate(_ARABIC_FORMS)
 
 
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
@@ -369,7 +392,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 8
+STEMS_VERSION = 9
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
