@@ -38,6 +38,7 @@ LATER_SETS = (
     *("sealed136", "sealed137", "sealed138", "sealed139"),
     *("sealed140", "sealed141", "sealed142", "sealed143"),
     *("sealed144", "sealed145", "sealed146", "sealed147"),
+    *("sealed148", "sealed149", "sealed150", "sealed151"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -54,7 +55,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed147'
+        # the gate, 'fresh' and 'sealed' to 'sealed151'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
