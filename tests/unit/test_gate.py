@@ -1193,6 +1193,34 @@ def test_an_opening_of_the_titles_words_in_any_order_is_named_whatever_follows()
     assert gate_rows([policy], "remote work policy i'm drafting for a bakery") == []
 
 
+def test_a_person_named_only_by_words_of_another_s_whole_name_is_not_named() -> None:
+    stefan = row("people/stefan-novak", "Stefan Novak", 1.0, "keyword_exact", "person",
+                 snippet="Installs the base stations at the pilot sites.")  # fmt: skip
+    olga = row("people/olga-novak", "Olga Novak", 0.97, "keyword_exact", "person",
+               snippet="Wildlife vet; fits the collars on sedated rhinos.")  # fmt: skip
+    for asked, wanted in (
+        ("Stefan Novak is installing base stations at a pilot site next week.", stefan),
+        ("Stefan Novak 负责什么工作？", stefan),  # noqa: RUF001 - Chinese punctuation
+        ("Olga Novak told me she's fitting collars next week. Which project?", olga),
+    ):
+        assert slugs(gate_rows([stefan, olga], asked, gate=RULES)) == [wanted.slug], asked
+    # the surname alone still names both; so does each name said whole
+    assert slugs(gate_rows([stefan, olga], "What does Novak do?", gate=RULES)) == [
+        stefan.slug,
+        olga.slug,
+    ]
+    both = "Stefan Novak and Olga Novak, are they related?"
+    assert slugs(gate_rows([stefan, olga], both, gate=RULES)) == [stefan.slug, olga.slug]
+    # in lowercase too, and the judge admits no such page, however probable it finds it
+    lin = row("people/lin-chen", "Lin Chen", 1.07, "alias_hit", "person",
+              snippet="Data engineer; owns Ledger Lake and its nightly load.")  # fmt: skip
+    mei = row("people/mei-lin", "Mei Lin", 1.0, "keyword_exact", "person",
+              snippet="Wrote the dedup step of the nightly load.")  # fmt: skip
+    asked = "mei lin wrote the dedup step right?"
+    assert slugs(gate_rows([lin, mei], asked, gate=Gate(judge=0.0))) == [mei.slug]
+    assert slugs(gate_rows([lin, mei], "who wrote that policy, Lin?")) == [lin.slug, mei.slug]
+
+
 def test_a_long_title_said_whole_is_about_its_page() -> None:
     incident = row("notes/incident-report-collar-battery", "Incident report: collar battery drain",
                    1.0, "keyword_exact",

@@ -31,7 +31,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    spelt so: "rrf", not "rag") or the acronym of some of its words beside the others ("SSO for
    conservancy staff"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
-   name in the message ("Mwangi") is a word of the title of a person or company page, or a
+   name in the message ("Mwangi") is a word of the title of a person or company page (not when
+   all the words of a person's name the message holds are of another's it holds whole: "mei lin
+   wrote the dedup step" names *Mei Lin*, not *Lin Chen*, by the rules or the judge), or a
    person's, company's or project's Latin name is written in Arabic or Hebrew letters, in katakana
    or, in any case, in Cyrillic (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*,
    "Расскажи про Надю Петрову" for *Nadia Petrova*, "كيستريل ووركس" for *Kestrel Works*; from
@@ -221,7 +223,14 @@ from .judge import admitted
 from .loose import companion_row, leading_row, tied_rows
 from .message import Message
 from .named import NAME_TYPES, TitleMatcher
-from .naming import addressed, held_by_another, lone_name, title_named, unexplained
+from .naming import (
+    addressed,
+    held_by_another,
+    lone_name,
+    names_said_whole,
+    title_named,
+    unexplained,
+)
 from .readings import (
     ELSEWHERE_WORDS,
     Reading,
@@ -296,6 +305,20 @@ class Gate:
     judge: float | None = JUDGE_THRESHOLD
     """Rows the rules leave out are admitted into empty slots when :mod:`.judge`'s model
     gives them this probability or more (None: off)."""
+
+
+def _inside_another_name(
+    row: SearchRow, read: RowWords, whole: Sequence[set[str]], message: Message
+) -> bool:
+    """A person's page whose words in the message are all words of another person's name the
+    message holds whole (:func:`.naming.names_said_whole`): "mei lin wrote the dedup step"
+    names *Mei Lin*, not *Lin Chen*; "Stefan Novak is installing…" names him, not *Olga
+    Novak*. Her own name said whole, or the surname alone, still names her."""
+    if not whole or not is_person(row):
+        return False
+    own = set(read.sequence)
+    used = own & message.said
+    return bool(used) and own not in whole and any(used <= name for name in whole)
 
 
 def _met(
@@ -625,6 +648,8 @@ def gate_rows(
         for i, r in enumerate(readings)
         if r.elsewhere and r.row.sequence and set(r.row.sequence) <= said.said
     }
+    whole = names_said_whole(clean, row_words, said)
+    inside: set[str] = set()  # people the message names only by another's whole name
     ranked: list[int | None] = []
     for position, row in enumerate(clean):
         near_top = floor if position < COSINE_TOP else None
@@ -632,6 +657,9 @@ def gate_rows(
         ranked.append(tier)
         if tier == 3 and aside - {position}:
             continue  # "circuit breaker keeps tripping at the field station": not the brain's
+        if _inside_another_name(row, row_words[position], whole, said):
+            inside.add(row_key(row))  # "mei lin wrote the dedup step": not *Lin Chen*
+            continue
         if tier is None or tier > max_tier:
             continue
         any_named = any_named or tier <= 1
@@ -705,7 +733,9 @@ def gate_rows(
     judged = [
         (row, reading, position, tier)
         for position, (row, reading, tier) in enumerate(zip(clean, readings, ranked, strict=True))
-        if row_key(row) not in shown and not (beside and _own_company(row, vocabulary))
+        if row_key(row) not in shown
+        and row_key(row) not in inside
+        and not (beside and _own_company(row, vocabulary))
     ]
     taken = {row_key(r) for r in picked}
     # pages already shown that search returned again hold their slots: the first turn's

@@ -13,7 +13,7 @@ from .dates import agree, date_marks, is_date_stem, is_periodic
 from .kin import kin_in
 from .message import Message
 from .named import HOLDS_WORDS, LONE_TYPES
-from .rowwords import RowWords
+from .rowwords import RowWords, is_person
 from .vocabulary import TitleVocabulary, is_distinctive
 from .words import (
     FORMS_OF_ADDRESS,
@@ -35,6 +35,7 @@ __all__ = [
     "held_by_name",
     "is_lettered",
     "lone_name",
+    "names_said_whole",
     "title_named",
     "unexplained",
     "words_before",
@@ -123,6 +124,18 @@ def words_before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
     """The words right before each place the title's words (``t``) stand in the message's
     (``m``)."""
     return {m[i - 1] for i in _places(t, m) if i}
+
+
+def names_said_whole(
+    rows: Sequence[SearchRow], read: Sequence[RowWords], message: Message
+) -> list[set[str]]:
+    """The words of each person's name of two words or more that the message holds whole, in
+    order ("mei lin wrote the dedup step"): the message names that person."""
+    return [
+        set(r.sequence)
+        for row, r in zip(rows, read, strict=True)
+        if is_person(row) and len(r.sequence) >= 2 and _places(r.sequence, message.sequence)
+    ]
 
 
 def held_by_name(read: RowWords, message: Message) -> bool:
