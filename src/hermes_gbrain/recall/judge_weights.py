@@ -3,37 +3,37 @@
 Written by ``bench/judge_fit.py --write``, fitted on the sets up to sealed139; not edited by hand.
 """
 
-BIAS = -1.7092060367025448
+BIAS = -1.7115374399313565
 WEIGHTS: tuple[float, ...] = (
-    -0.11881277000650226,  # rank
-    0.5234032469121601,  # first
-    0.703670957087061,  # score_share
-    -0.36959417742733636,  # wanted
-    0.23661736587629287,  # asked
-    1.5258563128055769,  # asked_in_body
-    1.5006018067724878,  # wanted_in_body
-    -1.8416871966672788,  # asked_in_backing
-    0.37820450824333407,  # asked_in_title
-    -0.6861898571385723,  # wanted_in_title
-    -0.48604212846211986,  # title_words
-    0.784490725139083,  # title_share
-    0.038390416013990784,  # asked_missing
-    0.9610620473288537,  # asked_share
-    -0.27133359650002675,  # elsewhere
-    -1.618808194604484,  # common
-    -0.13380335584950637,  # names
-    0.14718684807199528,  # names_in_body
-    -0.08559287202248182,  # latin
-    0.045574479919746905,  # length
-    -0.3346591912077185,  # evidence_keyword_exact
-    0.009517643656339718,  # evidence_weak_semantic
-    -1.6577790324679451,  # evidence_alias_hit
-    -0.10783236749489888,  # evidence_exact_title_match
-    -0.5410778955054981,  # name_page
-    0.3139522636982838,  # person
-    -1.07897330183977,  # tier_none
-    3.0627140537186652,  # tier_named
-    -0.02120519162673057,  # tier_title_word
-    0.07649664913657755,  # tier_content
-    -0.3023070295670008,  # picked
+    -0.11943393234254317,  # rank
+    0.513461629187936,  # first
+    0.7089557454017654,  # score_share
+    -0.37200168039865616,  # wanted
+    0.23817135690386246,  # asked
+    1.526371705481235,  # asked_in_body
+    1.5035404229016716,  # wanted_in_body
+    -1.841600191136805,  # asked_in_backing
+    0.3786980764674131,  # asked_in_title
+    -0.6961848625830747,  # wanted_in_title
+    -0.48538100967675896,  # title_words
+    0.7998212495542938,  # title_share
+    0.039688819140838445,  # asked_missing
+    0.9568766883763702,  # asked_share
+    -0.26758453691450196,  # elsewhere
+    -1.6233566063996299,  # common
+    -0.13441766985251774,  # names
+    0.15340908523058824,  # names_in_body
+    -0.08639083326216977,  # latin
+    0.04525363648536749,  # length
+    -0.3280738160479129,  # evidence_keyword_exact
+    0.0071170560404973165,  # evidence_weak_semantic
+    -1.6234149924123935,  # evidence_alias_hit
+    -0.1577327857462298,  # evidence_exact_title_match
+    -0.5429751148369268,  # name_page
+    0.3351035181162404,  # person
+    -1.082536366262465,  # tier_none
+    3.1034140107318486,  # tier_named
+    -0.029542162651373476,  # tier_title_word
+    0.0648137860709937,  # tier_content
+    -0.29960681549833734,  # picked
 )
