@@ -791,6 +791,23 @@ def test_a_title_for_someone_elses_thing_names_nothing() -> None:
     assert slugs(gate_rows([expenses], trip)) == ["notes/expense-policy"]
 
 
+def test_the_writer_s_own_thing_in_another_sentence_says_nothing_of_the_title() -> None:
+    keys = row("concepts/idempotency-keys", "Idempotency keys", 1.0, "keyword_exact", "concept",
+               snippet="A key per request lets the server drop a retried upload.")  # fmt: skip
+    template = row("notes/meeting-notes-template", "Meeting notes template", 1.0,
+                   "keyword_exact", snippet="Agenda, decisions, owners, dates.")  # fmt: skip
+    rules = Gate(judge=None)
+    asked = "Is there a page on idempotency keys? My upload script should probably send one."
+    assert slugs(gate_rows([keys], asked, gate=rules)) == [keys.slug]
+    asked = "writing my on-call handoff. is there a meeting notes template I should follow?"
+    assert slugs(gate_rows([template], asked, gate=rules)) == [template.slug]
+    # in the title's own sentence, the writer's thing is still what the title is for
+    mine = "is there a meeting notes template for my on-call handoff?"
+    assert gate_rows([template], mine, gate=rules) == []
+    theirs = "Write a meeting notes template for my bakery. Keep it short."
+    assert gate_rows([template], theirs, gate=rules) == []
+
+
 def test_a_date_in_the_message_is_not_read_as_about_something_else() -> None:
     kickoff = row("meetings/osprey-kickoff", "Osprey Tracker kickoff (2026-04-04)", 1.0,
                   "keyword_exact", "meeting", snippet="Milestones for the tag pilot.")  # fmt: skip

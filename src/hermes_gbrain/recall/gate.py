@@ -221,7 +221,7 @@ from .dates import agree, beside_a_month, date_marks
 from .judge import THRESHOLD as JUDGE_THRESHOLD
 from .judge import admitted
 from .loose import companion_row, leading_row, tied_rows
-from .message import Message
+from .message import SENTENCE_END, Message
 from .named import NAME_TYPES, TitleMatcher
 from .naming import (
     addressed,
@@ -529,16 +529,11 @@ def cosine_floor(rows: Sequence[SearchRow], gate: Gate) -> float | None:
     return max(floors) if floors and cosines else None
 
 
-_SENTENCE_END = re.compile(r"[.?!;\n]+(?:\s|$)|[\u3002\uff1f\uff01]")
-"""Where a sentence ends: a full stop, question or exclamation mark or semicolon before a
-space, a line's end, or their full-width forms."""
-
-
 def _month_words(said: Message) -> frozenset[str]:
     """The words that may name a meeting beside the month the message gives: those near
     its name (:func:`.dates.beside_a_month`), and the words glossed from it (a meeting's
     kind in another language)."""
-    near = beside_a_month([words(part) for part in _SENTENCE_END.split(said.text)])
+    near = beside_a_month([words(part) for part in SENTENCE_END.split(said.text)])
     if near is None:
         return said.said
     return frozenset(near) | (said.said - frozenset(said.sequence))

@@ -124,6 +124,10 @@ class Message:
     """The people it mentions as a chat does ("@Nadia"; :func:`.words.mentions`): names
     of this brain's people, in :attr:`names` too, but the ones it is addressed to, not
     what it asks about, so a page need not mention them."""
+    outside_by_sentence: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    """Each sentence's words and what it gives as the writer's own or as what it is for,
+    when :attr:`outside` is not empty and the message has two sentences or more
+    (:meth:`outside_near`)."""
 
     @classmethod
     def of(cls, message: str) -> Message:
@@ -171,7 +175,18 @@ class Message:
             headline=heading if _HEADLINE.match(message, len(opening)) else (),
             set_apart=frozenset(content_stems(opening)),
             mentioned=mentioned,
+            outside_by_sentence=_outside_by_sentence(message, capitalised),
         )
+
+    def outside_near(self, title: Sequence[str]) -> frozenset[str]:
+        """:attr:`outside`, read only in the sentences that hold a word of ``title``: "my
+        jacket" in a sentence of its own says what that sentence is about, not what the title
+        is for ("is there a page on idempotency keys? my upload script should send one")."""
+        held = set(title)
+        near = [outside for said, outside in self.outside_by_sentence if said & held]
+        if not near or len(near) == len(self.outside_by_sentence):
+            return self.outside
+        return frozenset().union(*near)
 
     def knowing(self, rows: Iterable[RowWords]) -> Message:
         """This message with :attr:`known` narrowed to names the rows mention, and the
@@ -207,6 +222,25 @@ class Message:
         """The message's stems, plus the row title's unspaced runs found in its text."""
         runs = {r for r in unspaced_runs(row.title) if len(r) >= 2 and run_in(r, self.compact)}
         return self.wanted | runs if runs else self.wanted
+
+
+SENTENCE_END = re.compile(r"[.?!;\n]+(?:\s|$)|[\u3002\uff1f\uff01]")
+"""Where a sentence ends: a full stop, question or exclamation mark or semicolon before a
+space, a line's end, or their full-width forms."""
+
+
+def _outside_by_sentence(
+    message: str, capitalised: set[str]
+) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """:attr:`Message.outside_by_sentence`: empty for one sentence or nothing outside."""
+    parts = [part for part in SENTENCE_END.split(message) if part.strip()]
+    if len(parts) < 2:
+        return ()
+    read = tuple(
+        (frozenset(words(part)), outside_things(part, ORDINARY_STEMS, capitalised))
+        for part in parts
+    )
+    return read if any(outside for _, outside in read) else ()
 
 
 _WE_DID = re.compile(

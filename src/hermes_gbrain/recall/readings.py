@@ -178,8 +178,8 @@ def _elsewhere(
     the message gives the title as any one's or another's ("a", "their": "write a remote
     work policy for a bakery") and does not ask whether the brain has it ("is there a
     remote work policy?"), and none when it gives a thing as the writer's own or as what it
-    is for that the row never mentions (:attr:`.message.Message.outside`: "for a five-person
-    bakery"; :attr:`.message.Message.purposes`, unless it asks whether the brain holds it:
+    is for that the row never mentions, in a sentence that holds a word of the title
+    (:meth:`.message.Message.outside_near`: "for a five-person bakery"; :attr:`.message.Message.purposes`, unless it asks whether the brain holds it:
     "drone survey rules for wedding photographers"), or a note's title "… notes" without
     "notes" after "my" (:func:`_mine_without_notes`: "my book club"), whatever else it says.
     Not when the message names something the brain knows
@@ -249,7 +249,7 @@ def _elsewhere(
         return False  # "zero trust networking page — anything concrete in there?"
     if _quoted_in_its_script(read, wanted):
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
-    if message.outside - read.body:
+    if message.outside_near(read.sequence) - read.body:
         return True  # "an expense policy for a five-person bakery"
     if message.purposes - read.body and not message.asks_held:
         return True  # "drone survey rules for wedding photographers"; not "is there a page"
