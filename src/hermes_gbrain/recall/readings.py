@@ -179,8 +179,9 @@ def _elsewhere(
     work policy for a bakery") and does not ask whether the brain has it ("is there a
     remote work policy?"), and none when it gives a thing as the writer's own or as what it
     is for that the row never mentions, in a sentence that holds a word of the title
-    (:meth:`.message.Message.outside_near`: "for a five-person bakery"; :attr:`.message.Message.purposes`, unless it asks whether the brain holds it:
-    "drone survey rules for wedding photographers"), or a note's title "… notes" without
+    (:meth:`.message.Message.outside_near`: "for a five-person bakery";
+    :attr:`.message.Message.purposes`, unless it asks whether the brain holds it: "drone
+    survey rules for wedding photographers"), or a note's title "… notes" without
     "notes" after "my" (:func:`_mine_without_notes`: "my book club"), whatever else it says.
     Not when the message names something the brain knows
     (:attr:`.message.Message.known`: "Driftwood"; "our PTA" names nothing here; a name in
@@ -325,9 +326,9 @@ def reading_of(
     vocabulary: TitleVocabulary | None,
     row_words: RowWords | None = None,
 ) -> Reading:
-    wanted = message.wanted_by(row)
-    asked = {s for s in wanted if is_distinctive(s, vocabulary)}
     words_ = row_words or RowWords.of(row)
+    wanted = message.wanted_by(row) | _inflected(words_, message)
+    asked = {s for s in wanted if is_distinctive(s, vocabulary)}
     elsewhere = _elsewhere(row, words_, wanted, asked, message)
     spelt = _mended(row, wanted, message, words_)
     common = _as_common_noun(row, words_, message) or (
@@ -336,6 +337,29 @@ def reading_of(
     if common and len((asked - GENERIC_STEMS - words_.title) & words_.body) >= COMMON_UNLESS:
         common = False  # "when does marulas contract renew", "¿Lucía sigue coordinando…?"
     return Reading(wanted, asked, words_, elsewhere, spelt, common)
+
+
+INFLECTED_ENDING = 3
+"""Letters another language may add to a title's word (:func:`_inflected`)."""
+
+
+def _inflected(read: RowWords, message: Message) -> set[str]:
+    """The stems of the title's words of four letters or more that a message in another
+    language gives with an ending of its own: "warum hosten wir die Reports in Frankfurt?"
+    for *Decision: Host reports in Frankfurt*. English endings are the stemmer's; this one
+    is read only when the message is not English (:attr:`.message.Message.other_language`)."""
+    if not message.other_language:
+        return set()
+    return {
+        s
+        for w in read.sequence
+        if len(w) >= 4
+        and w.isalpha()
+        and (s := content_stem(w)) is not None
+        and any(
+            m.startswith(w) and 0 < len(m) - len(w) <= INFLECTED_ENDING for m in message.sequence
+        )
+    }
 
 
 def spent_words(readings: Iterable[Reading], message: Message) -> frozenset[str]:
