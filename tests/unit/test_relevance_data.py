@@ -39,6 +39,7 @@ LATER_SETS = (
     *("sealed140", "sealed141", "sealed142", "sealed143"),
     *("sealed144", "sealed145", "sealed146", "sealed147"),
     *("sealed148", "sealed149", "sealed150", "sealed151"),
+    *("sealed152", "sealed153", "sealed154", "sealed155"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
