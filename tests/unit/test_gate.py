@@ -808,6 +808,18 @@ def test_the_writer_s_own_thing_in_another_sentence_says_nothing_of_the_title() 
     assert gate_rows([template], theirs, gate=rules) == []
 
 
+def test_a_month_alone_does_not_name_a_page_titled_by_its_month() -> None:
+    planning = row("meetings/2026-01-28-monthly-planning", "Monthly planning meeting, January 2026",
+                   0.8, "keyword_exact", "meeting",
+                   snippet="Planning for January: priorities across projects.")  # fmt: skip
+    rules = Gate(judge=None)
+    assert gate_rows([planning], "Who led the bridge note in January?", gate=rules) == []
+    assert gate_rows([planning], "can I get fit for a 5k run by January?", gate=rules) == []
+    # beside a word of the title's own, or when the month is all it asks, it names the page
+    for asked in ("what was on the agenda for january's monthly planning", "and the January one?"):
+        assert slugs(gate_rows([planning], asked, gate=rules)) == [planning.slug]
+
+
 def test_a_date_in_the_message_is_not_read_as_about_something_else() -> None:
     kickoff = row("meetings/osprey-kickoff", "Osprey Tracker kickoff (2026-04-04)", 1.0,
                   "keyword_exact", "meeting", snippet="Milestones for the tag pilot.")  # fmt: skip

@@ -217,7 +217,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..api import SearchRow
-from .dates import agree, beside_a_month, date_marks
+from .dates import agree, beside_a_month, date_marks, is_date_stem
 from .judge import THRESHOLD as JUDGE_THRESHOLD
 from .judge import admitted
 from .loose import companion_row, leading_row, tied_rows
@@ -403,7 +403,9 @@ def _tier(
         support = 2  # "who's building the charging board?": a phrase of the page's summary
     if support < NAME_OVERRIDE and unmentioned(names, row, words_, message):
         return None  # the message names something this row never mentions
-    anchors = {s for s in (title | words_.tail) & wanted if is_distinctive(s, vocabulary)}
+    said_of_title = (title | words_.tail) & wanted
+    anchors = {s for s in said_of_title if is_distinctive(s, vocabulary)}
+    anchors -= _month_alone(said_of_title, asked)
     if (row.type or "") in NAME_TYPES:  # a name as written: "grid lines" is not *Lin Chen*
         anchors &= {content_stem(w) for w in words_.sequence if w in message.said} | spelt - wanted
     if anchors & names and (row.type or "") in NAME_TYPES:
@@ -434,6 +436,22 @@ def _tier(
     ):
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
+
+
+def _month_alone(said_of_title: set[str], asked: set[str]) -> set[str]:
+    """The title's month (or other date word) when the message gives none of the title's own
+    words beside it and asks about more than the month: "who led the bridge note in January?"
+    is not about *Monthly planning meeting, January 2026*; "may's monthly planning" and, after
+    one, "and the May one?" are."""
+    months = {s for s in said_of_title if is_date_stem(s)}
+    if not months or _own_words(said_of_title) or not _own_words(asked):
+        return set()
+    return months
+
+
+def _own_words(stems: set[str]) -> set[str]:
+    """Stems that are no date, number or word that goes with anything (``GENERIC_WORDS``)."""
+    return {s for s in stems if s not in GENERIC_STEMS and not is_date_stem(s) and not s.isdigit()}
 
 
 def _own_company(row: SearchRow, vocabulary: TitleVocabulary | None) -> bool:
