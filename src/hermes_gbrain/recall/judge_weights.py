@@ -3,37 +3,37 @@
 Written by ``bench/judge_fit.py --write``, fitted on the sets up to sealed139; not edited by hand.
 """
 
-BIAS = -1.7115374399313565
+BIAS = -1.705113702195443
 WEIGHTS: tuple[float, ...] = (
-    -0.11943393234254317,  # rank
-    0.513461629187936,  # first
-    0.7089557454017654,  # score_share
-    -0.37200168039865616,  # wanted
-    0.23817135690386246,  # asked
-    1.526371705481235,  # asked_in_body
-    1.5035404229016716,  # wanted_in_body
-    -1.841600191136805,  # asked_in_backing
-    0.3786980764674131,  # asked_in_title
-    -0.6961848625830747,  # wanted_in_title
-    -0.48538100967675896,  # title_words
-    0.7998212495542938,  # title_share
-    0.039688819140838445,  # asked_missing
-    0.9568766883763702,  # asked_share
-    -0.26758453691450196,  # elsewhere
-    -1.6233566063996299,  # common
-    -0.13441766985251774,  # names
-    0.15340908523058824,  # names_in_body
-    -0.08639083326216977,  # latin
-    0.04525363648536749,  # length
-    -0.3280738160479129,  # evidence_keyword_exact
-    0.0071170560404973165,  # evidence_weak_semantic
-    -1.6234149924123935,  # evidence_alias_hit
-    -0.1577327857462298,  # evidence_exact_title_match
-    -0.5429751148369268,  # name_page
-    0.3351035181162404,  # person
-    -1.082536366262465,  # tier_none
-    3.1034140107318486,  # tier_named
-    -0.029542162651373476,  # tier_title_word
-    0.0648137860709937,  # tier_content
-    -0.29960681549833734,  # picked
+    -0.11917051319706817,  # rank
+    0.5130285599217782,  # first
+    0.706739776296798,  # score_share
+    -0.37098878581168243,  # wanted
+    0.23816456214105367,  # asked
+    1.528382717389256,  # asked_in_body
+    1.5037692242044285,  # wanted_in_body
+    -1.8438234278115027,  # asked_in_backing
+    0.381586666757161,  # asked_in_title
+    -0.6949571203144829,  # wanted_in_title
+    -0.4866096611070674,  # title_words
+    0.7897661943436441,  # title_share
+    0.03939789622573681,  # asked_missing
+    0.9578981564939738,  # asked_share
+    -0.2666727401810901,  # elsewhere
+    -1.619000636512939,  # common
+    -0.13843803207800537,  # names
+    0.15182926014044382,  # names_in_body
+    -0.08880520362545716,  # latin
+    0.044882459698290356,  # length
+    -0.3274780623434379,  # evidence_keyword_exact
+    0.009279527089255477,  # evidence_weak_semantic
+    -1.6233865133538907,  # evidence_alias_hit
+    -0.15311156886283622,  # evidence_exact_title_match
+    -0.541504113315133,  # name_page
+    0.33391060930996985,  # person
+    -1.085277295607607,  # tier_none
+    3.1083968517408205,  # tier_named
+    -0.025454992839705495,  # tier_title_word
+    0.061879716665727856,  # tier_content
+    -0.3001482525785812,  # picked
 )
