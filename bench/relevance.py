@@ -284,11 +284,11 @@ four more, measured once on those rules and that judge (two rules were then chos
 every set up to ``sealed151``: Arabic letters written several ways, Persian's among them,
 read as one, and a person named only by words of another person's whole name as not named;
 and the judge refitted on every set up to ``sealed139``); ``sealed152`` to ``sealed155``: by
-four more, measured once on those rules and that judge (two rules were then chosen looking at
-every set up to ``sealed155``: what the writer gives as their own in a sentence without the
-title's words not read as what the title is for, and a title's word given with another
-language's ending read as that word; and the judge refitted on every set up to
-``sealed139``). The record is ``bench/RELEVANCE.md``."""
+four more, measured once on those rules and that judge (three rules were then chosen looking
+at every set up to ``sealed155``: what the writer gives as their own in a sentence without the
+title's words not read as what the title is for, a title's word given with another language's
+ending read as that word, and a month alone as no name of a page titled by its month; and the
+judge refitted on every set up to ``sealed139``). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
