@@ -35,6 +35,7 @@ from .words import (
 )
 
 __all__ = [
+    "SENTENCE_END",
     "Message",
     "plain_title",
 ]
@@ -126,7 +127,7 @@ class Message:
     what it asks about, so a page need not mention them."""
     outside_by_sentence: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     """Each sentence's words and what it gives as the writer's own or as what it is for,
-    when :attr:`outside` is not empty and the message has two sentences or more
+    when the message has two sentences or more and one of them gives such a thing
     (:meth:`outside_near`)."""
 
     @classmethod
