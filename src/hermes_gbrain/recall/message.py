@@ -18,6 +18,7 @@ from .rowwords import RowWords, side_by_side
 from .vocabulary import ORDINARY_STEMS
 from .words import (
     compact,
+    content_stem,
     content_stems,
     fold,
     in_latin_letters,
@@ -219,12 +220,34 @@ class Message:
             retyped_only=self.retyped_only | more,
         )
 
-    def wanted_by(self, row: SearchRow) -> set[str]:
-        """The message's stems, plus the row title's unspaced runs found in its text."""
+    def wanted_by(self, row: SearchRow, read: RowWords) -> set[str]:
+        """The message's stems, plus the row title's unspaced runs found in its text and, in
+        another language, the title's words it gives with an ending of its own
+        (:meth:`inflected`)."""
         runs = {r for r in unspaced_runs(row.title) if len(r) >= 2 and run_in(r, self.compact)}
-        return self.wanted | runs if runs else self.wanted
+        return self.wanted | runs | self.inflected(read.sequence)
+
+    def inflected(self, title: Sequence[str]) -> set[str]:
+        """The stems of the title's words of four letters or more that a message in another
+        language gives with an ending of its own: "warum hosten wir die Reports in Frankfurt?"
+        for *Decision: Host reports in Frankfurt*. English endings are the stemmer's; this one
+        is read only when the message is not English (:attr:`other_language`)."""
+        if not self.other_language:
+            return set()
+        return {
+            s
+            for w in title
+            if len(w) >= 4
+            and w.isalpha()
+            and (s := content_stem(w)) is not None
+            and any(
+                m.startswith(w) and 0 < len(m) - len(w) <= INFLECTED_ENDING for m in self.sequence
+            )
+        }
 
 
+INFLECTED_ENDING = 3
+"""Letters another language may add to a title's word (:meth:`Message.inflected`)."""
 SENTENCE_END = re.compile(r"[.?!;\n]+(?:\s|$)|[\u3002\uff1f\uff01]")
 """Where a sentence ends: a full stop, question or exclamation mark or semicolon before a
 space, a line's end, or their full-width forms."""

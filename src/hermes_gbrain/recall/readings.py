@@ -327,7 +327,7 @@ def reading_of(
     row_words: RowWords | None = None,
 ) -> Reading:
     words_ = row_words or RowWords.of(row)
-    wanted = message.wanted_by(row) | _inflected(words_, message)
+    wanted = message.wanted_by(row, words_)
     asked = {s for s in wanted if is_distinctive(s, vocabulary)}
     elsewhere = _elsewhere(row, words_, wanted, asked, message)
     spelt = _mended(row, wanted, message, words_)
@@ -337,29 +337,6 @@ def reading_of(
     if common and len((asked - GENERIC_STEMS - words_.title) & words_.body) >= COMMON_UNLESS:
         common = False  # "when does marulas contract renew", "¿Lucía sigue coordinando…?"
     return Reading(wanted, asked, words_, elsewhere, spelt, common)
-
-
-INFLECTED_ENDING = 3
-"""Letters another language may add to a title's word (:func:`_inflected`)."""
-
-
-def _inflected(read: RowWords, message: Message) -> set[str]:
-    """The stems of the title's words of four letters or more that a message in another
-    language gives with an ending of its own: "warum hosten wir die Reports in Frankfurt?"
-    for *Decision: Host reports in Frankfurt*. English endings are the stemmer's; this one
-    is read only when the message is not English (:attr:`.message.Message.other_language`)."""
-    if not message.other_language:
-        return set()
-    return {
-        s
-        for w in read.sequence
-        if len(w) >= 4
-        and w.isalpha()
-        and (s := content_stem(w)) is not None
-        and any(
-            m.startswith(w) and 0 < len(m) - len(w) <= INFLECTED_ENDING for m in message.sequence
-        )
-    }
 
 
 def spent_words(readings: Iterable[Reading], message: Message) -> frozenset[str]:
