@@ -40,6 +40,7 @@ LATER_SETS = (
     *("sealed144", "sealed145", "sealed146", "sealed147"),
     *("sealed148", "sealed149", "sealed150", "sealed151"),
     *("sealed152", "sealed153", "sealed154", "sealed155"),
+    *("sealed156", "sealed157", "sealed158", "sealed159"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
