@@ -808,6 +808,26 @@ def test_the_writer_s_own_thing_in_another_sentence_says_nothing_of_the_title() 
     assert gate_rows([template], theirs, gate=rules) == []
 
 
+def test_a_request_to_pick_a_thing_of_the_world_gets_only_pages_it_names() -> None:
+    lake = row("projects/ledger-lake", "Ledger Lake", 1.0, "keyword_exact", "project",
+               snippet="The reporting app pipeline: budgets and patrols, nightly.")  # fmt: skip
+    kotlin = row("decisions/kotlin-android", "Decision: Kotlin for Android", 0.9, "keyword_exact",
+                 "decision", snippet="The android app is written in Kotlin.")  # fmt: skip
+    rules = Gate(judge=None)
+    for asked in (
+        "recommend a good ledger app for personal budgeting",
+        "do you know a good audiobook app for android",
+        "best kotlin course for an android app beginner?",
+    ):
+        assert gate_rows([lake, kotlin], asked, gate=rules) == [], asked
+    # the same words asking about the brain's own pages, or naming one, still get them
+    assert slugs(gate_rows([kotlin], "why is our android app written in kotlin?", gate=rules)) == [
+        kotlin.slug
+    ]
+    asked = "is the Ledger Lake pipeline any good for budgets?"
+    assert slugs(gate_rows([lake], asked, gate=rules)) == [lake.slug]
+
+
 def test_a_month_alone_does_not_name_a_page_titled_by_its_month() -> None:
     planning = row("meetings/2026-01-28-monthly-planning", "Monthly planning meeting, January 2026",
                    0.8, "keyword_exact", "meeting",
@@ -1204,6 +1224,23 @@ def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
     assert slugs(gate_rows([plan], asked)) == [plan.slug]
 
 
+def test_a_title_set_apart_at_a_later_sentence_or_after_its_label_is_named() -> None:
+    policy = row("notes/remote-work-policy", "Remote work policy", 1.0, "keyword_exact",
+                 snippet="Three days a week from home; core hours 10-15.")  # fmt: skip
+    travel = row("notes/travel-okavango", "Travel notes: Okavango visit", 1.0, "keyword_exact",
+                 snippet="Flights, the lodge and the field days.")  # fmt: skip
+    rules = Gate(judge=None)
+    asked = "back to work. remote work policy: how many days can engineers work remote?"
+    assert slugs(gate_rows([policy], asked, gate=rules)) == [policy.slug]
+    asked = "Travel notes: Okavango visit — did they fly via Joburg? reconciling the tickets"
+    assert slugs(gate_rows([travel], asked, gate=rules)) == [travel.slug]
+    # inside a sentence that goes on, or given as the writer's own, it is not set apart
+    asked = "back to work. a remote work policy for my cousin's bakery: how many days?"
+    assert gate_rows([policy], asked, gate=rules) == []
+    asked = "back to work. what should a remote work policy say about bakers and night shifts?"
+    assert gate_rows([policy], asked, gate=rules) == []
+
+
 def test_an_opening_of_the_titles_words_in_any_order_is_named_whatever_follows() -> None:
     notes = row("notes/reading-notes-the-mom-test", "Reading notes: The Mom Test", 1.0,
                 "keyword_exact", snippet="Ask about past behaviour, not our ideas.")  # fmt: skip
@@ -1287,10 +1324,11 @@ def test_a_lettered_title_is_named_by_its_word_and_letter_together() -> None:
     assert slugs(found) == [kestrel.slug, series.slug]
     # any one's series A is not ours, and its words back no other page
     maya = row("people/maya-okafor", "Maya Okafor", 0.5, "keyword_exact", "person",
-               snippet="CEO; leads the Series A raise and founder hiring.")  # fmt: skip
+               snippet="CEO; leads the Series A raise, as the last one.")  # fmt: skip
     for asked in (
         "typical founder dilution in a series A?",
         "how much did mistral raise in their series A",
+        "who won serie a last season, was it napoli or inter",  # in English, the league
     ):
         assert gate_rows([series, maya], asked, vocabulary=vocabulary) == [], asked
     # the word alone, in any language, is not the title
@@ -1630,6 +1668,7 @@ def test_a_name_gbrain_matched_beside_words_its_page_never_holds_is_something_el
         "kestrel's headcount for the investor deck?",  # theirs
         "Kestrel a été fondée quand exactement, et par qui ?",  # French: its words say nothing
         "what do the rangers think of kestrel",  # the page holds the message's other word
+        "Kestrel \u2013 kedy sa obnovuje zmluva? chcem to mať správne v revenue forecaste",
     ):
         assert slugs(gate_rows([kestrel], asked, vocabulary=vocab)) == [kestrel.slug], asked
 

@@ -489,6 +489,23 @@ def test_a_name_written_in_latin_letters_names_its_page_titled_in_cyrillic() -> 
     assert gate_rows([], "which firmware does olga look after?", gate=Gate(titles=titles)) == []
 
 
+def test_a_surname_in_latin_letters_names_its_page_titled_in_cyrillic() -> None:
+    pages = [
+        ("default", "people/olga-novak", "Olga Novak", "person"),
+        ("default", "people/olga-smirnova", "Ольга Смирнова", "person"),
+        ("default", "projects/solar-collar", "Solar Collar", "project"),
+    ]
+    counts = Counter(s for _, _, title, _ in pages for s in content_stems(title))
+    gate = Gate(titles=TitleMatcher(pages, counts), judge=None)
+    asked = "who is Smirnova again?? someone said she's the one for the collar firmware"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["people/olga-smirnova"]  # from the index
+    person = row("people/olga-smirnova", "Ольга Смирнова", page_type="person")
+    assert slugs(gate_rows([person], asked, gate=Gate(judge=None))) == [person.slug]  # searched
+    # a first name another title writes in Latin letters stays that title's
+    found = gate_rows([], "who is Olga again?? the collar firmware one", gate=gate)
+    assert slugs(found) == ["people/olga-novak"]
+
+
 def test_a_name_in_latin_letters_names_its_page_titled_in_another_script_by_its_slug() -> None:
     assert latin_form("佐藤由紀", "people/sato-yuki") == "sato yuki"
     assert latin_form("مشروع الواحة", "projects/mashrou-alwaha") == "mashrou alwaha"
@@ -939,6 +956,9 @@ def test_a_title_in_one_script_inside_a_message_in_another_names_its_page() -> N
         "to compare the different water monitoring projects for one of my chapters."
     )
     assert slugs(gate_rows([oasis], asked, gate=Gate(judge=None))) == [oasis.slug]
+    # among words of any language written in Latin letters, accents and all
+    asked = "Hvað stendur á 环境监测平台 síðunni? eitthvað um fíla held ég"
+    assert slugs(gate_rows([platform], asked, gate=Gate(judge=None))) == [platform.slug]
 
 
 def test_function_words_of_more_latin_languages_mark_a_message_as_written_in_them() -> None:

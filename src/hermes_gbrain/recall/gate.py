@@ -16,9 +16,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    ``exact_lookup`` of the title or slug. The evidence counts only when the message has a word
    of the page (``volunteer_context`` reads the conversation window: its match may be an
    earlier message's), and an alias match on a person's or company's page not when the
-   message, in English, gives the name in lowercase, not whole and not as theirs ("kestrel's"),
-   beside two distinctive words the page never holds ("kestrel vs peregrine falcon, which dives
-   faster?", "is amarula made from marula fruit?": the bird, the fruit);
+   message, in English, gives the name in lowercase, not whole, not as theirs ("kestrel's") and
+   not set apart at its opening ("Marula - kedy…"), beside two distinctive words the page never
+   holds ("kestrel vs peregrine falcon, which dives faster?", "is amarula made from marula
+   fruit?": the bird, the fruit);
 1. **named in the message** — every word of its title is in the message (with at least one
    *distinctive* word, or three words, or nothing else asked: "whats on the launch checklist";
    a one-word title only as a name: capitalised inside the sentence, not spelt like an
@@ -37,12 +38,13 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    person's, company's or project's Latin name is written in Arabic or Hebrew letters, in katakana
    or, in any case, in Cyrillic (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*,
    "Расскажи про Надю Петрову" for *Nadia Petrova*, "كيستريل ووركس" for *Kestrel Works*; from
-   the title index), or a listed Japanese surname in kanji or a name
-   in katakana before an honorific is a word of one person's name only ("森さん" for *Kaito
-   Mori*: :mod:`.honorifics`), and a title's Latin words written in katakana are read as
-   those words ("ソーラーカラー" for *Solar Collar*), and a word of a person's, company's or
-   project's name written as two words as that word ("bright water ventures", "tomas lind
-   quist"; from the title index). Words are those of any script
+   the title index), or a capitalised word of a Cyrillic title's Latin reading that no other
+   title holds ("who is Smirnova again?" for *Ольга Смирнова*; from the title index too), or a
+   listed Japanese surname in kanji or a name in katakana before an honorific is a word of one
+   person's name only ("森さん" for *Kaito Mori*: :mod:`.honorifics`), and a title's Latin words
+   written in katakana are read as those words ("ソーラーカラー" for *Solar Collar*), and a
+   word of a person's, company's or project's name written as two words as that word ("bright
+   water ventures", "tomas lind quist"; from the title index). Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs are inside
    the message's text.
    With the title index (``Gate.titles``) pages named this way are found even when search did not
@@ -61,9 +63,10 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    week ("standup notes week 14"), no title asked for as a page ("zero trust networking page —
    anything concrete?", not "the … page of my blog host") or said whole in a question whether
    we have it written ("idempotency keys for photo uploads, do we have a writeup"), no title
-   the message opens
+   the message or one of its sentences opens
    with set apart ("hiring plan 2026 — which roles?"; "weekly release train — …" for *Decision:
-   Weekly release train*), no title of four words or more said
+   Weekly release train*; "back to work. remote work policy: how many days?"), with its label
+   too ("Travel notes: Okavango visit — did they fly?"), no title of four words or more said
    whole (these whatever the message wants the page for: "annual report 2025, need the headline
    numbers for an LP intro"), no title but a concept's given after "the" when the message names
    nothing the row never mentions ("does the remote work policy allow working from abroad?"),
@@ -114,7 +117,10 @@ Okafor*: not a word of the page or of other titles, not a verb, not in a script 
 without spaces). Either reading gives way when the page holds two more distinctive words of
 the message ("when does marulas contract renew"). A message asking how to
 do something ("how do I cache npm deps in github actions?") is answered by no person's page
-that it does not name. A word of a person's, company's or project's title that no other
+that it does not name. A message asking for a thing of the world to pick ("recommend a good
+ledger app for budgeting", "any good audiobook app for android?":
+:attr:`.message.Message.shopping`) is answered only by pages it names (tiers 0 and 1), and the
+judge adds none. A word of a person's, company's or project's title that no other
 title holds names the page when the message's other distinctive words are all in it, or all
 but one that does not stand beside the name's word, no determiner follows that word and the
 message asks no how-to ("whos our contact at brightwater", not "how old can baobab trees
@@ -407,7 +413,8 @@ def _tier(
     anchors = {s for s in said_of_title if is_distinctive(s, vocabulary)}
     anchors -= _month_alone(said_of_title, asked)
     if (row.type or "") in NAME_TYPES:  # a name as written: "grid lines" is not *Lin Chen*
-        anchors &= {content_stem(w) for w in words_.sequence if w in message.said} | spelt - wanted
+        written = (*words_.sequence, *words(words_.latin))  # "Smirnova" for *Ольга Смирнова*
+        anchors &= {content_stem(w) for w in written if w in message.said} | spelt - wanted
     if anchors & names and (row.type or "") in NAME_TYPES:
         return 1  # a capitalised name in the message is a word of a person's title ("Mwangi")
     if (
@@ -497,8 +504,9 @@ def _another_thing(
     row: SearchRow, reading: Reading, message: Message, vocabulary: TitleVocabulary | None
 ) -> bool:
     """GBrain matched a word of a person's or company's name (``alias_hit``) that the
-    message gives in lowercase, not whole and not as theirs ("kestrel's"), in English,
-    beside two distinctive words the page never holds: the word names something
+    message gives in lowercase, not whole, not as theirs ("kestrel's") and not set apart at
+    its opening (:attr:`.message.Message.heading`: "Marula - kedy sa obnovuje zmluva?"), in
+    English, beside two distinctive words the page never holds: the word names something
     else ("kestrel vs peregrine falcon", "is amarula made from marula fruit?")."""
     if (row.type or "") in NAME_TYPES and _a_word_to_translate(reading.row, message):
         return True  # "faucon crécerelle (kestrel en anglais)": the word, not the company
@@ -507,6 +515,8 @@ def _another_thing(
     read = reading.row
     if read.title & (message.names | message.known) or set(read.sequence) <= message.said:
         return False
+    if message.heading and set(message.heading) <= set(read.sequence):
+        return False  # "Marula - kedy sa obnovuje zmluva?": the name set apart, the subject
     pairs = zip(message.sequence, message.sequence[1:], strict=False)
     if any(a in read.sequence and b == "s" for a, b in pairs):
         return False
@@ -637,6 +647,8 @@ def gate_rows(
     row_words = [RowWords.of(row) for row in clean]
     read = {row_key(row): w for row, w in zip(clean, row_words, strict=True)}
     said = Message.of(message).knowing(row_words)
+    if said.shopping:
+        max_tier = min(max_tier, 1)  # "recommend a good ledger app": only what it names
     apart = ""
     if gate.titles is not None:  # "ソーラーカラー" for *Solar Collar*; "fern seed" for *Fernseed*
         apart, parts = gate.titles.joined(message)

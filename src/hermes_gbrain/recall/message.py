@@ -103,8 +103,16 @@ class Message:
     we ship thursday")."""
     set_apart: frozenset[str] = frozenset()
     """The stems of those words, in any order (:func:`_opening`)."""
+    headings: frozenset[tuple[str, ...]] = frozenset()
+    """Every sentence's :attr:`heading`, and, where a colon sets it apart, the words up to
+    the next mark too (:func:`_headings`: "back to work. remote work policy: how many days?";
+    "Travel notes: Okavango visit — did they fly?")."""
     how_to: bool = False
     """It asks how to do something (:data:`_HOW_TO`)."""
+    shopping: bool = False
+    """It asks for a thing of the world to pick (:data:`_SHOPPING`: "recommend a good ledger app
+    for budgeting", "any good audiobook app for android?", "best R package for camera traps"):
+    the brain's pages answer it only when it names them."""
     we_did: bool = False
     """It asks what the writer's team did or decided (:data:`_WE_DID`: "why did we go with
     kotlin for the android app?"): a decision's title it says is the brain's own."""
@@ -164,6 +172,7 @@ class Message:
             frozenset(versions(message)),
             phrases=side_by_side(sequence),
             how_to=bool(_HOW_TO.search(folded)),
+            shopping=bool(_SHOPPING.search(folded)),
             we_did=bool(_WE_DID.search(folded)),
             language_named=bool(_LANGUAGE_NAMED.search(message)),
             for_us=bool(_FOR_US.search(message)),
@@ -176,6 +185,7 @@ class Message:
             heading=heading,
             headline=heading if _HEADLINE.match(message, len(opening)) else (),
             set_apart=frozenset(content_stems(opening)),
+            headings=_headings(message),
             mentioned=mentioned,
             outside_by_sentence=_outside_by_sentence(message, capitalised),
         )
@@ -292,6 +302,18 @@ _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|yo
 """A message asking how to do something: a page of the person who did it elsewhere does not
 answer it unless it names them."""
 _AUXILIARIES = frozenset("do does did will would can could should might must".split())  # noqa: SIM905
+_KINDS_TO_PICK = (
+    r"(?:app|apps|tool|tools|book|books|course|courses|package|packages|plugin|plugins|kit|kits"
+    r"|software|brand|brands|library|libraries|podcast|podcasts|way to learn)"
+)
+_SHOPPING = re.compile(
+    r"\brecommend (?!(?:some|any)?(?:one|body)\b|(?:a |the )?(?:person|people|who)\b)"
+    r"|\bany good\b"
+    rf"|\ba good (?:\w+ )?{_KINDS_TO_PICK}\b"
+    rf"|\bbest (?:\w+ ){{0,2}}{_KINDS_TO_PICK}\b"
+)
+"""A request to pick a thing of the world: "recommend" (not a person: "recommend someone to
+review it"), "any good", "a good … app", "the best … book"."""
 
 
 def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
@@ -345,6 +367,25 @@ space, a full stop; not an apostrophe or a hyphen inside a word ("i'm", "5-perso
 
 _HEADLINE = re.compile(r"\s*(?:[-\u2013\u2014]|:)")
 """A dash or a colon at the end of an opening."""
+
+
+def _headings(message: str) -> frozenset[tuple[str, ...]]:
+    """:attr:`Message.headings`: the opening of each sentence, and of each one whose opening
+    a colon ends, the words up to the mark after it (a title with a label: "Travel notes:
+    Okavango visit — …")."""
+    found: set[tuple[str, ...]] = set()
+    starts = [0, *(m.end() for m in SENTENCE_END.finditer(message))]
+    for start in starts:
+        rest = message[start:]
+        opening = _opening(rest)
+        if not opening:
+            continue
+        found.add(tuple(words(opening)))
+        if rest[len(opening)] == ":":
+            after = rest[len(opening) + 1 :]
+            if more := _opening(after):
+                found.add(tuple(words(f"{opening} {more}")))
+    return frozenset(h for h in found if h)
 
 
 def _opening(message: str) -> str:

@@ -76,12 +76,14 @@ LONE_TYPES = NAME_TYPES | {"project"}
 """Pages a word of their own name may name alone (:func:`.naming.lone_name`)."""
 
 
-def _own_words(title: str, kind: str, counts: Mapping[str, int]) -> set[str]:
+def _own_words(title: str, kind: str, counts: Mapping[str, int], *, held: int = 1) -> set[str]:
     """The stems of a name's words that no other title holds, in Latin letters: a person's
-    every word, the first word of a project's or company's title."""
+    every word, the first word of a project's or company's title. ``held``: how many titles
+    hold the word when only its own does (0 for a title's Latin reading, which ``counts``,
+    kept as titles are written, never holds)."""
     said = [w for w in words(title) if w.isascii() and w.isalpha()]
     stems = {s for w in (said if kind == "person" else said[:1]) for s in content_stems(w)}
-    return {s for s in stems if counts.get(s, 0) <= 1}
+    return {s for s in stems if counts.get(s, 0) <= held}
 
 
 def _month_keys(title: str, marks: frozenset[str]) -> set[tuple[str, str]]:
@@ -159,6 +161,9 @@ class TitleMatcher:
             if kind in LONE_TYPES and counts:
                 for word in _own_words(title, kind, counts):
                     self._lone.setdefault(word, []).append(row)
+                if latin and latin != stems:  # "Smirnova" for *Ольга Смирнова*
+                    for word in _own_words(latin_form(title, slug), kind, counts, held=0):
+                        self._lone.setdefault(word, []).append(row)
             for kana, said in title_kana(words(title)):
                 self._kana.setdefault(kana, set()).add(said)
             if kind in LONE_TYPES:

@@ -7,6 +7,7 @@ The gate (:mod:`.gate`) reads each row once per turn into a :class:`Reading`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ from .naming import (
     held_by_name,
     is_lettered,
     page_asked,
+    spelt_otherwise,
     unexplained,
     words_before,
 )
@@ -196,12 +198,14 @@ def _elsewhere(
     whatever the message wants it for ("annual report 2025, need the headline numbers for an
     LP intro"), for a meeting on a date the message gives ("the sync design review on march
     2nd") or a page of its day or ISO week ("standup notes w14 - did anyone flag a
-    regression"), a title the message opens with, set apart ("hiring plan 2026 — which roles
-    first?"; "weekly release train — when does a fix go out" beside *Decision: Weekly
-    release train*, its title after a label), a title of :data:`.naming.WHOLE_TITLE_WORDS`
-    words or more said whole, with its label or without ("collar battery drain incident report";
-    "open-source the field handbook" for *Decision: Open-source the field handbook*), a lettered
-    title's word and letter (:func:`.naming.designated`), a title asked for as a page
+    regression"), a title the message or one of its sentences opens with, set apart
+    (:attr:`.message.Message.headings`: "hiring plan 2026 — which roles first?"; "weekly
+    release train — when does a fix go out" beside *Decision: Weekly release train*, its title
+    after a label; "Travel notes: Okavango visit — …", with its label), a title of
+    :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole, with its label or without
+    ("collar battery drain incident report"; "open-source the field handbook" for *Decision:
+    Open-source the field handbook*), a lettered title's word and letter
+    (:func:`.naming.designated`), a title asked for as a page
     (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're killing
     my battery") or a title in another script than Latin quoted whole among Latin words
     (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples");
@@ -236,7 +240,7 @@ def _elsewhere(
         and (row.type == "meeting" or any(m[0] in "dw" for m in dated & message.dates))
     ):
         return False  # "the sync design review on march 2nd", "standup notes w14": its date
-    if message.heading and message.heading in {read.sequence, tuple(words(read.unlabelled))}:
+    if message.headings & {read.sequence, tuple(words(read.unlabelled))}:
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
     if len(read.title) >= 2 and read.title == message.set_apart and not before & THEIRS:
         return False  # "the mom test reading notes, what was the main takeaway": its words
@@ -282,13 +286,19 @@ def _mine_without_notes(read: RowWords, message: Message) -> bool:
 
 def _quoted_in_its_script(read: RowWords, wanted: set[str]) -> bool:
     """A title written wholly in a script other than Latin, said whole in a message whose
-    other words (``wanted``: :meth:`.message.Message.wanted_by` the row) are all Latin: the
+    other words (``wanted``: :meth:`.message.Message.wanted_by` the row) are all in Latin
+    letters, accented or not ("Hvað stendur á 野生动物走廊 síðunni?"): the
     page's name quoted as it is written ("what does the 环境监测平台 collect"), never words of
     the writer's own language used about something else."""
     title = read.title
     if not title or any(s.isascii() for s in title):
         return False
-    return title <= wanted and all(s.isascii() for s in wanted - title)
+    return title <= wanted and all(_latin_script(s) for s in wanted - title)
+
+
+def _latin_script(stem_: str) -> bool:
+    """Every letter of the stem is a Latin one ("siðunni", "fila" as well as "page")."""
+    return all(not ch.isalpha() or "LATIN" in unicodedata.name(ch, "") for ch in stem_)
 
 
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:
@@ -340,16 +350,17 @@ def reading_of(
 
 
 def spent_words(readings: Iterable[Reading], message: Message) -> frozenset[str]:
-    """Words of titles the message holds whole but uses about something else or opens with
-    set apart (:attr:`.message.Message.set_apart`), two or more of a title it uses about
-    something else when only they tie its row to the message ("data retention for whatsapp
-    backups" is not about the person whose page says she audits data retention), of a name's
-    title it uses as a common noun, of a lettered title it gives as any one's ("how much did
-    mistral raise in their series A"), and a first name it gives to someone else: they back no
-    row ("a field handbook for the camping trip" names neither *Field Handbook* nor the writer
-    whose page says she writes it; "a haiku about a kestrel" is not about the founder whose
-    page names *Kestrel Works*; "samuel l jackson's first big movie" is not about the
-    conservancy whose head ranger is *Samuel Mwangi*)."""
+    """Words of titles the message holds whole but uses about something else or opens with set apart
+    (:attr:`.message.Message.set_apart`), two or more of a title it uses about something else when
+    only they tie its row to the message ("data retention for whatsapp backups" is not about the
+    person whose page says she audits data retention), of a name's title it uses as a common noun,
+    of a lettered title it gives as any one's ("how much did mistral raise in their series A") or,
+    in English, spells as another language does ("who won serie a last season":
+    :func:`.naming.spelt_otherwise`), and a first name it gives to someone else: they back no row
+    ("a field handbook for the camping trip" names neither *Field Handbook* nor the writer whose
+    page says she writes it; "a haiku about a kestrel" is not about the founder whose page names
+    *Kestrel Works*; "samuel l jackson's first big movie" is not about the conservancy whose head
+    ranger is *Samuel Mwangi*)."""
     spent: set[str] = set()
     for reading in readings:
         title = reading.row.title
@@ -358,7 +369,13 @@ def spent_words(readings: Iterable[Reading], message: Message) -> frozenset[str]
         elif (
             reading.common
             or _tied_by_title_alone(reading)
-            or (is_lettered(reading.row) and designated(reading.row, message, anyones=True))
+            or (
+                is_lettered(reading.row)
+                and (
+                    designated(reading.row, message, anyones=True)
+                    or spelt_otherwise(reading.row, message)
+                )
+            )
         ):
             spent |= title & reading.wanted
     return frozenset(spent)
