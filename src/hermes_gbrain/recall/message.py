@@ -306,14 +306,19 @@ _KINDS_TO_PICK = (
     r"(?:app|apps|tool|tools|book|books|course|courses|package|packages|plugin|plugins|kit|kits"
     r"|software|brand|brands|library|libraries|podcast|podcasts|way to learn)"
 )
+_OURS_TO_READ = (
+    r"(?:a |the |any |some )?(?:docs?|notes?|pages?|write-?ups?|runbooks?|wiki|summar(?:y|ies))\b"
+)
 _SHOPPING = re.compile(
-    r"\brecommend (?!(?:some|any)?(?:one|body)\b|(?:a |the )?(?:person|people|who)\b)"
-    r"|\bany good\b"
+    r"\brecommend (?!(?:some|any)?(?:one|body)\b|(?:a |the )?(?:person|people|who)\b"
+    rf"|{_OURS_TO_READ})"
+    rf"|\bany good\b(?! {_OURS_TO_READ})"
     rf"|\ba good (?:\w+ )?{_KINDS_TO_PICK}\b"
     rf"|\bbest (?:\w+ ){{0,2}}{_KINDS_TO_PICK}\b"
 )
 """A request to pick a thing of the world: "recommend" (not a person: "recommend someone to
-review it"), "any good", "a good … app", "the best … book"."""
+review it"), "any good", "a good … app", "the best … book"; not one to read what the brain holds
+("any good notes on the backfill?", "recommend a doc on it")."""
 
 
 def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
