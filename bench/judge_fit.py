@@ -15,8 +15,8 @@ then sealed116 to sealed119; ``--upto sealed119``, then sealed120 to sealed123; 
 sealed123``, then sealed124 to sealed127; ``--upto sealed127``, then sealed128 to sealed131;
 ``--upto sealed131``, then sealed132 to sealed135; ``--upto sealed135``, then sealed136 to
 sealed139; ``--upto sealed139``, the committed fit, then sealed140 to sealed143, sealed144 to
-sealed147, sealed148 to sealed151 and sealed152 to sealed155; ``--upto sealed99`` is the widest
-span read out of sample).
+sealed147, sealed148 to sealed151, sealed152 to sealed155 and sealed156 to sealed159; ``--upto
+sealed99`` is the widest span read out of sample).
 ``--write`` rewrites the weights module; ``--check`` exits non-zero when the committed weights
 differ from the fitted ones. The fit is deterministic: the emulator's clock is pinned
 (``CLOCK``), since its recency boost, like GBrain's, dates pages from the moment of the search,

@@ -289,7 +289,14 @@ four more, measured once on those rules and that judge (three rules were then ch
 at every set up to ``sealed155``: what the writer gives as their own in a sentence without the
 title's words not read as what the title is for, a title's word given with another language's
 ending read as that word, and a month alone as no name of a page titled by its month; and the
-judge refitted on every set up to ``sealed139``). The record is ``bench/RELEVANCE.md``."""
+judge refitted on every set up to ``sealed139``); ``sealed156`` to ``sealed159``: by four more,
+measured once on those rules and that judge (six rules were then chosen looking at every set up
+to ``sealed159``: a title set apart at any sentence's opening or with its label, a surname of a
+title in Cyrillic written in Latin letters, a request to pick a thing of the world answered only
+by pages it names, a lettered title's word spelt as another language spells it in English, a
+name set apart at the opening as no other thing, a title in another script quoted among
+accented Latin words; and the judge refitted on every set up to ``sealed139``). The record is
+``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
