@@ -176,33 +176,38 @@ def is_lettered(read: RowWords) -> bool:
     return len(seq) >= 2 and len(seq[1]) == 1 and seq[1].isalpha()
 
 
+def _lettered(read: RowWords, message: Message) -> list[int]:
+    """Where the message has a lettered title's word, in any language's spelling of it, right
+    before its letter ("Series A", "la serie A", "serie a"): the word's places."""
+    head, letter = stem(read.sequence[0]), read.sequence[1]
+    said = message.sequence
+    return [
+        i for i in range(len(said) - 1) if said[i + 1] == letter and stem(fold(said[i])) == head
+    ]
+
+
 def designated(read: RowWords, message: Message, *, anyones: bool = False) -> bool:
     """The message has a lettered title's word and letter side by side, in any language's
     spelling of the word ("Series A target?", "la serie A"): together they name the page,
     whatever else the message asks, and the word alone does not ("¿alguna serie buena?").
     Not after a word that makes them any one's ("dilution in a series A", "their series A"):
     with ``anyones``, whether the message has them so. In English only as the title spells
-    the word: "who won serie a last season" is about football."""
-    head, letter = stem(read.sequence[0]), read.sequence[1]
+    the word (:func:`spelt_otherwise`)."""
     said = message.sequence
     return any(
-        said[i + 1] == letter
-        and stem(fold(said[i])) == head
-        and (message.other_language or said[i] == read.sequence[0])
+        (message.other_language or said[i] == read.sequence[0])
         and anyones == bool(i and said[i - 1] in THEIRS)
-        for i in range(len(said) - 1)
+        for i in _lettered(read, message)
     )
 
 
 def spelt_otherwise(read: RowWords, message: Message) -> bool:
     """A lettered title's word and letter side by side in an English message, the word spelt
     as another language spells it ("who won serie a last season" beside *Series A
-    Fundraise*): a thing of the world, not the page (:func:`designated`)."""
-    seq, said = read.sequence, message.sequence
-    head = stem(seq[0])
+    Fundraise*): a thing of the world, not the page."""
+    said = message.sequence
     return not message.other_language and any(
-        said[i + 1] == seq[1] and said[i] != seq[0] and stem(fold(said[i])) == head
-        for i in range(len(said) - 1)
+        said[i] != read.sequence[0] for i in _lettered(read, message)
     )
 
 

@@ -7,7 +7,6 @@ The gate (:mod:`.gate`) reads each row once per turn into a :class:`Reading`.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -34,6 +33,7 @@ from .words import (
     STOP_WORDS,
     content_stem,
     content_stems,
+    in_latin_script,
     initials_in,
     is_unspaced,
     mended,
@@ -293,12 +293,7 @@ def _quoted_in_its_script(read: RowWords, wanted: set[str]) -> bool:
     title = read.title
     if not title or any(s.isascii() for s in title):
         return False
-    return title <= wanted and all(_latin_script(s) for s in wanted - title)
-
-
-def _latin_script(stem_: str) -> bool:
-    """Every letter of the stem is a Latin one ("siðunni", "fila" as well as "page")."""
-    return all(not ch.isalpha() or "LATIN" in unicodedata.name(ch, "") for ch in stem_)
+    return title <= wanted and all(in_latin_script(s) for s in wanted - title)
 
 
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:

@@ -36,6 +36,7 @@ __all__ = [
     "content_stems",
     "fold",
     "in_latin_letters",
+    "in_latin_script",
     "is_unspaced",
     "latin_among_others",
     "mended",
@@ -198,6 +199,12 @@ English words too."""
 _ACCENTED = re.compile("[¿¡\u00c0-\u00ff\u0100-\u024f\u1e00-\u1eff]")
 """Spanish question marks and Latin letters with accents, which English words lack
 (Vietnamese's "ơ", "ư" and "ạ" among them)."""
+
+
+def in_latin_script(word: str) -> bool:
+    """Every character of the word is ASCII or a Latin letter with an accent (:data:`_ACCENTED`:
+    "siðunni", "fila" as well as "page")."""
+    return all(ch.isascii() or _ACCENTED.match(ch) is not None for ch in word)
 
 
 def other_language(text: str) -> bool:
