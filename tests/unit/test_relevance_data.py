@@ -41,6 +41,7 @@ LATER_SETS = (
     *("sealed148", "sealed149", "sealed150", "sealed151"),
     *("sealed152", "sealed153", "sealed154", "sealed155"),
     *("sealed156", "sealed157", "sealed158", "sealed159"),
+    *("sealed160", "sealed161", "sealed162", "sealed163"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -57,7 +58,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed151'
+        # the gate, 'fresh' and 'sealed' to 'sealed163'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
