@@ -445,6 +445,22 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
     assert other_language("Expense policy ne diyor, fişleri kaç gün içinde teslim etmem lazım?")
     assert other_language("onboarding notes for engineers mein repo access kaise milta hai?")
     assert not other_language("what does the onboarding guide say about repo access?")
+    # and those of Estonian, Latvian, Basque, Galician, Hungarian, Finnish, Tagalog, Zulu...
+    for other in (
+        "Solar Collari staatus: kas teine prototüüp pidas kuu aega vastu?",  # Estonian
+        "kāpēc mēs atskaites hostējam Frankfurtē?",  # Latvian
+        "competitor notes-en zer dago? inbertitzaile batek galdetu dit",  # Basque
+        "e o grant report que lles mandamos á fundación, que contaba?",  # Galician
+        "Mi van a team party notes-ban, a régi irodában lesz?",  # Hungarian
+        "Mikä ero on Ledger Laken ja Tidepool Dashboardin välillä?",  # Finnish
+        "ano ba yung sinabi ni Maya tungkol sa runway?",  # Tagalog
+        "Kungani kwakhethwa i-LoRa? Ngicela isizathu ngamafuphi.",  # Zulu
+    ):
+        assert other_language(other), other
+    # none is an English word, nor has the stem of one: "miss", "taking", "sells" still count
+    assert not other_language("did we miss the deadline or is he taking a break? is he awake?")
+    said = "did we miss it, taking a nap, awake now, who sells it, my mum"
+    assert {"mis", "tak", "awak", "sell", "mum"} <= content_stems(said)
     privacy = row("concepts/differential-privacy", "Differential Privacy",
                   "Adds calibrated noise so published counts never reveal one ranger.",
                   "concept")  # fmt: skip
@@ -673,6 +689,19 @@ def test_a_declined_name_in_cyrillic_names_its_page_titled_in_latin_letters() ->
     ]
     # a short name's skeleton is one that ordinary words have too ("есть к"): never read
     assert gate_rows([], "что есть к обеду?", gate=gate) == []
+
+
+def test_a_name_in_georgian_or_armenian_letters_names_its_page_titled_in_latin_letters() -> None:
+    pages = [
+        ("default", "people/amara-nwosu", "Amara Nwosu", "person"),
+        ("default", "people/samuel-mwangi", "Samuel Mwangi", "person"),
+    ]
+    gate = Gate(titles=TitleMatcher(pages))
+    asked = "ამარა ნვოსუ ახლა რომელ პროექტზე მუშაობს?"  # Georgian: "which project is she on?"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["people/amara-nwosu"]
+    asked = "Սամուել Մվանգին ի՞նչ էր խնդրել"  # Armenian, the article joined to his surname
+    assert slugs(gate_rows([], asked, gate=gate)) == ["people/samuel-mwangi"]
+    assert gate_rows([], "Սամուել Պետրոսյանը ով է", gate=gate) == []  # another Samuel
 
 
 def test_a_meeting_of_a_month_is_named_by_its_kind_in_another_language() -> None:
@@ -1016,6 +1045,18 @@ def test_a_title_s_word_with_another_language_s_ending_is_that_word() -> None:
     # in English the stemmer reads the endings: a longer word is another word
     asked = "hostels in frankfurt with good reports for a weekend?"
     assert gate_rows([host], asked, gate=rules) == []
+
+
+def test_a_person_s_capitalised_surname_with_an_ending_is_their_surname_in_any_language() -> None:
+    stefan = row("people/stefan-novak", "Stefan Novak", "Installs base stations at pilot sites.",
+                 "person")  # fmt: skip
+    rules = Gate(judge=None, vocabulary=TitleVocabulary.build([stefan.title, "Base station"]))
+    # Basque, which no function word here tells from English: "-ek" is his, as the subject
+    asked = "Stefan Novakek instalatzen ditu oinarri-estazioak pilotu-guneetan?"
+    assert slugs(gate_rows([stefan], asked, gate=rules)) == [stefan.slug]
+    # in lowercase, or a longer word, it is another word; another surname another person
+    for other in ("stefan novakovic installs what", "what did Stefan Novakovski write"):
+        assert gate_rows([stefan], other, gate=rules) == [], other
 
 
 def test_greek_and_hindi_function_words_anchor_nothing() -> None:

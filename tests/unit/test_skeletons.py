@@ -1,5 +1,5 @@
-"""Names in Arabic or Hebrew letters, in katakana and in Cyrillic read against names in Latin
-letters."""
+"""Names in Arabic or Hebrew letters, in katakana, in Cyrillic, in Georgian and in Armenian read
+against names in Latin letters."""
 
 from __future__ import annotations
 
@@ -32,6 +32,12 @@ def _reads_as(name: str, message: str) -> bool:
         ("Lin Chen", "מה לין צ'ן עושה?"),  # noqa: RUF001 - "ch" as "ts" with a geresh
         ("Jomo Otieno", "ספר לי על ג׳ומו אוטיינו"),  # noqa: RUF001 - "j" as "g", a geresh
         ("Farid Haddad", "תשלח לפריד חדאד"),  # "to" joined to the name
+        ("Amara Nwosu", "ამარა ნვოსუ ახლა რომელ პროექტზე მუშაობს?"),  # Georgian, "w" as "ვ"
+        ("Esther Okonkwo", "ესთერ ოკონკვოს ჰკითხე"),  # a dative "-ს" joined to the name
+        ("Farid Haddad", "ფარიდ ჰადადმა დაწერა"),  # an ergative "-მა"
+        ("Felix Wagner", "ფელიქს ვაგნერი"),  # Georgian writes "f" as "ფ"
+        ("Priya Raman", "Պրիյա Ռամանը դեռ գրում է"),  # Armenian, the article "-ը"
+        ("Samuel Mwangi", "Սամուել Մվանգին ինչ էր խնդրել"),  # the article "-ն", "ու" as "u"
     ],
 )
 def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, message: str) -> None:
@@ -49,6 +55,8 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Sato Yuki", "что есть к обеду?"),  # a short name's skeleton is any words' too
         ("Rania Saleh", "רניה כהן"),  # the same first name, another surname
         ("Farid Haddad", "חדאד פריד"),
+        ("Amara Nwosu", "ამარა ოკაფორი"),  # the same first name, another surname
+        ("Samuel Mwangi", "Սամուել Պետրոսյան"),
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:

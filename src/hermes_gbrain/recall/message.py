@@ -6,6 +6,7 @@ rules of :mod:`.naming`, :mod:`.readings` and :mod:`.gate` test rows against.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -17,6 +18,7 @@ from .outside import outside_things, owners, purposes
 from .rowwords import RowWords, side_by_side
 from .vocabulary import ORDINARY_STEMS
 from .words import (
+    STOP_WORDS,
     compact,
     content_stem,
     content_stems,
@@ -130,6 +132,9 @@ class Message:
     beside "page" or "notes" is that page's."""
     adjacent: frozenset[tuple[str, str, str]] = frozenset()
     """Words side by side with only spaces between (:func:`_adjacent`)."""
+    cased: frozenset[tuple[str, str]] = frozenset()
+    """Words side by side, the first capitalised and the second not (:func:`_cased`: "Elena
+    chcela", "Priya per"): folded, as :attr:`adjacent` holds them."""
     mentioned: frozenset[str] = frozenset()
     """The people it mentions as a chat does ("@Nadia"; :func:`.words.mentions`): names
     of this brain's people, in :attr:`names` too, but the ones it is addressed to, not
@@ -138,6 +143,13 @@ class Message:
     """Each sentence's words and what it gives as the writer's own or as what it is for,
     when the message has two sentences or more and one of them gives such a thing
     (:meth:`outside_near`)."""
+    capitalised: frozenset[str] = frozenset()
+    """The stems of its capitalised words inside a sentence (:func:`.words.message_names`):
+    of :attr:`names`, those it writes as names are written, not Latin words among another
+    script's or mentions."""
+    by_sentence: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    """Each sentence's words and stems, when the message has two sentences or more
+    (:meth:`stems_near`)."""
 
     @classmethod
     def of(cls, message: str) -> Message:
@@ -180,6 +192,7 @@ class Message:
             owners=owners(message, ORDINARY_STEMS, capitalised),
             asks_held=bool(_HELD.search(folded)),
             adjacent=_adjacent(spoken),
+            cased=_cased(message),
             topic=_topic(spoken),
             who_of=_asked_who(sequence),
             heading=heading,
@@ -188,6 +201,8 @@ class Message:
             headings=_headings(message),
             mentioned=mentioned,
             outside_by_sentence=_outside_by_sentence(message, capitalised),
+            capitalised=frozenset(capitalised),
+            by_sentence=_by_sentence(message),
         )
 
     def outside_near(self, title: Sequence[str]) -> frozenset[str]:
@@ -198,6 +213,16 @@ class Message:
         near = [outside for said, outside in self.outside_by_sentence if said & held]
         if not near or len(near) == len(self.outside_by_sentence):
             return self.outside
+        return frozenset().union(*near)
+
+    def stems_near(self, title: Sequence[str]) -> frozenset[str]:
+        """The stems of the sentences that hold a word of ``title`` (all of the message's
+        when none or every one does): what another sentence says is its own business
+        ("what terms does the glossary define? adding it to the welcome pack")."""
+        held = set(title)
+        near = [stems for said, stems in self.by_sentence if said & held]
+        if not near or len(near) == len(self.by_sentence):
+            return frozenset(self.wanted)
         return frozenset().union(*near)
 
     def knowing(self, rows: Iterable[RowWords]) -> Message:
@@ -235,24 +260,26 @@ class Message:
         another language, the title's words it gives with an ending of its own
         (:meth:`inflected`)."""
         runs = {r for r in unspaced_runs(row.title) if len(r) >= 2 and run_in(r, self.compact)}
-        return self.wanted | runs | self.inflected(read.sequence)
+        person = (row.type or "") == "person"
+        return self.wanted | runs | self.inflected(read.sequence, capitalised=person)
 
-    def inflected(self, title: Sequence[str]) -> set[str]:
+    def inflected(self, title: Sequence[str], *, capitalised: bool = False) -> set[str]:
         """The stems of the title's words of four letters or more that a message in another
         language gives with an ending of its own: "warum hosten wir die Reports in Frankfurt?"
         for *Decision: Host reports in Frankfurt*. English endings are the stemmer's; this one
-        is read only when the message is not English (:attr:`other_language`)."""
-        if not self.other_language:
+        is read only when the message is not English (:attr:`other_language`) or, with
+        ``capitalised`` (a person's name), in a capitalised word of any message ("Stefan
+        Novakek instalatzen…", in a language the gate does not tell from English)."""
+        if not self.other_language and not capitalised:
             return set()
+        said = [m for m in self.sequence if self.other_language or m in self.names]
         return {
             s
             for w in title
             if len(w) >= 4
             and w.isalpha()
             and (s := content_stem(w)) is not None
-            and any(
-                m.startswith(w) and 0 < len(m) - len(w) <= INFLECTED_ENDING for m in self.sequence
-            )
+            and any(m.startswith(w) and 0 < len(m) - len(w) <= INFLECTED_ENDING for m in said)
         }
 
 
@@ -275,6 +302,14 @@ def _outside_by_sentence(
         for part in parts
     )
     return read if any(outside for _, outside in read) else ()
+
+
+def _by_sentence(message: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """:attr:`Message.by_sentence`: empty for one sentence."""
+    parts = [part for part in SENTENCE_END.split(message) if part.strip()]
+    if len(parts) < 2:
+        return ()
+    return tuple((frozenset(words(part)), frozenset(content_stems(part))) for part in parts)
 
 
 _WE_DID = re.compile(
@@ -315,10 +350,12 @@ _SHOPPING = re.compile(
     rf"|\bany good\b(?! {_OURS_TO_READ})"
     rf"|\ba good (?:\w+ )?{_KINDS_TO_PICK}\b"
     rf"|\bbest (?:\w+ ){{0,2}}{_KINDS_TO_PICK}\b"
+    rf"|(?:^|[.!?]\s+)good (?!{_OURS_TO_READ})\w+ (?:for|to)\b"
 )
 """A request to pick a thing of the world: "recommend" (not a person: "recommend someone to
-review it"), "any good", "a good … app", "the best … book"; not one to read what the brain holds
-("any good notes on the backfill?", "recommend a doc on it")."""
+review it"), "any good", "a good … app", "the best … book", a sentence opening "good … for"
+("good roadmap for learning rust in 2026?"); not one to read what the brain holds ("any good
+notes on the backfill?", "recommend a doc on it", "good notes for the sync review?")."""
 
 
 def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
@@ -334,6 +371,34 @@ def _adjacent(tokens: Sequence[str]) -> frozenset[tuple[str, str, str]]:
             if not how and i and tokens[i - 1] in _AUXILIARIES:
                 how = "asked"
             pairs.add((token, tokens[j], how))
+    return frozenset(pairs)
+
+
+_SPACED_WORD = re.compile(r"[^\W_]+")
+
+
+def _cased(text: str) -> frozenset[tuple[str, str]]:
+    """Pairs of words with only spaces between, the first capitalised and the second in
+    lowercase, folded, where the first opens a clause or follows a function word ("Elena
+    chcela", "de la Priya per"; not "Minha neta Camila faz", where the word before the name
+    says who she is)."""
+    found = list(re.finditer(_SPACED_WORD, text))
+    pairs = set()
+    for i, (first, second) in enumerate(itertools.pairwise(found)):
+        if not (
+            first.group()[0].isupper()
+            and second.group()[0].islower()
+            and text[first.end() : second.start()].isspace()
+        ):
+            continue
+        before = found[i - 1] if i else None
+        if (
+            before is not None
+            and text[before.end() : first.start()].isspace()
+            and fold(before.group()) not in STOP_WORDS
+        ):
+            continue
+        pairs.add((fold(first.group()), fold(second.group())))
     return frozenset(pairs)
 
 

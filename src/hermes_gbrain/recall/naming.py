@@ -30,6 +30,7 @@ __all__ = [
     "THEIRS",
     "WHOLE_TITLE_WORDS",
     "addressed",
+    "after_another_thing",
     "designated",
     "held_by_another",
     "held_by_name",
@@ -164,6 +165,24 @@ def held_by_another(read: RowWords, message: Message) -> bool:
         return False
     ends = {i + len(t) for i in _places(t, message.sequence)}
     return any(i in ends and thing not in read.body for i, thing in message.owners)
+
+
+def after_another_thing(read: RowWords, message: Message) -> bool:
+    """The title's words, two or more, stand right after "the" and a word that can say whose
+    or which the thing is and that the row never holds (no function word, number, date or word
+    that goes with anything): another's, as after "their" ("is the jaguar brand refresh
+    working?"; not "the new brand refresh", "the kestrel brand refresh" beside a page that
+    names Kestrel)."""
+    t, said = read.sequence, message.sequence
+    if len(t) < 2:
+        return False
+    for i in _places(t, said):
+        if i < 2 or said[i - 2] != "the" or not said[i - 1].isalpha():
+            continue
+        root = content_stem(said[i - 1])
+        if root and root not in GENERIC_STEMS and not is_date_stem(root) and root not in read.body:
+            return True
+    return False
 
 
 THEIRS = frozenset({"a", "an", "their", "his", "her", "your"})

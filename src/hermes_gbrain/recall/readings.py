@@ -18,6 +18,7 @@ from .named import NAME_TYPES
 from .naming import (
     THEIRS,
     WHOLE_TITLE_WORDS,
+    after_another_thing,
     designated,
     held_by_name,
     is_lettered,
@@ -82,6 +83,8 @@ def _borne_by_another(
             continue
         if is_unspaced(after[:1]):
             continue  # "Priya 的分类器…": a word of another script is no surname
+        if message.other_language and (first, after) in message.cased:
+            continue  # "Elena chcela …", "de la Priya per a …": a verb or a word, no surname
         if how == "initial" or not (
             _VERB_LIKE.fullmatch(after) or (vocabulary and root in vocabulary.df)
         ):
@@ -176,7 +179,10 @@ def _elsewhere(
     nothing (no capitalised word inside the sentence), the row is no person's or company's
     page, and :data:`ELSEWHERE_WORDS` or more distinctive words of the message, in Latin
     script and not generic (``GENERIC_WORDS``: "actually", "next"), appear nowhere in the
-    row ("write a remote work policy for my cousin's bakery"). One such word is enough when
+    row ("write a remote work policy for my cousin's bakery"), read in the sentences that hold a
+    word of the title (:meth:`.message.Message.stems_near`: "what terms does the glossary
+    define? adding it to the welcome pack"), a capitalised one counting twice ("plan a hiking
+    trip to the Dolomites next weekend"). One such word is enough when
     the message gives the title as any one's or another's ("a", "their": "write a remote
     work policy for a bakery") and does not ask whether the brain has it ("is there a
     remote work policy?"), and none when it gives a thing as the writer's own or as what it
@@ -269,10 +275,11 @@ def _elsewhere(
         and not (dated and message.dates and not agree(dated, message.dates))
     ):
         return False  # "does the remote work policy allow working from abroad?"
-    foreign = unexplained(asked, read, message)
-    if before and before <= THEIRS and not message.asks_held:
+    foreign = unexplained(asked & message.stems_near(read.sequence), read, message)
+    anyones = (before and before <= THEIRS) or after_another_thing(read, message)
+    if anyones and not message.asks_held:
         return len(foreign) >= 1
-    return len(foreign) >= ELSEWHERE_WORDS
+    return len(foreign) + len(foreign & message.capitalised) >= ELSEWHERE_WORDS
 
 
 def _mine_without_notes(read: RowWords, message: Message) -> bool:

@@ -19,6 +19,12 @@ are vowels, so a Cyrillic name is read by its skeleton too, in Latin letters (it
 the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agree by chance
 ("есть к" reads as *Sato Yuki*), so each word needs two consonants and the name five.
 
+Georgian and Armenian spell a Latin name letter for letter too, and decline it with endings
+joined to the last word ("მაია ოკაფორს": to *Maya Okafor*; "Սամուել Մվանգին": *Samuel
+Mwangi*, with the article "-ն"): each word is read as its skeleton in Latin letters, as written
+and without one of :data:`_GEORGIAN_ENDINGS` or :data:`_ARMENIAN_ENDINGS`, with the Cyrillic
+minimums. Georgian has no "f" and writes it "ფ" ("p").
+
 Hebrew, like Arabic, writes a name's consonants and few of its vowels ("רניה סאלח" for
 *Rania Saleh*, "ניקולאי איבנוב" for *Nikolai Ivanov*): one letter serves for "b" and "v",
 another for "p" and "f", one for "s" and "sh", and "ch" is written "צ" as "ts" is. A word
@@ -37,6 +43,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
+
+from anyascii import anyascii
 
 from .words import in_latin_letters
 
@@ -137,12 +145,36 @@ _KATAKANA_WORD = re.compile(KATAKANA + "+")
 
 _CYRILLIC_WORD = re.compile("[\u0400-\u04ff]+")
 _FOR_CYRILLIC = str.maketrans({"w": "v", "q": "k", "x": "ks"})
+_FOR_GEORGIAN = str.maketrans({"w": "v", "q": "k", "x": "ks", "f": "p"})
+
+_GEORGIAN_WORD = re.compile("[\u10d0-\u10fa]+")
+_GEORGIAN_ENDINGS = tuple("ისთვის თვის იდან ისგან ით ის ად ში ზე თან მა ს".split())  # noqa: SIM905
+"""Case endings of Georgian nouns, a name's among them (dative "-ს", ergative "-მა",
+genitive "-ის", "-ზე" "about", "-თან" "with"), longest first."""
+_ARMENIAN_WORD = re.compile("[\u0531-\u0556\u0561-\u0587]+")
+_ARMENIAN_ENDINGS = tuple("ներին ների ից ով ում ին ն ի".split())  # noqa: SIM905
+"""Case endings and the article "-ն" of Armenian nouns, longest first (the article "-ը" is a
+vowel, which a skeleton leaves out anyway)."""
 
 
 def _cyrillic(word: str) -> str:
     """A Cyrillic word's skeleton, read in the Latin letters the gate reads it in."""
     latin = _letters(in_latin_letters(word)).replace("kh", "h")
     return _squeeze(re.sub("[aeiouy]", "", latin))
+
+
+def _spelt(word: str, endings: tuple[str, ...]) -> list[str]:
+    """A Georgian or Armenian word's skeletons in Latin letters, as written and without a case
+    ending (its stem keeping two letters or more)."""
+    cut = (word[: -len(e)] for e in endings if word.endswith(e) and len(word) > len(e) + 1)
+    stems = [word, *cut]
+    found: list[str] = []
+    for stem in stems:
+        latin = _letters(anyascii(stem).replace("ow", "u"))  # Armenian "ու" is "u"
+        skeleton = _squeeze(re.sub("[aeiouy]", "", _SOFT_H.sub("", latin)))
+        if skeleton not in found:
+            found.append(skeleton)
+    return found
 
 
 def _as_hebrew(word: str) -> str:
@@ -152,10 +184,11 @@ def _as_hebrew(word: str) -> str:
     return _squeeze(re.sub("[aeiouyw]", "", letters))
 
 
-def _as_cyrillic(word: str) -> str:
+def _as_cyrillic(word: str, letters_for: dict[int, str] = _FOR_CYRILLIC) -> str:
     """A Latin word's skeleton as Cyrillic writes it ("Okonkwo" as Оконкво, "Esther" as
-    Эстер)."""
-    letters = _HARD_C.sub("k", _letters(word)).translate(_FOR_CYRILLIC)
+    Эстер), or, with ``letters_for``, as Georgian does (:data:`_FOR_GEORGIAN`); Armenian
+    writes it as Cyrillic does."""
+    letters = _HARD_C.sub("k", _letters(word)).translate(letters_for)
     return _squeeze(re.sub("[aeiouy]", "", _SOFT_H.sub("", letters)))
 
 
@@ -202,9 +235,12 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
         if all(skeleton) and sum(map(len, skeleton)) >= MIN_CONSONANTS
     }
     cyrillic = tuple(_as_cyrillic(w) for w in title_words)
+    georgian = tuple(_as_cyrillic(w, _FOR_GEORGIAN) for w in title_words)
     each, whole = MIN_CYRILLIC
-    if min(map(len, cyrillic)) >= each and sum(map(len, cyrillic)) >= whole:
-        found.add(("cyrillic", cyrillic))
+    spelt = {"cyrillic": cyrillic, "armenian": cyrillic, "georgian": georgian}
+    for script, skeleton in spelt.items():
+        if min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
+            found.add((script, skeleton))
     return found
 
 
@@ -275,8 +311,8 @@ def kana_skeleton(word: str) -> str:
 
 def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     """``(script, skeletons)`` of each run of two or three words in Arabic or Hebrew letters,
-    in katakana or in Cyrillic, side by side ("マヤ・オカフォー" is two words), for looking
-    names up."""
+    in katakana, in Cyrillic, in Georgian or in Armenian, side by side ("マヤ・オカフォー" is
+    two words), for looking names up."""
     arabic = [
         _consonants(w, _ARABIC_LETTERS, _ARABIC_PREFIXES) for w in _ARABIC_WORD.findall(message)
     ]
@@ -285,7 +321,12 @@ def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     ]
     kana = [[_kana(w)] for w in _katakana_words(message)]
     cyrillic = [[_cyrillic(w)] for w in _CYRILLIC_WORD.findall(message)]
-    scripts = (("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("cyrillic", cyrillic))
+    georgian = [_spelt(w, _GEORGIAN_ENDINGS) for w in _GEORGIAN_WORD.findall(message)]
+    armenian = [_spelt(w, _ARMENIAN_ENDINGS) for w in _ARMENIAN_WORD.findall(message)]
+    scripts = (
+        *(("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("cyrillic", cyrillic)),
+        *(("georgian", georgian), ("armenian", armenian)),
+    )
     for script, runs in scripts:
         for size in (2, 3):
             for start in range(len(runs) - size + 1):

@@ -160,13 +160,47 @@ _LATIN_FUNCTION_WORDS = frozenset(
     ne kaç içinde lazım nedir neler mı mısın misin hakkında yok nereden
     hai hain tha thi kya kaise kab kahan kyun kyon nahi nahin aur bhi wala wali mujhe hamara
     hamare humara apna apne aap yeh woh raha rahi liye chahiye kuch kitna kitne kitni kaun
+    kas kus miks kuidas millal mida milline millised ning ei oli olen oleme meie meil
+    tema nemad seda siin veel juba ainult väga aitäh palun tere kuhu kelle kellel
+    mitu mitte peab tuleb jaoks kohta pärast enne
+    kāpēc kur kad vai bija mūsu jūs viņa viņi tikai jau vēl ļoti paldies lūdzu uz cik
+    kurš kura kuru kāds kāda kā
+    kodėl kada kaip yra nėra buvo mūsų jis jie taip labai ačiū prašau apie kuris kuri kokia
+    koks kiek reikia gali mano tavo savo
+    mikä mitä kuka missä milloin miksi miten kuinka paljonko onko olen olemme mutta myös vielä
+    hyvin kiitos kiitti meidän minun sinun hänen tämä joka jotka kanssa että jos kun voiko
+    voitko pitää täytyy
+    mikor miért hogyan hogy mennyi hány melyik vagy nem igen lesz vannak kell lehet csak
+    nagyon köszönöm kérlem kérem szia nekem nekünk ezt azt amit mert
+    zer noiz zergatik nola zenbat edo baina dira ziren dut dugu duzu dute ditu behar bai hau
+    hori hura gure nire zure bere oso eskerrik mesedez kaixo egin dago daude daukat buruz baino
+    orain gaur
+    unha quen cando tamén moito xa meu noso nosa lles pola coa
+    kaj kdo kje kdaj zakaj kako koliko smo tudi zelo hvala prosim kateri katera katero
+    tko gdje zašto nije nismo molim možeš možete treba trebam također još koji koja koje ili
+    cine unde când sunt avem aveți sau dacă pentru despre foarte mulțumesc rog nostru noastră
+    acest această acum doar
+    hoekom hoeveel jy julle hulle ek nie baie dankie asseblief daardie hierdie vir moet
+    hvað hver hvar hvenær hvernig hversu eru voru eða ekki nei við okkar minn þinn þú það þetta
+    takk fyrir líka einnig
+    ano sino saan kailan bakit paano magkano mga natin namin tayo siya sila iyan iyon pakiusap
+    rin kasi pero meron yung nung
+    bila boleh anda lagi macam sebab
+    ngicela ngiyabonga kungani ngubani yini kuphi kanjani futhi kodwa ukuthi manje kakhulu yebo
+    sawubona ngabe yikuphi thina wena lokhu lokho ngoba kanye
+    kini tani nibo nigbawo bawo jowo sugbon tabi ati lati ninu naa yii
+    vipi ngapi kwamba hilo hizo huyo yule tuna nina wana nataka unaweza tunahitaji
+    batao bataiye sakta sakti sakte karna karo hoga hogi matlab pehle baad
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
 Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in Latin letters
-("kya", "kaise", "hai") that are no English word once their accents are dropped ("thế" would
-be "the", "bên" "ben"): they anchor nothing, and they mark a message as written in one of
-those languages."""
+("kya", "kaise", "hai"), and of Estonian, Latvian, Lithuanian, Finnish, Hungarian, Basque,
+Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Zulu and
+Yoruba, that are no English word once their accents are dropped ("thế" would
+be "the", "bên" "ben") and share no English word's stem (Estonian "mis" and "selle" would take
+"miss" and "sells" with them): they anchor nothing, and they mark a message as written in one
+of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
     | _LATIN_FUNCTION_WORDS
