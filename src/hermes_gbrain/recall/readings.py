@@ -184,7 +184,9 @@ def _elsewhere(
     define? adding it to the welcome pack"), a capitalised one counting twice ("plan a hiking
     trip to the Dolomites next weekend"). One such word is enough when
     the message gives the title as any one's or another's ("a", "their": "write a remote
-    work policy for a bakery") and does not ask whether the brain has it ("is there a
+    work policy for a bakery"; "the" and a word the row never holds,
+    :func:`.naming.after_another_thing`: "is the jaguar brand refresh working?") and does not
+    ask whether the brain has it ("is there a
     remote work policy?"), and none when it gives a thing as the writer's own or as what it
     is for that the row never mentions, in a sentence that holds a word of the title
     (:meth:`.message.Message.outside_near`: "for a five-person bakery";
