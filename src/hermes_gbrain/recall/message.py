@@ -209,21 +209,13 @@ class Message:
         """:attr:`outside`, read only in the sentences that hold a word of ``title``: "my
         jacket" in a sentence of its own says what that sentence is about, not what the title
         is for ("is there a page on idempotency keys? my upload script should send one")."""
-        held = set(title)
-        near = [outside for said, outside in self.outside_by_sentence if said & held]
-        if not near or len(near) == len(self.outside_by_sentence):
-            return self.outside
-        return frozenset().union(*near)
+        return _near(self.outside_by_sentence, title, self.outside)
 
     def stems_near(self, title: Sequence[str]) -> frozenset[str]:
         """The stems of the sentences that hold a word of ``title`` (all of the message's
         when none or every one does): what another sentence says is its own business
         ("what terms does the glossary define? adding it to the welcome pack")."""
-        held = set(title)
-        near = [stems for said, stems in self.by_sentence if said & held]
-        if not near or len(near) == len(self.by_sentence):
-            return frozenset(self.wanted)
-        return frozenset().union(*near)
+        return _near(self.by_sentence, title, frozenset(self.wanted))
 
     def knowing(self, rows: Iterable[RowWords]) -> Message:
         """This message with :attr:`known` narrowed to names the rows mention, and the
@@ -294,22 +286,38 @@ def _outside_by_sentence(
     message: str, capitalised: set[str]
 ) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """:attr:`Message.outside_by_sentence`: empty for one sentence or nothing outside."""
-    parts = [part for part in SENTENCE_END.split(message) if part.strip()]
-    if len(parts) < 2:
-        return ()
     read = tuple(
         (frozenset(words(part)), outside_things(part, ORDINARY_STEMS, capitalised))
-        for part in parts
+        for part in _sentences(message)
     )
     return read if any(outside for _, outside in read) else ()
 
 
 def _by_sentence(message: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """:attr:`Message.by_sentence`: empty for one sentence."""
+    return tuple(
+        (frozenset(words(part)), frozenset(content_stems(part))) for part in _sentences(message)
+    )
+
+
+def _sentences(message: str) -> list[str]:
+    """The message's sentences, when it has two or more (none otherwise)."""
     parts = [part for part in SENTENCE_END.split(message) if part.strip()]
-    if len(parts) < 2:
-        return ()
-    return tuple((frozenset(words(part)), frozenset(content_stems(part))) for part in parts)
+    return parts if len(parts) >= 2 else []
+
+
+def _near(
+    by_sentence: Sequence[tuple[frozenset[str], frozenset[str]]],
+    title: Sequence[str],
+    whole: frozenset[str],
+) -> frozenset[str]:
+    """What the sentences holding a word of ``title`` give (``by_sentence``: each sentence's
+    words and what is read of it), or ``whole``, the message's, when none or every one does."""
+    held = set(title)
+    near = [read for said, read in by_sentence if said & held]
+    if not near or len(near) == len(by_sentence):
+        return whole
+    return frozenset().union(*near)
 
 
 _WE_DID = re.compile(
