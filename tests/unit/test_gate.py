@@ -651,6 +651,11 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
     tomas = row("people/tomas-lindqvist", "Tomas Lindqvist", 0.95, "alias_hit", "person",
                 snippet="Co-founder and CTO; built the sync engine.")  # fmt: skip
     assert gate_rows([tomas], "my neighbour Tomas wants to borrow my drill again") == []
+    # a one-word alias GBrain names the row by ("Sam"), said whole, is no name said whole
+    sam = row("people/samuel-mwangi", "Sam", 0.95, "alias_hit", "person",
+              snippet="Head ranger at the conservancy.")  # fmt: skip
+    assert gate_rows([sam], "my brother sam wants to borrow my tent for a festival") == []
+    assert slugs(gate_rows([sam], "did sam like the new photo capture?")) == [sam.slug]
     assert slugs(gate_rows([tomas], "what does Tomas think of the sync engine?")) == [
         "people/tomas-lindqvist"
     ]
@@ -741,6 +746,22 @@ def test_a_word_of_a_name_asked_about_in_another_language_is_the_word() -> None:
         # the whole name, or the name written as one, is the company's
         itself=("how do you say Kestrel Works in Japanese?", "Kestrel en anglais, c'est nous?"),
     )
+
+
+def test_a_word_of_a_title_glossed_in_brackets_names_no_page() -> None:
+    said = "Invoicing and payouts for conservancies."
+    kudu = row("companies/kudu-payments", "Kudu Payments", 1.0, "keyword_exact", "company",
+               snippet=said)  # fmt: skip
+    _alone(
+        kudu,
+        nothing=(
+            "Куду (kudu) антилопалары Африканың қай жерінде көп кездеседі?",  # Kazakh
+            "Yaya ake yin biltong da naman gada (kudu)?",  # Hausa
+        ),
+        # the name whole in brackets, or the word without them, is the company's
+        itself=("Куду төлемдері (Kudu Payments) қанша валюта қабылдайды?",
+                "Kudu-ның шот-фактуралары қай валютада?"),
+    )  # fmt: skip
 
 
 def test_a_project_opened_with_what_it_is_for_that_it_never_mentions_is_used_elsewhere() -> None:
@@ -901,6 +922,11 @@ def test_a_message_opening_with_a_project_s_title_is_about_it() -> None:
     backfill = "ledger lake backfill nightly job steps pls"
     assert slugs(gate_rows([lake, runbook], backfill)) == [runbook.slug]
     assert slugs(gate_rows([lake, runbook], message)) == [lake.slug]
+    # so does a clause after a dash, colon or full stop; not one after a comma
+    paged = "paged at 03:12, lock error on reports.duckdb — ledger lake nightly. who owns it?"
+    assert slugs(gate_rows([lake], paged)) == [lake.slug]
+    comma = "paged at 03:12, lock error on reports.duckdb, ledger lake nightly"
+    assert gate_rows([lake], comma) == []
 
 
 def test_a_title_after_the_is_the_brain_s_own() -> None:
@@ -1249,6 +1275,14 @@ def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
     # what the message wants it for, after the title set apart, does not make it another's
     asked = "hiring plan 2026, need the headline roles for an LP intro"
     assert slugs(gate_rows([plan], asked)) == [plan.slug]
+    # words that go with anything after the title are still its heading
+    policy = row("notes/expense-policy", "Expense policy", 1.0, "keyword_exact",
+                 snippet="Receipts within 30 days; per diem for field trips.")  # fmt: skip
+    asked = ("expense policy question - someone's asking if handing in reciepts two weeks "
+             "after the bakery trip is ok")  # fmt: skip
+    assert slugs(gate_rows([policy], asked)) == [policy.slug]
+    asked = "expense policy for a bakery - someone's asking if receipts two weeks late are ok"
+    assert gate_rows([policy], asked) == []
 
 
 def test_a_title_set_apart_at_a_later_sentence_or_after_its_label_is_named() -> None:

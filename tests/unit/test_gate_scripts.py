@@ -455,8 +455,15 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
         "Mikä ero on Ledger Laken ja Tidepool Dashboardin välillä?",  # Finnish
         "ano ba yung sinabi ni Maya tungkol sa runway?",  # Tagalog
         "Kungani kwakhethwa i-LoRa? Ngicela isizathu ngamafuphi.",  # Zulu
+        "Ydy Dario dal i hedfan y drônau iddyn nhw?",  # Welsh
+        "Conas a oibríonn an geofencing agus cathain a sheoltar an rabhadh?",  # Irish
+        "dhe raporti për fondacionin Okavango, çfarë mbulon?",  # Albanian
+        "Hiring plan 2027 bo'yicha nechta lavozim ochilishi kerak?",  # Uzbek
+        "Yaushe za a gama warehouse move? Akwai wayoyi da za a gyara.",  # Hausa
     ):
         assert other_language(other), other
+    # "BLE" and "CAD" are words of English engineers: they mark no Welsh nor Irish
+    assert not other_language("does the BLE beacon pair with the CAD model of the collar?")
     # none is an English word, nor has the stem of one: "miss", "taking", "sells" still count
     assert not other_language("did we miss the deadline or is he taking a break? is he awake?")
     said = "did we miss it, taking a nap, awake now, who sells it, my mum"
@@ -748,6 +755,29 @@ def test_a_title_s_latin_words_written_in_katakana_name_it() -> None:
     # a katakana word two titles read alike names neither
     twins = [*pages, ("default", "notes/solar-killer", "Solar Killer", "note")]
     assert gate_rows([], "ソーラーカラーはどうなった？", gate=_indexed(twins)) == []
+
+
+def test_a_title_s_latin_words_written_in_a_script_of_south_asia_name_it() -> None:
+    pages = [
+        ("default", "projects/beacon-app", "Beacon App", "project"),
+        ("default", "projects/hiring-pipeline", "Hiring pipeline", "project"),
+        ("default", "notes/hiring-plan-2027", "Hiring plan 2027", "note"),
+        ("default", "people/samuel-mwangi", "Samuel Mwangi", "person"),
+        ("default", "people/kaito-mori", "Kaito Mori", "person"),
+        *_NOTES,
+    ]
+    gate = _indexed(pages)
+
+    def shown(message: str) -> list[str]:
+        return slugs(gate_rows([], message, gate=gate))
+
+    # Gujarati, "in the Beacon App", its locative ending joined
+    assert shown("બીકન એપમાં રેકોર્ડ્સ ક્યાં સેવ થાય છે?") == ["projects/beacon-app"]
+    assert shown("ਹਾਇਰਿੰਗ ਪਾਈਪਲਾਈਨ ਵਿੱਚ ਕਿੰਨੇ ਉਮੀਦਵਾਰ ਨੇ?") == ["projects/hiring-pipeline"]
+    assert shown("ਸੈਮੂਅਲ ਮਵਾਂਗੀ ਨੇ ਕੀ ਕਿਹਾ ਸੀ?") == ["people/samuel-mwangi"]  # Gurmukhi
+    assert shown("કાઇટો મોરીનું ડિટેક્ટર ગઈકાલે વાગી ગયું") == ["people/kaito-mori"]
+    assert shown("ਸੈਮੂਅਲ ਦਾ ਵਿਆਹ ਕਦੋਂ ਹੈ?") == []  # a first name alone names no one
+    assert shown("ਪਾਈਪਲਾਈਨ ਕਿਵੇਂ ਬਣਾਈਏ?") == []  # one word of a title of two
 
 
 def test_a_title_in_katakana_reads_its_long_vowels_and_its_words_parted_by_a_dot() -> None:

@@ -38,6 +38,9 @@ def _reads_as(name: str, message: str) -> bool:
         ("Felix Wagner", "ფელიქს ვაგნერი"),  # Georgian writes "f" as "ფ"
         ("Priya Raman", "Պրիյա Ռամանը դեռ գրում է"),  # Armenian, the article "-ը"
         ("Samuel Mwangi", "Սամուել Մվանգին ինչ էր խնդրել"),  # the article "-ն", "ու" as "u"
+        ("Elif Yilmaz", "Элиф Йылмаздың SSO бойынша жұмысы"),  # Kazakh, a genitive joined
+        ("Sanjay Mehta", "Санджай Мехта деплой пайплайнын"),  # "дж" for "j"
+        ("Olga Novak", "поговори с Ольгой Новаком"),  # noqa: RUF001 - an instrumental "-ом"
     ],
 )
 def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, message: str) -> None:

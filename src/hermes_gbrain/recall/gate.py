@@ -260,6 +260,7 @@ from .words import (
     acronyms,
     content_stem,
     content_stems,
+    in_latin_script,
     initials_written,
     words,
 )
@@ -368,14 +369,18 @@ def _tier(
     wanted, asked, words_, elsewhere, spelt, common = reading
     title, body = words_.title, words_.body
     apart = bool(message.outside - body)
-    if apart and not (
-        set(words_.sequence) <= message.said or initials_written(message.text, row.title)
-    ):
-        return None  # "my neighbour Tomas", "my son wants to dress up as a kestrel"
+    seq = words_.sequence
+    alias = row.evidence == "alias_hit" and len(seq) < 2 and not row.title.isupper()
+    whole = set(seq) <= message.said and not alias
+    if apart and not (whole or initials_written(message.text, row.title)):
+        return None  # "my neighbour Tomas"; "my brother sam": a one-word alias is no name,
+        # but for an acronym ("Need our CRDT notes for a blog post")
     if (row.type or "") not in NAME_TYPES and held_by_another(words_, message):
         return None  # "the annual report 2025 of the hospital foundation where I am a trustee"
     if common:
         return None  # "how does a kestrel hover?", "maya angelou quote": not these pages
+    if _glossed(words_, message):
+        return None  # "Родезиялық риджбек (ridgeback) күшігі": the word, glossed
     if message.how_to and not message.who and is_person(row) and not title & wanted:
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
     if row.evidence == "alias_hit" and _another_thing(row, reading, message, vocabulary):
@@ -539,6 +544,23 @@ def _a_word_to_translate(read: RowWords, message: Message) -> bool:
     )
 
 
+def _glossed(read: RowWords, message: Message) -> bool:
+    """A word of a title of two words or more, in lowercase and alone in brackets, the
+    title not said whole, in a message in another language or script: the word glosses the
+    one before it ("Куду (kudu) антилопалары", "lemun kuka (baobab)"), it names no page; in
+    English it says whose a name is ("wilhelmina fox (oakmoor)")."""
+    t = read.sequence
+    if len(t) < 2 or "(" not in message.text or set(t) <= message.said:
+        return False
+    if not message.other_language and all(in_latin_script(w) for w in message.sequence):
+        return False
+    return any(
+        re.search(rf"\(\s*{re.escape(w)}\s*\)", message.text) is not None
+        for w in t
+        if len(w) > 2 and w.isalpha()
+    )
+
+
 def _beside_another(read: RowWords, backing: set[str], asked: set[str], message: Message) -> bool:
     """Only words of the name's title back the row (``backing``,
     :func:`.readings.backing_words` of its body), and two distinctive words of the message,
@@ -652,7 +674,8 @@ def gate_rows(
     apart = ""
     if gate.titles is not None:  # "ソーラーカラー" for *Solar Collar*; "fern seed" for *Fernseed*
         apart, parts = gate.titles.joined(message)
-        said = said.reading(" ".join(filter(None, (gate.titles.in_katakana(message), apart))))
+        spelt = (gate.titles.in_katakana(message), gate.titles.in_brahmic(message), apart)
+        said = said.reading(" ".join(filter(None, spelt)))
         if parts:  # the halves of a name say nothing of their own ("fern", "seed")
             said = replace(said, retyped_only=said.retyped_only | content_stems(parts))
     tiers: dict[int, list[SearchRow]] = {}

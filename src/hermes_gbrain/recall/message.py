@@ -18,6 +18,7 @@ from .outside import outside_things, owners, purposes
 from .rowwords import RowWords, side_by_side
 from .vocabulary import ORDINARY_STEMS
 from .words import (
+    GENERIC_WORDS,
     STOP_WORDS,
     compact,
     content_stem,
@@ -106,9 +107,10 @@ class Message:
     set_apart: frozenset[str] = frozenset()
     """The stems of those words, in any order (:func:`_opening`)."""
     headings: frozenset[tuple[str, ...]] = frozenset()
-    """Every sentence's :attr:`heading`, and, where a colon sets it apart, the words up to
-    the next mark too (:func:`_headings`: "back to work. remote work policy: how many days?";
-    "Travel notes: Okavango visit — did they fly?")."""
+    """Every sentence's :attr:`heading`, also without the words that go with anything it ends
+    with, and, where a colon sets it apart, the words up to the next mark too
+    (:func:`_headings`: "back to work. remote work policy: how many days?"; "Travel notes:
+    Okavango visit — did they fly?"; "expense policy question - …")."""
     how_to: bool = False
     """It asks how to do something (:data:`_HOW_TO`)."""
     shopping: bool = False
@@ -228,7 +230,7 @@ class Message:
         return replace(
             self,
             known=seen,
-            opened=_opened(self.sequence, plain),
+            opened=_opened(self.sequence, plain) | _opened_after_a_mark(self.text, plain),
             definite=_after_the(self.sequence, plain),
             titles_said=_titles_said(self.sequence, plain),
         )
@@ -448,9 +450,10 @@ _HEADLINE = re.compile(r"\s*(?:[-\u2013\u2014]|:)")
 
 
 def _headings(message: str) -> frozenset[tuple[str, ...]]:
-    """:attr:`Message.headings`: the opening of each sentence, and of each one whose opening
-    a colon ends, the words up to the mark after it (a title with a label: "Travel notes:
-    Okavango visit — …")."""
+    """:attr:`Message.headings`: the opening of each sentence, also without the words that go
+    with anything it ends with ("expense policy question - someone's asking …"), and of each
+    one whose opening a colon ends, the words up to the mark after it (a title with a label:
+    "Travel notes: Okavango visit — …")."""
     found: set[tuple[str, ...]] = set()
     starts = [0, *(m.end() for m in SENTENCE_END.finditer(message))]
     for start in starts:
@@ -458,7 +461,11 @@ def _headings(message: str) -> frozenset[tuple[str, ...]]:
         opening = _opening(rest)
         if not opening:
             continue
-        found.add(tuple(words(opening)))
+        heading = tuple(words(opening))
+        found.add(heading)
+        while heading and heading[-1] in GENERIC_WORDS:  # "expense policy question - …"
+            heading = heading[:-1]
+            found.add(heading)
         if rest[len(opening)] == ":":
             after = rest[len(opening) + 1 :]
             if more := _opening(after):
@@ -488,6 +495,20 @@ def _opened(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tup
     with the message's next word ("ledger lake backfill steps" may mean *Runbook: Ledger Lake
     Backfill*; "osprey tracker kick off" the *Osprey Tracker kickoff* meeting)."""
     return frozenset(t for t in plain if len(t) >= 2 and _stands(said, t, 0, plain))
+
+
+_CLAUSE_MARK = re.compile(r"[;:]|\s[-\u2013\u2014]|[\u2013\u2014]|[.?!](?:\s|$)")
+"""What opens a new clause: a colon, semicolon or dash, or a sentence's end; not a comma
+("tips for camera grid overlay settings, camera grid lines too")."""
+
+
+def _opened_after_a_mark(text: str, plain: set[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The titles a clause after a :data:`_CLAUSE_MARK` opens with, as :func:`_opened` reads
+    the message's opening ("paged at 03:12 … — ledger lake nightly. who owns it?")."""
+    clauses = [tuple(words(part)) for part in _CLAUSE_MARK.split(text)[1:]]
+    return frozenset(
+        t for t in plain if len(t) >= 2 and any(_stands(c, t, 0, plain) for c in clauses if c)
+    )
 
 
 _AUXILIARIES = frozenset({"does", "did", "is", "was", "will", "can", "has", "should"})

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..api import SearchRow
+from .brahmic import brahmic_runs, title_brahmic
 from .dates import date_marks, is_date_stem
 from .honorifics import honoured
 from .rowwords import latin_form
@@ -115,7 +116,7 @@ class TitleMatcher:
 
     __slots__ = (
         *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
-        *("_kana", "_months", "_name_parts", "_people", "_undated", "pages"),
+        *("_brahmic", "_kana", "_months", "_name_parts", "_people", "_undated", "pages"),
     )
 
     def __init__(
@@ -133,6 +134,7 @@ class TitleMatcher:
         self._days: dict[str, list[SearchRow]] = {}
         self._skeletons: dict[tuple[str, tuple[str, ...]], list[SearchRow]] = {}
         self._kana: dict[str, set[str]] = {}
+        self._brahmic: dict[str, set[str]] = {}
         self._people: dict[tuple[str, str], list[SearchRow]] = {}
         self._name_parts: set[str] = set()
         meetings: dict[frozenset[str], list[SearchRow]] = {}
@@ -166,6 +168,8 @@ class TitleMatcher:
                         self._lone.setdefault(word, []).append(row)
             for kana, said in title_kana(words(title)):
                 self._kana.setdefault(kana, set()).add(said)
+            for sounds, said in title_brahmic(words(title)):
+                self._brahmic.setdefault(sounds, set()).add(said)
             if kind in LONE_TYPES:
                 for skeleton in latin_skeletons(words(title)):
                     self._skeletons.setdefault(skeleton, []).append(row)
@@ -242,12 +246,13 @@ class TitleMatcher:
         """The titles' Latin words the message writes in katakana, when only one word (or
         two side by side) of any title reads so: "ソーラーカラー" -> "solar collar",
         "バックフィル" -> "backfill"; ``""`` when none."""
-        found: list[str] = []
-        for skeleton in sorted(kana_runs(message)):
-            readings = self._kana.get(skeleton, set())
-            if len(readings) == 1:
-                found.append(next(iter(readings)))
-        return " ".join(found)
+        return _only_readings(kana_runs(message), self._kana)
+
+    def in_brahmic(self, message: str) -> str:
+        """The titles' Latin words the message writes in a script of South Asia, when only
+        one word (or two side by side) of any title reads so (:mod:`.brahmic`): "બીકન" ->
+        "beacon", "ਸੈਮੂਅਲ ਮਵਾਂਗੀ" -> "samuel mwangi"; ``""`` when none."""
+        return _only_readings(brahmic_runs(message), self._brahmic)
 
     def joined(self, message: str) -> tuple[str, str]:
         """Words of a person's, company's or project's title the message writes as two
@@ -329,3 +334,13 @@ class TitleMatcher:
             if len(owners) == 1 and len(found) < MAX_CANDIDATES:
                 found.append(owners[0])
         return found
+
+
+def _only_readings(skeletons: set[str], filed: dict[str, set[str]]) -> str:
+    """The title words each skeleton reads as, where only one reading has it."""
+    found: list[str] = []
+    for skeleton in sorted(skeletons):
+        readings = filed.get(skeleton, set())
+        if len(readings) == 1:
+            found.append(next(iter(readings)))
+    return " ".join(found)

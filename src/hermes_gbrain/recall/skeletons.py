@@ -157,10 +157,38 @@ _ARMENIAN_ENDINGS = tuple("ներին ների ից ով ում ին ն ի".spli
 vowel, which a skeleton leaves out anyway)."""
 
 
+_TURKIC_ENDINGS = tuple(
+    sorted(
+        """
+        ның нің дың дің тың тің нинг нын нин дын дин тын тин дан ден тан тен нан нен нда нде
+        мен бен пен ға ге қа ке га ны ні ды ді ты ті ни да де та те ом ем ым
+        """.split(),  # noqa: SIM905, RUF001 - a word list reads better as text; Cyrillic
+        key=len,
+        reverse=True,
+    )
+)
+"""Case endings Kazakh, Kyrgyz and Uzbek join to a name written in Cyrillic ("Элиф
+Йылмаздың": *Elif Yilmaz*'s; "Новакқа": to Novak), and the instrumental endings of Russian
+that are no vowel ("Новаком"), longest first."""
+
+
 def _cyrillic(word: str) -> str:
-    """A Cyrillic word's skeleton, read in the Latin letters the gate reads it in."""
-    latin = _letters(in_latin_letters(word)).replace("kh", "h")
+    """A Cyrillic word's skeleton, read in the Latin letters the gate reads it in ("дж" as
+    the "j" of *Sanjay*)."""
+    latin = _letters(in_latin_letters(word)).replace("kh", "h").replace("dzh", "j")
     return _squeeze(re.sub("[aeiouy]", "", latin))
+
+
+def _cyrillic_readings(word: str) -> list[str]:
+    """A Cyrillic word's skeletons as written and without a case ending that is no vowel
+    (:data:`_TURKIC_ENDINGS`), its stem keeping two letters or more."""
+    found = [_cyrillic(word)]
+    for ending in _TURKIC_ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending) + 1:
+            cut = _cyrillic(word[: -len(ending)])
+            if cut not in found:
+                found.append(cut)
+    return found
 
 
 def _spelt(word: str, endings: tuple[str, ...]) -> list[str]:
@@ -320,7 +348,7 @@ def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
         _consonants(w, _HEBREW_LETTERS, _HEBREW_PREFIXES) for w in _HEBREW_WORD.findall(message)
     ]
     kana = [[_kana(w)] for w in _katakana_words(message)]
-    cyrillic = [[_cyrillic(w)] for w in _CYRILLIC_WORD.findall(message)]
+    cyrillic = [_cyrillic_readings(w) for w in _CYRILLIC_WORD.findall(message)]
     georgian = [_spelt(w, _GEORGIAN_ENDINGS) for w in _GEORGIAN_WORD.findall(message)]
     armenian = [_spelt(w, _ARMENIAN_ENDINGS) for w in _ARMENIAN_WORD.findall(message)]
     scripts = (

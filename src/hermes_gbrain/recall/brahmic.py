@@ -1,0 +1,140 @@
+"""A title's Latin words written in the scripts of South Asia, read back as those words.
+
+Hindi, Marathi and Nepali (Devanagari), Bengali, Punjabi (Gurmukhi), Gujarati, Odia, Tamil,
+Telugu, Kannada, Malayalam and Sinhala write an English name or title as it sounds: "બીકન
+એપમાં" is in *Beacon App*, "ਡਾਟਾ ਰਿਟੈਨਸ਼ਨ ਪਾਲਿਸੀ" *Data Retention Policy*, "ਸੈਮੂਅਲ
+ਮਵਾਂਗੀ" *Samuel Mwangi*. The vowels written are the speaker's, not the spelling's ("ਸੈਮੂਅਲ" is
+"saimual"), so both sides are read as *skeletons*: consonants by sound, vowels left out.
+A Latin word is read as it is spoken ("c" before "e", "i" or "y" as "s", "tion" as "shn",
+"ph" as "f", "w" as "v", "z" and "j" as "s", as these scripts write a "z" with the letter
+for "j" or "jh": "রোজা" is *Rosa*); a word in these scripts is read letter by letter
+(:func:`anyascii.anyascii`), its nasal mark before a consonant as "n" ("ਮਵਾਂਗੀ" is
+"mvangi"), aspirates as their plain consonant. Gujarati, Bengali, Marathi and Nepali join
+case endings to a name ("મોરીનું": *Mori*'s, "ડેશબોર્ડમાં": in the dashboard): a word is read
+as written and without one.
+
+As with katakana (:func:`.skeletons.title_kana`), each word of a title and each two side by
+side are filed by their skeleton, and a word of the message, or two side by side, read as
+the one reading that has its skeleton (:meth:`.named.TitleMatcher.in_brahmic`). A word needs
+:data:`WORD_MIN` consonants ("ਡਾਟਾ", *data*, is too short to say which word it is), two side
+by side :data:`PAIR_MIN` ("ਕਾਇਟੋ ਮੋਰੀ", *Kaito Mori*).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+
+from anyascii import anyascii
+
+__all__ = ["PAIR_MIN", "WORD_MIN", "brahmic_runs", "title_brahmic"]
+
+WORD_MIN = 3
+"""Consonants one word's skeleton needs before it may read as a title's word."""
+PAIR_MIN = 4
+"""Consonants two words side by side need together."""
+
+_WORD = re.compile("[\u0900-\u0963\u0966-\u0dff]+")
+"""A word in Devanagari through Sinhala, without the danda that ends a sentence."""
+_NASALS = frozenset(
+    "\u0901\u0902\u0981\u0982\u0a01\u0a02\u0a70\u0a81\u0a82\u0b01\u0b02\u0b82\u0c01\u0c02"
+    "\u0c81\u0c82\u0d02\u0d82"
+)
+"""The marks for a nasal (anusvara, candrabindu, Gurmukhi's tippi and bindi)."""
+_ENDINGS = tuple(
+    sorted(
+        """
+        માં નાં નું નો ની ના ને થી
+        এর ের কে তে দের র
+        मध्ये साठी कडे चा ची चे ला ने ना को ले लाई मा बाट
+        """.split(),  # noqa: SIM905 - a word list reads better as text
+        key=len,
+        reverse=True,
+    )
+)
+"""Case endings Gujarati, Bengali, Marathi and Nepali join to a name, longest first."""
+
+_SPOKEN = (
+    ("tion", "shn"),
+    ("sion", "shn"),
+    ("sch", "s"),
+    ("ph", "f"),
+    ("ck", "k"),
+    ("dg", "j"),
+    ("x", "ks"),
+    ("q", "k"),
+)
+_SOFT_C = re.compile("c(?=[eiy])")
+_SOFT_G = re.compile("ge$")
+_INNER_H = re.compile("(?<=.)h")
+"""An "h" after a word's first letter: an aspirate's, or one these scripts may not write
+("Mehta", "warehouse" as "વેરહાઉસ" or "વેરાઉસ")."""
+_VOWELS = re.compile("[aeiouy]")
+_DOUBLED = re.compile(r"(\w)\1+")
+"""A letter written twice in a row ("collar", "ਬੁੱਕ"), read once: vowels part "pipeline"'s two "p"s
+from *plan*'s one."""
+
+
+def _skeleton(sounds: str) -> str:
+    """Consonants of a word already read as sounds ("C" for "ch"), a doubled one once."""
+    sounds = _INNER_H.sub("", sounds.replace("w", "v").replace("z", "s").replace("j", "s"))
+    return _VOWELS.sub("", _DOUBLED.sub(r"\1", sounds))
+
+
+def _latin(word: str) -> str:
+    """A Latin word's skeleton as it is spoken."""
+    folded = unicodedata.normalize("NFKD", word.lower())
+    letters = "".join(ch for ch in folded if "a" <= ch <= "z")
+    for written, spoken in _SPOKEN:
+        letters = letters.replace(written, spoken)
+    letters = _SOFT_G.sub("j", letters).replace("ch", "C")
+    return _skeleton(_SOFT_C.sub("s", letters).replace("c", "k"))
+
+
+def _brahmic(word: str) -> str:
+    """A word of these scripts' skeleton, letter by letter."""
+    letters: list[str] = []
+    for i, ch in enumerate(word):
+        if ch in _NASALS:
+            letters.append("n" if i + 1 < len(word) else "")
+        else:
+            letters.append(anyascii(ch).lower())
+    sounds = "".join(letters)
+    sounds = sounds.replace("j'", "z").replace("jh", "z").replace("ph", "f").replace("'", "")
+    return _skeleton(sounds.replace("ch", "C").replace("c", "C"))
+
+
+def _readings(word: str) -> list[str]:
+    """The word's skeletons as written and without a joined case ending."""
+    found = [_brahmic(word)]
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending) + 1:
+            found.append(_brahmic(word[: -len(ending)]))
+            break
+    return found
+
+
+def title_brahmic(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """``(skeleton, words)`` for each word of a title in Latin letters with :data:`WORD_MIN`
+    consonants or more and each two side by side with :data:`PAIR_MIN`, as spoken; a word
+    without a consonant ("Series A fundraise") parts no two."""
+    read = [(w, s) for w in title_words if w.isascii() and w.isalpha() and (s := _latin(w))]
+    for word, skeleton in read:
+        if len(skeleton) >= WORD_MIN:
+            yield skeleton, word
+    for (first, a), (second, b) in itertools.pairwise(read):
+        if len(a) + len(b) >= PAIR_MIN:
+            yield a + b, f"{first} {second}"
+
+
+def brahmic_runs(message: str) -> set[str]:
+    """The skeleton of each word of the message in these scripts, as written and without a
+    joined ending, with :data:`WORD_MIN` consonants or more, and of each two side by side
+    with :data:`PAIR_MIN`."""
+    words = [_readings(w) for w in _WORD.findall(message)]
+    runs = {s for readings in words for s in readings if len(s) >= WORD_MIN}
+    for first, second in itertools.pairwise(words):
+        runs.update(first[0] + b for b in second if len(first[0]) + len(b) >= PAIR_MIN)
+    return runs
