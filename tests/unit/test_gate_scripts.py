@@ -780,6 +780,18 @@ def test_a_title_s_latin_words_written_in_a_script_of_south_asia_name_it() -> No
     assert shown("ਪਾਈਪਲਾਈਨ ਕਿਵੇਂ ਬਣਾਈਏ?") == []  # one word of a title of two
 
 
+def test_one_english_word_of_a_name_among_a_script_of_south_asia_names_nothing() -> None:
+    heron = row("companies/blue-heron-logistics", "Blue Heron Logistics",
+                "Ships the collars and phones from the Nairobi warehouse.", "company")  # fmt: skip
+    # Gujarati: "where are herons best seen in Gujarat? thinking of going to Nal Sarovar"
+    birds = "ગુજરાતમાં બગલા અને heron પક્ષીઓ ક્યાં સારા જોવા મળે? નળ સરોવર જવાનું વિચારું છું"
+    assert gate_rows([heron], birds) == []
+    # the whole name, or the word capitalised, is the company's
+    whole = "blue heron logistics વાળા ફોન ક્યારે મોકલશે?"
+    assert slugs(gate_rows([heron], whole)) == [heron.slug]
+    assert slugs(gate_rows([heron], "Heron વાળા ફોન ક્યારે મોકલશે?")) == [heron.slug]
+
+
 def test_a_title_in_katakana_reads_its_long_vowels_and_its_words_parted_by_a_dot() -> None:
     pages = [
         ("default", "companies/kestrel-works", "Kestrel Works", "company"),

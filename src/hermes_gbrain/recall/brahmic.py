@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 
 from anyascii import anyascii
 
-__all__ = ["PAIR_MIN", "WORD_MIN", "brahmic_runs", "title_brahmic"]
+__all__ = ["PAIR_MIN", "WORD_MIN", "brahmic_runs", "in_brahmic_script", "title_brahmic"]
 
 WORD_MIN = 3
 """Consonants one word's skeleton needs before it may read as a title's word."""
@@ -138,3 +138,8 @@ def brahmic_runs(message: str) -> set[str]:
     for first, second in itertools.pairwise(words):
         runs.update(first[0] + b for b in second if len(first[0]) + len(b) >= PAIR_MIN)
     return runs
+
+
+def in_brahmic_script(message: str) -> bool:
+    """Whether the message holds a word in one of these scripts."""
+    return _WORD.search(message) is not None
