@@ -42,7 +42,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    title holds ("who is Smirnova again?" for *Ольга Смирнова*; from the title index too), or a
    listed Japanese surname in kanji or a name in katakana before an honorific is a word of one
    person's name only ("森さん" for *Kaito Mori*: :mod:`.honorifics`), and a title's Latin words
-   written in katakana are read as those words ("ソーラーカラー" for *Solar Collar*), and a
+   written in katakana or, as they sound, in a script of South Asia are read as those words
+   ("ソーラーカラー" for *Solar Collar*, "બીકન એપમાં" for *Beacon App*: :mod:`.brahmic`), and a
    word of a person's, company's or project's name written as two words as that word ("bright
    water ventures", "tomas lind quist"; from the title index). Words are those of any script
    (:mod:`.words`): a title in a script written without spaces counts when its runs are inside
