@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -55,6 +55,12 @@ def _indexed(pages: list[tuple[str, str, str, str]]) -> Gate:
     """A gate with the title index and the vocabulary of ``pages``, as a profile builds it."""
     vocabulary = TitleVocabulary.build(title for _, _, title, _ in pages)
     return Gate(vocabulary=vocabulary, titles=TitleMatcher(pages, vocabulary.df))
+
+
+def _shown_by(pages: list[tuple[str, str, str, str]]) -> Callable[[str], list[str]]:
+    """What the title index of ``pages`` alone shows for a message (search returned nothing)."""
+    gate = _indexed(pages)
+    return lambda message: slugs(gate_rows([], message, gate=gate))
 
 
 def _titled(*pages: tuple[str, str, str, str]) -> Gate:
@@ -766,10 +772,7 @@ def test_a_title_s_latin_words_written_in_a_script_of_south_asia_name_it() -> No
         ("default", "people/kaito-mori", "Kaito Mori", "person"),
         *_NOTES,
     ]
-    gate = _indexed(pages)
-
-    def shown(message: str) -> list[str]:
-        return slugs(gate_rows([], message, gate=gate))
+    shown = _shown_by(pages)
 
     # Gujarati, "in the Beacon App", its locative ending joined
     assert shown("બીકન એપમાં રેકોર્ડ્સ ક્યાં સેવ થાય છે?") == ["projects/beacon-app"]
@@ -820,10 +823,7 @@ def test_a_name_before_a_japanese_honorific_names_the_one_person_with_it() -> No
         ("default", "projects/mori-forest", "Forest survey", "project"),
         *_NOTES,
     ]
-    gate = _indexed(pages)
-
-    def shown(message: str) -> list[str]:
-        return slugs(gate_rows([], message, gate=gate))
+    shown = _shown_by(pages)
 
     assert shown("森さんってどのプロジェクトやってたっけ") == ["people/kaito-mori"]  # kanji surname
     assert shown("田中ひろしさんは首輪の何を設計したの") == [

@@ -29,6 +29,8 @@ from collections.abc import Iterable, Iterator
 
 from anyascii import anyascii
 
+from .skeletons import without_endings
+
 __all__ = ["PAIR_MIN", "WORD_MIN", "brahmic_runs", "in_brahmic_script", "title_brahmic"]
 
 WORD_MIN = 3
@@ -108,12 +110,7 @@ def _brahmic(word: str) -> str:
 
 def _readings(word: str) -> list[str]:
     """The word's skeletons as written and without a joined case ending."""
-    found = [_brahmic(word)]
-    for ending in _ENDINGS:
-        if word.endswith(ending) and len(word) > len(ending) + 1:
-            found.append(_brahmic(word[: -len(ending)]))
-            break
-    return found
+    return list(dict.fromkeys(_brahmic(w) for w in without_endings(word, _ENDINGS)))
 
 
 def title_brahmic(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:

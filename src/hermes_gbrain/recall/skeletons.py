@@ -19,6 +19,10 @@ are vowels, so a Cyrillic name is read by its skeleton too, in Latin letters (it
 the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agree by chance
 ("есть к" reads as *Sato Yuki*), so each word needs two consonants and the name five.
 
+Kazakh, Kyrgyz and Uzbek join case endings with consonants to a name in Cyrillic ("Элиф
+Йылмаздың": *Elif Yilmaz*'s), so a Cyrillic word is read as written and without one; "дж" is
+the "j" of *Sanjay*.
+
 Georgian and Armenian spell a Latin name letter for letter too, and decline it with endings
 joined to the last word ("მაია ოკაფორს": to *Maya Okafor*; "Սամուել Մվանգին": *Samuel
 Mwangi*, with the article "-ն"): each word is read as its skeleton in Latin letters, as written
@@ -58,6 +62,7 @@ __all__ = [
     "latin_skeletons",
     "message_skeletons",
     "title_kana",
+    "without_endings",
 ]
 
 MIN_CONSONANTS = 3
@@ -182,27 +187,26 @@ def _cyrillic(word: str) -> str:
 def _cyrillic_readings(word: str) -> list[str]:
     """A Cyrillic word's skeletons as written and without a case ending that is no vowel
     (:data:`_TURKIC_ENDINGS`), its stem keeping two letters or more."""
-    found = [_cyrillic(word)]
-    for ending in _TURKIC_ENDINGS:
-        if word.endswith(ending) and len(word) > len(ending) + 1:
-            cut = _cyrillic(word[: -len(ending)])
-            if cut not in found:
-                found.append(cut)
-    return found
+    return list(dict.fromkeys(_cyrillic(w) for w in without_endings(word, _TURKIC_ENDINGS)))
 
 
 def _spelt(word: str, endings: tuple[str, ...]) -> list[str]:
     """A Georgian or Armenian word's skeletons in Latin letters, as written and without a case
-    ending (its stem keeping two letters or more)."""
-    cut = (word[: -len(e)] for e in endings if word.endswith(e) and len(word) > len(e) + 1)
-    stems = [word, *cut]
+    ending."""
     found: list[str] = []
-    for stem in stems:
+    for stem in without_endings(word, endings):
         latin = _letters(anyascii(stem).replace("ow", "u"))  # Armenian "ու" is "u"
         skeleton = _squeeze(re.sub("[aeiouy]", "", _SOFT_H.sub("", latin)))
         if skeleton not in found:
             found.append(skeleton)
     return found
+
+
+def without_endings(word: str, endings: tuple[str, ...]) -> list[str]:
+    """The word as written and without each of ``endings`` it ends with, its stem keeping two
+    letters or more: a name with the case ending a language joins to it, read both ways."""
+    cut = (word[: -len(e)] for e in endings if word.endswith(e) and len(word) > len(e) + 1)
+    return [word, *cut]
 
 
 def _as_hebrew(word: str) -> str:
