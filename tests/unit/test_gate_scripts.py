@@ -474,6 +474,8 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
     assert not other_language("did we miss the deadline or is he taking a break? is he awake?")
     said = "did we miss it, taking a nap, awake now, who sells it, my mum"
     assert {"mis", "tak", "awak", "sell", "mum"} <= content_stems(said)
+    said = "will interest wane? check the tare weight, not the sot at the bar"
+    assert {"wane", "tare", "sot"} <= content_stems(said)  # English, though Hausa and Albanian
     privacy = row("concepts/differential-privacy", "Differential Privacy",
                   "Adds calibrated noise so published counts never reveal one ranger.",
                   "concept")  # fmt: skip

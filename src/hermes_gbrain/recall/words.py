@@ -195,12 +195,12 @@ _LATIN_FUNCTION_WORDS = frozenset(
     eisiau isio eich heddiw nawr ddim wedi sydd hwn hyn hynny unrhyw rhywun mewn beth yn ond
     conas cathain cén agus leis freisin atá bhfuil faoi iad muid sinn inniu anois fós cheana
     idir roimh éis gach ní beidh dúinn duit linn againn agam agat orm chuig
-    çfarë kush pse është një dhe nga mund duhet kemi kanë ishte jemi faleminderit lutem sot
+    çfarë kush pse është një dhe nga mund duhet kemi kanë ishte jemi faleminderit lutem
     nesër edhe ose apo shumë vetëm ynë jonë mua ajo këtë cili cila cilat sipas rreth deri
     nima qanday qachon qayerda nega qancha nechta bilan uchun haqida yicha kerak mumkin emas
     lekin yoki shu siz sizning bizning mening rahmat iltimos hozir bugun ertaga juda faqat
     allaqachon hali keyin oldin qaysi
-    yaya mene wane wace wadanne yaushe akwai babu kuma amma tare sosai yanzu gobe muna suna
+    yaya mene wace wadanne yaushe akwai babu kuma amma sosai yanzu gobe muna suna
     nawa zan zai iya sannu gode bayan kafin daga zuwa cikin wajen tsakanin
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
@@ -211,7 +211,8 @@ Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Z
 Yoruba, Welsh, Irish, Albanian, Uzbek and Hausa, that are no English word once their accents
 are dropped ("thế" would be "the", "bên" "ben") and share no English word's stem (Estonian
 "mis" and "selle" would take "miss" and "sells" with them, Welsh "ble" the "BLE" of a radio,
-Irish "cad" the "CAD" of a drawing): they anchor nothing, and they mark a message as written
+Irish "cad" the "CAD" of a drawing; Hausa "wane" and "tare" and Albanian "sot" are English words
+too): they anchor nothing, and they mark a message as written
 in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
