@@ -541,11 +541,12 @@ def _a_word_to_translate(read: RowWords, message: Message) -> bool:
     t = read.sequence
     if not message.language_named or len(t) < 2 or set(t) <= message.said:
         return False
-    return any(
-        re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", message.text) is not None
-        for w in t
-        if len(w) > 2 and w.isalpha()
-    )
+    return any(_in_lowercase(w, message.text) for w in t if len(w) > 2 and w.isalpha())
+
+
+def _in_lowercase(word: str, text: str) -> bool:
+    """The word stands in the text as a word of its own, in lowercase as ``word`` is."""
+    return re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", text) is not None
 
 
 def _glossed(read: RowWords, message: Message) -> bool:
@@ -578,9 +579,7 @@ def _an_english_word_among_brahmic(row: SearchRow, read: RowWords, message: Mess
     if not in_brahmic_script(message.text) or set(t) <= message.said:
         return False
     latin = [w for w in t if w in message.said and w.isascii() and w.isalpha()]
-    return bool(latin) and all(
-        re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", message.text) for w in latin
-    )
+    return bool(latin) and all(_in_lowercase(w, message.text) for w in latin)
 
 
 def _beside_another(read: RowWords, backing: set[str], asked: set[str], message: Message) -> bool:
