@@ -1679,6 +1679,54 @@ def test_a_title_said_whole_in_a_question_whether_we_have_it_written_is_named() 
     )
 
 
+def test_a_title_the_message_asks_our_page_on_or_writing_about_is_named() -> None:
+    delta = row("concepts/delta-encoding", "Delta encoding", 1.0, "keyword_exact", "concept",
+                snippet="Send only what changed since the last version.")  # fmt: skip
+    # the brain's page on what it has just named, whatever the rest is for
+    asked = (
+        "thinking of using delta encoding for the bluetooth payloads, pls summarise our page on it"
+    )
+    assert slugs(gate_rows([delta], asked)) == [delta.slug]
+    assert gate_rows([delta], "thinking of using delta encoding for the bluetooth payloads") == []
+    sync = row("projects/driftwood-sync", "Driftwood Sync", 1.0, "keyword_exact", "project",
+               snippet="The offline-first sync engine of the field app.")  # fmt: skip
+    # a piece of writing on it
+    asked = "tech annex for the innovation grant needs a para on driftwood sync"
+    assert slugs(gate_rows([sync], asked)) == [sync.slug]
+    assert gate_rows([sync], "tech annex for the innovation grant needs driftwood sync") == []
+    trust = row("concepts/zero-trust-networking", "Zero trust networking", 1.0, "keyword_exact",
+                "concept", snippet="Every request proves who sends it.")  # fmt: skip
+    # whether we do what a concept's title names
+    asked = (
+        "foundation's due diligence form asks about zero trust networking - do we actually do that?"
+    )
+    assert slugs(gate_rows([trust], asked)) == [trust.slug]
+    asked = "foundation's due diligence form asks about zero trust networking - what is that?"
+    assert gate_rows([trust], asked) == []
+
+
+def test_a_concept_worked_out_from_something_is_still_the_concept() -> None:
+    home = row("concepts/home-range-estimation", "Home range estimation", 1.0, "keyword_exact",
+               "concept", snippet="The area an animal uses, from its GPS fixes.")  # fmt: skip
+    asked = "home range estimation from the collar fixes, do we have a page on that"
+    assert slugs(gate_rows([home], asked)) == [home.slug]
+    # "of" a thing the page never mentions is still another's
+    assert gate_rows([home], "the home range estimation of my neighbour's cat") == []
+
+
+def test_a_labelled_title_s_label_and_rest_said_in_the_writer_s_order_name_it() -> None:
+    mom = row("notes/reading-notes-the-mom-test", "Reading notes: The Mom Test", 1.0,
+              "keyword_exact", "note", snippet="Ask about their life, not your idea.")  # fmt: skip
+    for asked in (
+        "gonna reread the mom test reading notes before the ranger interviews next week",
+        "before the ranger interviews, what were the main points in my reading notes on the"
+        " mom test",
+    ):
+        assert slugs(gate_rows([mom], asked)) == [mom.slug], asked
+    # the book without the label, beside other things, is about the book
+    assert gate_rows([mom], "is the mom test worth reading before the ranger interviews") == []
+
+
 def test_an_acronym_of_a_titles_words_beside_its_other_words_names_it() -> None:
     title = "Decision: Single sign-on for conservancy staff"
     sso = row("decisions/single-sign-on", title, 1.0, "keyword_exact", "decision",

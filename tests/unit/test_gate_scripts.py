@@ -13,6 +13,7 @@ import pytest
 
 from hermes_gbrain.api import SearchRow
 from hermes_gbrain.recall import words as words_module
+from hermes_gbrain.recall.brahmic import brahmic_runs
 from hermes_gbrain.recall.gate import Gate, gate_rows
 from hermes_gbrain.recall.glosses import kind_words
 from hermes_gbrain.recall.honorifics import honoured
@@ -466,6 +467,8 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
         "dhe raporti për fondacionin Okavango, çfarë mbulon?",  # Albanian
         "Hiring plan 2027 bo'yicha nechta lavozim ochilishi kerak?",  # Uzbek
         "Yaushe za a gama warehouse move? Akwai wayoyi da za a gyara.",  # Hausa
+        "Hiring plan 2027 maxaa ku qoran? imisa ayay yihiin, ii sheeg fadlan",  # Somali
+        "Support playbook kwuru gịnị maka mgbe a ga-ezigara engineering tiketi?",  # Igbo
     ):
         assert other_language(other), other
     # "BLE" and "CAD" are words of English engineers: they mark no Welsh nor Irish
@@ -476,6 +479,8 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
     assert {"mis", "tak", "awak", "sell", "mum"} <= content_stems(said)
     said = "will interest wane? check the tare weight, not the sot at the bar"
     assert {"wane", "tare", "sot"} <= content_stems(said)  # English, though Hausa and Albanian
+    said = "which side is the kale on"
+    assert {"side", "kale"} <= content_stems(said)  # English, though Somali has "sidee", "kale"
     privacy = row("concepts/differential-privacy", "Differential Privacy",
                   "Adds calibrated noise so published counts never reveal one ranger.",
                   "concept")  # fmt: skip
@@ -783,6 +788,21 @@ def test_a_title_s_latin_words_written_in_a_script_of_south_asia_name_it() -> No
     assert shown("કાઇટો મોરીનું ડિટેક્ટર ગઈકાલે વાગી ગયું") == ["people/kaito-mori"]
     assert shown("ਸੈਮੂਅਲ ਦਾ ਵਿਆਹ ਕਦੋਂ ਹੈ?") == []  # a first name alone names no one
     assert shown("ਪਾਈਪਲਾਈਨ ਕਿਵੇਂ ਬਣਾਈਏ?") == []  # one word of a title of two
+
+
+def test_a_title_in_another_script_is_read_in_a_south_asian_one_by_its_latin_form() -> None:
+    pages = [
+        ("default", "people/layla-hassan", "ليلى حسن", "person"),
+        ("default", "people/greta-lind", "Greta Lind", "person"),
+        *_NOTES,
+    ]
+    shown = _shown_by(pages)
+    # Telugu writes the name as it sounds, from its Latin form (the slug's words); "గారితో"
+    # (with Ms ...) is an honorific, not *Greta*
+    talk = "Cairo office లో partnerships చూసే లైలా హసన్ గారితో మాట్లాడాలి, ఆమె role ఏంటి?"
+    assert shown(talk) == ["people/layla-hassan"]
+    assert shown("ఆయన గారితో మాట్లాడాలి") == []
+    assert "grt" not in brahmic_runs("ఆయన గారితో మాట్లాడాలి")
 
 
 def test_one_english_word_of_a_name_among_a_script_of_south_asia_names_nothing() -> None:

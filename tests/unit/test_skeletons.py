@@ -41,6 +41,8 @@ def _reads_as(name: str, message: str) -> bool:
         ("Elif Yilmaz", "Элиф Йылмаздың SSO бойынша жұмысы"),  # Kazakh, a genitive joined
         ("Sanjay Mehta", "Санджай Мехта деплой пайплайнын"),  # "дж" for "j"
         ("Olga Novak", "поговори с Ольгой Новаком"),  # noqa: RUF001 - an instrumental "-ом"
+        ("Lorenzo Greco", "Лоренцо Греко Лиссабонд байгаа юу?"),  # Mongolian, "ц" for "z"
+        ("Javier Morales", "Жавиер Моралес хаана байна?"),  # Mongolian, "ж" for "j"
     ],
 )
 def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, message: str) -> None:
@@ -55,6 +57,7 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Ana Li", "アナ・リー"),  # too few consonants to say anything
         ("Farid Haddad", "حداد فريد"),  # the words in another order
         ("Nadia Petrova", "Надя Иванова"),
+        ("Lorenzo Greco", "Лоренцо Медичи"),  # the same first name, another surname
         ("Sato Yuki", "что есть к обеду?"),  # a short name's skeleton is any words' too
         ("Rania Saleh", "רניה כהן"),  # the same first name, another surname
         ("Farid Haddad", "חדאד פריד"),

@@ -57,6 +57,9 @@ _ENDINGS = tuple(
     )
 )
 """Case endings Gujarati, Bengali, Marathi and Nepali join to a name, longest first."""
+_GARU = "గార"
+"""Telugu's honorific after a name ("గారు", "గారితో": with Mr or Ms …), read as no word of a
+title ("grt" would be *Greta*)."""
 
 _SPOKEN = (
     ("tion", "shn"),
@@ -130,10 +133,11 @@ def brahmic_runs(message: str) -> set[str]:
     """The skeleton of each word of the message in these scripts, as written and without a
     joined ending, with :data:`WORD_MIN` consonants or more, and of each two side by side
     with :data:`PAIR_MIN`."""
-    words = [_readings(w) for w in _WORD.findall(message)]
+    words = [[] if w.startswith(_GARU) else _readings(w) for w in _WORD.findall(message)]
     runs = {s for readings in words for s in readings if len(s) >= WORD_MIN}
     for first, second in itertools.pairwise(words):
-        runs.update(first[0] + b for b in second if len(first[0]) + len(b) >= PAIR_MIN)
+        if first:
+            runs.update(first[0] + b for b in second if len(first[0]) + len(b) >= PAIR_MIN)
     return runs
 
 

@@ -377,7 +377,9 @@ def _tier(
     if apart and not (whole or initials_written(message.text, row.title)):
         return None  # "my neighbour Tomas"; "my brother sam": a one-word alias is no name,
         # but for an acronym ("Need our CRDT notes for a blog post")
-    if (row.type or "") not in NAME_TYPES and held_by_another(words_, message):
+    if (row.type or "") not in NAME_TYPES and held_by_another(
+        words_, message, concept=row.type == "concept"
+    ):
         return None  # "the annual report 2025 of the hospital foundation where I am a trustee"
     if common:
         return None  # "how does a kestrel hover?", "maya angelou quote": not these pages

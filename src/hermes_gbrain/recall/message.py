@@ -117,6 +117,9 @@ class Message:
     """It asks for a thing of the world to pick (:data:`_SHOPPING`: "recommend a good ledger app
     for budgeting", "any good audiobook app for android?", "best R package for camera traps"):
     the brain's pages answer it only when it names them."""
+    we_use: bool = False
+    """It asks whether the writer's team does or uses what it has named (:data:`_WE_USE`:
+    "zero trust networking — do we actually do that?")."""
     we_did: bool = False
     """It asks what the writer's team did or decided (:data:`_WE_DID`: "why did we go with
     kotlin for the android app?"): a decision's title it says is the brain's own."""
@@ -188,6 +191,7 @@ class Message:
             how_to=bool(_HOW_TO.search(folded)),
             shopping=bool(_SHOPPING.search(folded)),
             we_did=bool(_WE_DID.search(folded)),
+            we_use=bool(_WE_USE.search(folded)),
             language_named=bool(_LANGUAGE_NAMED.search(message)),
             for_us=bool(_FOR_US.search(message)),
             purposes=purposes(message, ORDINARY_STEMS, capitalised),
@@ -328,6 +332,11 @@ _WE_DID = re.compile(
 )
 """A question what the writer's team did or decided ("why did we go with kotlin for the
 android app?", "what we decided about open-sourcing the field handbook")."""
+_WE_USE = re.compile(
+    r"\b(?:do|did|does) we (?:actually |really |already |even )?"
+    r"(?:do|use|follow|apply|practi[cs]e) (?:that|it|this|those|them)\b"
+)
+"""A question whether the writer's team does what the message has just named."""
 _LANGUAGE_NAMED = re.compile(
     r"\b(?:in|en|auf|em|na|w|по) (?:english|anglais|englisch|ingl[eéê]se?s?|engels|angielsku"
     r"|portuguese|portugais|spanish|espagnol|french|fran[cç]ais|german|allemand|italian"
@@ -341,8 +350,13 @@ _LANGUAGE_NAMED = re.compile(
 _FOR_US = re.compile(r"\b(?:[Ff]or|[Tt]o) us\b(?! dollars?\b)")
 """The writer's team as the one a thing is for ("what does it mean for us"), not the
 country ("to us dollars", "for US markets")."""
-_HELD = re.compile(r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b")
-"""A question whether the brain holds such a page ("do we have a hiring plan for 2027?")."""
+_HELD = re.compile(
+    r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b"
+    r"|\b(?:our|my) (?:page|doc|wiki|writeup|notes?) (?:on|about) (?:it|that|this|them)\b"
+)
+"""A question whether the brain holds such a page ("do we have a hiring plan for 2027?"), or
+a call for the brain's page on what it has just named ("delta encoding for the sync
+payloads, pls summarise our page on it")."""
 _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
 """A message asking how to do something: a page of the person who did it elsewhere does not
 answer it unless it names them."""

@@ -168,8 +168,11 @@ class TitleMatcher:
                         self._lone.setdefault(word, []).append(row)
             for kana, said in title_kana(words(title)):
                 self._kana.setdefault(kana, set()).add(said)
-            for sounds, said in title_brahmic(words(title)):
-                self._brahmic.setdefault(sounds, set()).add(said)
+            # a title in another script is written by its Latin form too ("లైలా హసన్" for
+            # *ليلى حسن* at ``people/layla-hassan``)
+            for form in (title, latin_form(title, slug) if latin != stems else ""):
+                for sounds, said in title_brahmic(words(form)):
+                    self._brahmic.setdefault(sounds, set()).add(said)
             if kind in LONE_TYPES:
                 for skeleton in latin_skeletons(words(title)):
                     self._skeletons.setdefault(skeleton, []).append(row)

@@ -35,12 +35,14 @@ __all__ = [
     "held_by_another",
     "held_by_name",
     "is_lettered",
+    "label_and_rest_said",
     "lone_name",
     "names_said_whole",
     "spelt_otherwise",
     "title_named",
     "unexplained",
     "words_before",
+    "written_about",
 ]
 
 WHOLE_TITLE_WORDS = 4
@@ -77,6 +79,32 @@ def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
     """The title's words, in order and contiguous, inside the message's (``m``)."""
     t = tuple(words(title))
     return len(t) >= 2 and bool(_places(t, m))
+
+
+_PIECES = frozenset(
+    "para paras paragraph paragraphs section blurb slide sentence sentences writeup".split()  # noqa: SIM905
+)
+"""Pieces of writing a message asks for on a subject ("a para on driftwood sync")."""
+
+
+def written_about(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more, stands right after a piece of writing and "on" or
+    "about" ("the tech annex needs a para on driftwood sync"): the writer asks for text on
+    the thing the page is about, whatever the text is for."""
+    m = message.sequence
+    return len(title) >= 2 and any(
+        i >= 2 and m[i - 1] in ("on", "about") and m[i - 2] in _PIECES for i in _places(title, m)
+    )
+
+
+def label_and_rest_said(title: str, unlabelled: str, message: Message) -> bool:
+    """A labelled title's label and what follows it both stand whole in the message, each in
+    its order, in either order ("the mom test reading notes", "my reading notes on the mom
+    test" for *Reading notes: The Mom Test*): the page, named in the writer's own order."""
+    if not unlabelled:
+        return False
+    label = tuple(words(title.partition(":")[0]))
+    return bool(_places(label, message.sequence)) and _phrase_in(unlabelled, message.sequence)
 
 
 def _name_like(title: str, word: str, message: Message, asked: set[str]) -> bool:
@@ -156,15 +184,20 @@ def held_by_name(read: RowWords, message: Message) -> bool:
     )
 
 
-def held_by_another(read: RowWords, message: Message) -> bool:
+def held_by_another(read: RowWords, message: Message, *, concept: bool = False) -> bool:
     """The title's words, two or more, stand right before "of" or "from" a thing the row never
     mentions (:attr:`.message.Message.owners`): another's, as :func:`held_by_name` reads this
-    brain's own ("the annual report 2025 of the hospital foundation where I am a trustee")."""
+    brain's own ("the annual report 2025 of the hospital foundation where I am a trustee").
+    A ``concept`` is no one's: "from" gives what it is worked out of ("home range estimation
+    from the collar fixes"), only "of" whose it is ("the circuit breaker of the building")."""
     t = read.sequence
     if len(t) < 2:
         return False
     ends = {i + len(t) for i in _places(t, message.sequence)}
-    return any(i in ends and thing not in read.body for i, thing in message.owners)
+    return any(
+        i in ends and thing not in read.body and not (concept and message.sequence[i] == "from")
+        for i, thing in message.owners
+    )
 
 
 def after_another_thing(read: RowWords, message: Message) -> bool:

@@ -22,10 +22,12 @@ from .naming import (
     designated,
     held_by_name,
     is_lettered,
+    label_and_rest_said,
     page_asked,
     spelt_otherwise,
     unexplained,
     words_before,
+    written_about,
 )
 from .rowwords import RowWords, is_person, summary_text
 from .vocabulary import TitleVocabulary, is_distinctive
@@ -250,6 +252,8 @@ def _elsewhere(
         return False  # "the sync design review on march 2nd", "standup notes w14": its date
     if message.headings & {read.sequence, tuple(words(read.unlabelled))}:
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
+    if label_and_rest_said(row.title, read.unlabelled, message):
+        return False  # "gonna reread the mom test reading notes before the ranger interviews"
     if len(read.title) >= 2 and read.title == message.set_apart and not before & THEIRS:
         return False  # "the mom test reading notes, what was the main takeaway": its words
     if is_lettered(read) and designated(read, message):
@@ -260,6 +264,15 @@ def _elsewhere(
             return False  # "collar battery drain incident report - what was the root cause"
     if page_asked(read.sequence, message):
         return False  # "zero trust networking page — anything concrete in there?"
+    if written_about(read.sequence, message):
+        return False  # "the tech annex needs a para on driftwood sync"
+    if (
+        (row.type or "") == "concept"
+        and message.we_use
+        and len(read.sequence) >= 2
+        and set(read.sequence) <= message.said
+    ):
+        return False  # "due diligence asks about zero trust networking — do we actually do that?"
     if _quoted_in_its_script(read, wanted):
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
     if message.outside_near(read.sequence) - read.body:

@@ -21,7 +21,8 @@ the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agre
 
 Kazakh, Kyrgyz and Uzbek join case endings with consonants to a name in Cyrillic ("Элиф
 Йылмаздың": *Elif Yilmaz*'s), so a Cyrillic word is read as written and without one; "дж" is
-the "j" of *Sanjay*.
+the "j" of *Sanjay*, and "ж" may be the "j" of *Jomo* (Mongolian, Kazakh) and "ц" the "z" of
+*Lorenzo*, so a word with them is read both ways.
 
 Georgian and Armenian spell a Latin name letter for letter too, and decline it with endings
 joined to the last word ("მაია ოკაფორს": to *Maya Okafor*; "Սամուել Մվանգին": *Samuel
@@ -177,17 +178,22 @@ _TURKIC_ENDINGS = tuple(
 that are no vowel ("Новаком"), longest first."""
 
 
-def _cyrillic(word: str) -> str:
-    """A Cyrillic word's skeleton, read in the Latin letters the gate reads it in ("дж" as
-    the "j" of *Sanjay*)."""
+def _cyrillic(word: str) -> list[str]:
+    """A Cyrillic word's skeletons, read in the Latin letters the gate reads it in ("дж" as
+    the "j" of *Sanjay*), and with "ж" as "j" and "ц" as "z" where it has them: Mongolian and
+    Kazakh write the "j" of *Jomo* "ж", and an Italian "z" is written "ц" (*Lorenzo* as
+    "Лоренцо")."""
     latin = _letters(in_latin_letters(word)).replace("kh", "h").replace("dzh", "j")
-    return _squeeze(re.sub("[aeiouy]", "", latin))
+    spoken = latin.replace("zh", "j").replace("ts", "z")
+    return [_squeeze(re.sub("[aeiouy]", "", w)) for w in dict.fromkeys((latin, spoken))]
 
 
 def _cyrillic_readings(word: str) -> list[str]:
     """A Cyrillic word's skeletons as written and without a case ending that is no vowel
     (:data:`_TURKIC_ENDINGS`), its stem keeping two letters or more."""
-    return list(dict.fromkeys(_cyrillic(w) for w in without_endings(word, _TURKIC_ENDINGS)))
+    return list(
+        dict.fromkeys(s for w in without_endings(word, _TURKIC_ENDINGS) for s in _cyrillic(w))
+    )
 
 
 def _spelt(word: str, endings: tuple[str, ...]) -> list[str]:

@@ -202,18 +202,21 @@ _LATIN_FUNCTION_WORDS = frozenset(
     allaqachon hali keyin oldin qaysi
     yaya mene wace wadanne yaushe akwai babu kuma amma sosai yanzu gobe muna suna
     nawa zan zai iya sannu gode bayan kafin daga zuwa cikin wajen tsakanin
+    maxaa maxay waxaa waxay ayaa ayay iyo goorma xaggee halkee immisa imisa fadlan mahadsanid
+    hadda maanta berri sheeg yihiin yahay ahaa waa
+    gịnị kedu olee onye maka mgbe nke biko daalụ echi ugbu ọzọ nwere kwuru anyị
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
 Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in Latin letters
 ("kya", "kaise", "hai"), and of Estonian, Latvian, Lithuanian, Finnish, Hungarian, Basque,
 Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Zulu,
-Yoruba, Welsh, Irish, Albanian, Uzbek and Hausa, that are no English word once their accents
-are dropped ("thế" would be "the", "bên" "ben") and share no English word's stem (Estonian
-"mis" and "selle" would take "miss" and "sells" with them, Welsh "ble" the "BLE" of a radio,
-Irish "cad" the "CAD" of a drawing; Hausa "wane" and "tare" and Albanian "sot" are English words
-too): they anchor nothing, and they mark a message as written
-in one of those languages."""
+Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali and Igbo, that are no
+English word once their accents are dropped ("thế" would be "the", "bên" "ben") and share no
+English word's stem (Estonian "mis" and "selle" would take "miss" and "sells" with them, Welsh
+"ble" the "BLE" of a radio, Irish "cad" the "CAD" of a drawing, Somali "sidee" "side"; Hausa
+"wane" and "tare", Albanian "sot" and Somali "kale" are English words too): they anchor
+nothing, and they mark a message as written in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
     | _LATIN_FUNCTION_WORDS
