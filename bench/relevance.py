@@ -130,6 +130,7 @@ SPLITS = (
     *("sealed156", "sealed157", "sealed158", "sealed159"),
     *("sealed160", "sealed161", "sealed162", "sealed163"),
     *("sealed164", "sealed165", "sealed166", "sealed167"),
+    *("sealed168", "sealed169", "sealed170", "sealed171"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

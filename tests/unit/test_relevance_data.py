@@ -43,6 +43,7 @@ LATER_SETS = (
     *("sealed156", "sealed157", "sealed158", "sealed159"),
     *("sealed160", "sealed161", "sealed162", "sealed163"),
     *("sealed164", "sealed165", "sealed166", "sealed167"),
+    *("sealed168", "sealed169", "sealed170", "sealed171"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -59,7 +60,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed167'
+        # the gate, 'fresh' and 'sealed' to 'sealed171'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
