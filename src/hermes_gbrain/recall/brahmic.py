@@ -17,7 +17,9 @@ As with katakana (:func:`.skeletons.title_kana`), each word of a title and each 
 side are filed by their skeleton, and a word of the message, or two side by side, read as
 the one reading that has its skeleton (:meth:`.named.TitleMatcher.in_brahmic`). A word needs
 :data:`WORD_MIN` consonants ("ਡਾਟਾ", *data*, is too short to say which word it is), two side
-by side :data:`PAIR_MIN` ("ਕਾਇਟੋ ਮੋਰੀ", *Kaito Mori*).
+by side :data:`PAIR_MIN` ("ਕਾਇਟੋ ਮੋਰੀ", *Kaito Mori*). A title in another script is filed by its
+Latin form too ("లైలా హసన్" for *ليلى حسن* at ``people/layla-hassan``), and Telugu's honorific
+after a name (:data:`_GARU`) is read as no word.
 """
 
 from __future__ import annotations

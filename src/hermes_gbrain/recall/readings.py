@@ -217,7 +217,11 @@ def _elsewhere(
     Open-source the field handbook*), a lettered title's word and letter
     (:func:`.naming.designated`), a title asked for as a page
     (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're killing
-    my battery") or a title in another script than Latin quoted whole among Latin words
+    my battery") or as what a piece of writing is on (:func:`.naming.written_about`: "needs a
+    para on driftwood sync"), a concept's title said whole beside whether we do it
+    (:attr:`.message.Message.we_use`), a labelled title's label and rest said in the writer's
+    order (:func:`.naming.label_and_rest_said`: "the mom test reading notes")
+    or a title in another script than Latin quoted whole among Latin words
     (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples");
     nor, when
     it gives nothing the row never mentions as what the title is for, for a title said whole
