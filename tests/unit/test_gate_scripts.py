@@ -817,6 +817,20 @@ def test_one_english_word_of_a_name_among_a_script_of_south_asia_names_nothing()
     assert slugs(gate_rows([heron], "Heron વાળા ફોન ક્યારે મોકલશે?")) == [heron.slug]
 
 
+def test_one_word_of_a_company_in_lowercase_in_another_language_names_nothing() -> None:
+    kudu = row("companies/kudu-payments", "Kudu Payments",
+               "Kudu Payments takes the donors' card payments.", "company")  # fmt: skip
+    kudu = replace(kudu, evidence="alias_hit")  # GBrain's volunteered row, by the one word
+    # Irish: how do I make biltong out of kudu meat? I got a piece from the butcher
+    biltong = "Conas a dhéanaim biltong as feoil kudu? Fuair mé píosa ón mbúistéir"
+    assert gate_rows([kudu], biltong) == []
+    # the whole name, or the word capitalised, is the company's
+    assert slugs(gate_rows([kudu], "Conas a íocann Kudu Payments na deontóirí?")) == [kudu.slug]
+    assert slugs(gate_rows([kudu], "Cad é Kudu? An íocann siad na deontóirí?")) == [kudu.slug]
+    # in English the word in lowercase may still be the company, beside words its page holds
+    assert slugs(gate_rows([kudu], "do the donors' card payments go through kudu?")) == [kudu.slug]
+
+
 def test_a_title_in_katakana_reads_its_long_vowels_and_its_words_parted_by_a_dot() -> None:
     pages = [
         ("default", "companies/kestrel-works", "Kestrel Works", "company"),

@@ -385,7 +385,7 @@ def _tier(
         return None  # "how does a kestrel hover?", "maya angelou quote": not these pages
     if _glossed(words_, message):
         return None  # "Родезиялық риджбек (ridgeback) күшігі": the word, glossed
-    if _an_english_word_among_brahmic(row, words_, message):
+    if _a_company_word_abroad(row, words_, message):
         return None  # "ગુજરાતમાં બગલા અને heron પક્ષીઓ": birds, not *Blue Heron Logistics*
     if message.how_to and not message.who and is_person(row) and not title & wanted:
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
@@ -568,17 +568,20 @@ def _glossed(read: RowWords, message: Message) -> bool:
     )
 
 
-def _an_english_word_among_brahmic(row: SearchRow, read: RowWords, message: Message) -> bool:
+def _a_company_word_abroad(row: SearchRow, read: RowWords, message: Message) -> bool:
     """One word of a company's name of two words or more, in lowercase Latin letters, in a
-    message written in a script of South Asia (:mod:`.brahmic`): its writers write the
-    brain's names in their own script, as they sound ("બ્લૂ હેરોન લોજિસ્ટિક્સ"), and keep in
-    Latin letters the English words they use as such ("બગલા અને heron પક્ષીઓ", herons to
-    watch). A project's word so written still counts: it is often the thing the project is
-    about ("rangers app", "camera trap photos")."""
+    message in another language: written in a script of South Asia (:mod:`.brahmic`), whose
+    writers write the brain's names in their own script, as they sound ("બ્લૂ હેરોન
+    લોજિસ્ટિક્સ"), and keep in Latin letters the English words they use as such ("બગલા અને
+    heron પક્ષીઓ", herons to watch), or read as another language in Latin letters
+    (:attr:`.message.Message.other_language`), where the word is the thing, named as that
+    language names it ("feoil kudu", kudu meat; "baobab-ka", the baobab's fruit). A project's
+    word so written still counts: it is often the thing the project is about ("rangers app",
+    "camera trap photos")."""
     t = read.sequence
     if (row.type or "") not in {"company", "organization"} or len(t) < 2:
         return False
-    if not in_brahmic_script(message.text) or set(t) <= message.said:
+    if not (in_brahmic_script(message.text) or message.other_language) or set(t) <= message.said:
         return False
     latin = [w for w in t if w in message.said and w.isascii() and w.isalpha()]
     return bool(latin) and all(_in_lowercase(w, message.text) for w in latin)
