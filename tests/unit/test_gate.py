@@ -1116,9 +1116,11 @@ def test_a_name_after_an_indefinite_article_of_another_language_is_a_common_noun
     for asked in ("Quelle est la différence entre un baobab et un acacia ?",
                   "wie schnell wächst eine acacia"):  # fmt: skip
         assert gate_rows([acacia], asked, vocabulary=vocab) == [], asked
-    # the name as it is written still names the company
-    asked = "¿qué mapas nos hizo acacia?"
+    # the name as it is written, capitalised, still names the company; in lowercase, in another
+    # language, the word is the tree (gate._a_company_word_abroad)
+    asked = "¿qué mapas nos hizo Acacia?"
     assert slugs(gate_rows([acacia], asked, vocabulary=vocab)) == [acacia.slug]
+    assert gate_rows([acacia], "¿qué mapas nos hizo acacia?", vocabulary=vocab) == []
 
 
 def test_an_acronym_the_row_writes_out_is_no_name_it_lacks() -> None:
