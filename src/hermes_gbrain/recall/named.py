@@ -146,7 +146,8 @@ class TitleMatcher:
                 continue
             row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
-            latin = frozenset(content_stems(latin_form(title, slug)))
+            in_latin = latin_form(title, slug)
+            latin = frozenset(content_stems(in_latin))
             if latin and latin != stems:  # "Olga Smirnova" for *Ольга Смирнова*, "sato yuki"
                 self._keys.setdefault(_key(latin, counts), []).append(_Entry(row, latin))
             for initials in acronyms(title):
@@ -164,13 +165,13 @@ class TitleMatcher:
                 for word in _own_words(title, kind, counts):
                     self._lone.setdefault(word, []).append(row)
                 if latin and latin != stems:  # "Smirnova" for *Ольга Смирнова*
-                    for word in _own_words(latin_form(title, slug), kind, counts, held=0):
+                    for word in _own_words(in_latin, kind, counts, held=0):
                         self._lone.setdefault(word, []).append(row)
             for kana, said in title_kana(words(title)):
                 self._kana.setdefault(kana, set()).add(said)
             # a title in another script is written by its Latin form too ("లైలా హసన్" for
             # *ليلى حسن* at ``people/layla-hassan``)
-            for form in (title, latin_form(title, slug) if latin != stems else ""):
+            for form in (title, in_latin if latin != stems else ""):
                 for sounds, said in title_brahmic(words(form)):
                     self._brahmic.setdefault(sounds, set()).add(said)
             if kind in LONE_TYPES:

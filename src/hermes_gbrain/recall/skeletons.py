@@ -199,13 +199,12 @@ def _cyrillic_readings(word: str) -> list[str]:
 def _spelt(word: str, endings: tuple[str, ...]) -> list[str]:
     """A Georgian or Armenian word's skeletons in Latin letters, as written and without a case
     ending."""
-    found: list[str] = []
-    for stem in without_endings(word, endings):
-        latin = _letters(anyascii(stem).replace("ow", "u"))  # Armenian "ու" is "u"
-        skeleton = _squeeze(re.sub("[aeiouy]", "", _SOFT_H.sub("", latin)))
-        if skeleton not in found:
-            found.append(skeleton)
-    return found
+    return list(dict.fromkeys(_spelt_skeleton(s) for s in without_endings(word, endings)))
+
+
+def _spelt_skeleton(stem: str) -> str:
+    latin = _letters(anyascii(stem).replace("ow", "u"))  # Armenian "ու" is "u"
+    return _squeeze(re.sub("[aeiouy]", "", _SOFT_H.sub("", latin)))
 
 
 def without_endings(word: str, endings: tuple[str, ...]) -> list[str]:
