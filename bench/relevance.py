@@ -131,6 +131,7 @@ SPLITS = (
     *("sealed160", "sealed161", "sealed162", "sealed163"),
     *("sealed164", "sealed165", "sealed166", "sealed167"),
     *("sealed168", "sealed169", "sealed170", "sealed171"),
+    *("sealed172", "sealed173", "sealed174", "sealed175"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

@@ -44,6 +44,7 @@ LATER_SETS = (
     *("sealed160", "sealed161", "sealed162", "sealed163"),
     *("sealed164", "sealed165", "sealed166", "sealed167"),
     *("sealed168", "sealed169", "sealed170", "sealed171"),
+    *("sealed172", "sealed173", "sealed174", "sealed175"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -60,7 +61,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed171'
+        # the gate, 'fresh' and 'sealed' to 'sealed175'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
