@@ -29,6 +29,11 @@ def _reads_as(title: str, message: str) -> set[str]:
         ("Warehouse move", "વેરહાઉસ મૂવ ક્યારે પૂરો થશે?", {"Warehouse", "Warehouse move"}),
         ("Zoltan Kovacs", "ज़ोल्टन कोवाक्स से पूछो", {"Zoltan", "Kovacs", "Zoltan Kovacs"}),
         ("Rosa Ibarra", "রোজা ইবারা কোন কোন corridor-এ", {"Rosa Ibarra"}),  # Bengali
+        ("Vera Lindgren", "ವೆರಾ ಲಿಂಡ್\u200cಗ್ರೆನ್ ಯಾವ committee ಗೆ chair?", {"Lindgren",
+         "Vera Lindgren"}),  # Kannada: a joiner inside the word; "dg" before "r" is hard
+        ("Ledger Lake", "ಲೆಡ್ಜರ್ ಲೇಕ್ pipeline ಯಾರ ಕೈಯಲ್ಲಿ?", {"Ledger",
+         "Ledger Lake"}),  # "dg" before "e" written "ಡ್ಜ", "dj"
+        ("Budget forecast", "बजट forecast", {"Budget"}),  # and written "ज", "j"
     ],
 )  # fmt: skip
 def test_a_title_s_words_written_as_they_sound_read_as_the_title_s(

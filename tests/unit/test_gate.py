@@ -748,6 +748,17 @@ def test_a_word_of_a_name_asked_about_in_another_language_is_the_word() -> None:
     )
 
 
+def test_a_name_is_named_as_written_not_by_its_stem() -> None:
+    ines = row("people/ines-carvalho", "Ines Carvalho", 1.0, "keyword_exact", "person",
+               snippet="Runs the Lisbon office and its hiring.")  # fmt: skip
+    _alone(
+        ines,
+        # Kurdish "înê" (Friday) has the stem of *Ines*, not her name
+        nothing=("Amarula ji fêkiya marula tê çêkirin? tama wê çawa ye, ji bo şahiya înê?",),
+        itself=("ines li ku dixebite?", "wo arbeitet Ines' Team?"),
+    )
+
+
 def test_a_word_of_a_title_glossed_in_brackets_names_no_page() -> None:
     said = "Invoicing and payouts for conservancies."
     kudu = row("companies/kudu-payments", "Kudu Payments", 1.0, "keyword_exact", "company",
@@ -798,6 +809,9 @@ def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:
     # the same words about what others did: about something else
     theirs = ours.replace("did we", "did they")
     assert gate_rows([kotlin], theirs, gate=rules, vocabulary=vocab) == []
+    why_d = ours.replace("why did we", "why'd we")  # said short
+    assert slugs(gate_rows([kotlin], why_d, gate=rules, vocabulary=vocab)) == [kotlin.slug]
+    assert gate_rows([kotlin], why_d.replace("we", "they", 1), gate=rules, vocabulary=vocab) == []
 
 
 def test_a_title_for_someone_elses_thing_names_nothing() -> None:
@@ -1705,6 +1719,27 @@ def test_a_title_the_message_asks_our_page_on_or_writing_about_is_named() -> Non
     assert slugs(gate_rows([trust], asked)) == [trust.slug]
     asked = "foundation's due diligence form asks about zero trust networking - what is that?"
     assert gate_rows([trust], asked) == []
+
+
+def test_a_title_before_what_a_text_says_or_a_writeup_is_named() -> None:
+    review = row("notes/working-capital-review", "Working capital review", 1.0, "keyword_exact",
+                 "note", snippet="Receivables run 90 days; cash covers five months.")  # fmt: skip
+    # what the page says, whatever the message wants it for
+    tail = " 90 day receivables — does that matter for how long we keep retrying invoices?"
+    assert slugs(gate_rows([review], "working capital review mentions" + tail)) == [review.slug]
+    assert gate_rows([review], "working capital review with" + tail) == []
+    school = "The school's expense policy says finance reimburses within 30 days; it's been 60."
+    expenses = row("notes/expense-policy", "Expense policy", 1.0, "keyword_exact",
+                   snippet="Trips are booked through the travel desk.")  # fmt: skip
+    assert gate_rows([expenses], school) == []  # another's policy
+    assert slugs(gate_rows([expenses], school.replace("The school's", "Our"))) == [expenses.slug]
+    trust = row("concepts/zero-trust-networking", "Zero trust networking", 1.0, "keyword_exact",
+                "concept", snippet="Every request proves who sends it.")  # fmt: skip
+    # the brain's writeup, as its page or doc
+    tail = " — i want to kill the office vpn, is that basically what it recommends"
+    assert slugs(gate_rows([trust], "zero trust networking writeup" + tail)) == [trust.slug]
+    assert gate_rows([trust], "zero trust networking course" + tail) == []
+    assert gate_rows([trust], "a zero trust networking writeup for my blog" + tail) == []
 
 
 def test_a_concept_worked_out_from_something_is_still_the_concept() -> None:

@@ -469,6 +469,8 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
         "Yaushe za a gama warehouse move? Akwai wayoyi da za a gyara.",  # Hausa
         "Hiring plan 2027 maxaa ku qoran? imisa ayay yihiin, ii sheeg fadlan",  # Somali
         "Support playbook kwuru gịnị maka mgbe a ga-ezigara engineering tiketi?",  # Igbo
+        "Remote work policy ji bo sêwiraneran jî derbas dibe an tenê ji bo endezyaran e?",
+        "Kutheni sakhetha i-LoRa endaweni ye-satellite? Ndifuna ukwazi",  # Xhosa
     ):
         assert other_language(other), other
     # "BLE" and "CAD" are words of English engineers: they mark no Welsh nor Irish
@@ -584,6 +586,13 @@ def test_words_read_in_latin_letters_never_say_a_title_is_about_something_else()
                  "Per-field merge.", "meeting")  # fmt: skip
     asked = "что решили на sync design review 2 марта?"
     assert slugs(gate_rows([review], asked)) == ["meetings/2026-03-02-sync-design-review"]
+
+
+def test_a_possessive_is_no_word_but_a_quoted_word_is_whole() -> None:
+    assert content_stems("maya's team, Maya’s notes") == content_stems("maya team, maya notes")
+    # a quote before a word opening with "s" is no possessive ("ector")
+    assert "sector" in content_stems("new volunteers keep asking what a 'sector' is")
+    assert "sal" in content_stems("the ‘sales’ team")
 
 
 def test_a_plural_in_ies_meets_its_singular_and_negations_are_no_words() -> None:

@@ -43,6 +43,10 @@ def _reads_as(name: str, message: str) -> bool:
         ("Olga Novak", "поговори с Ольгой Новаком"),  # noqa: RUF001 - an instrumental "-ом"
         ("Lorenzo Greco", "Лоренцо Греко Лиссабонд байгаа юу?"),  # Mongolian, "ц" for "z"
         ("Javier Morales", "Жавиер Моралес хаана байна?"),  # Mongolian, "ж" for "j"
+        ("Jomo Otieno", "جومو اوټینو د چټک غبرګون د واحد مشر دی کنه؟"),  # Pashto's "t", "ټ"
+        ("Stefan Novak", "ستیفان نوواک په پایلټ ځایونو کې"),  # "v" written as waw
+        ("Zoltan Kovacs", "زولتان کوواچ د کالر لپاره"),
+        ("Greta Holm", "گریٹا ہولم کون ہیں؟"),  # Urdu's "t", "ٹ", and "g", "گ"
     ],
 )
 def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, message: str) -> None:
@@ -63,6 +67,9 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Farid Haddad", "חדאד פריד"),
         ("Amara Nwosu", "ამარა ოკაფორი"),  # the same first name, another surname
         ("Samuel Mwangi", "Սամուել Պետրոսյան"),
+        ("Stefan Novak", "ستیفان نوري"),  # the same first name, another surname
+        ("Stefan Novak", "ستیفان نفیسي"),  # "v" as waw, not as any "f"
+        ("Aisha Diallo", "څه ډالۍ ورته واخلم؟"),  # Pashto "what gift": "ts", not "s"
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:

@@ -6,10 +6,12 @@ Telugu, Kannada, Malayalam and Sinhala write an English name or title as it soun
 ਮਵਾਂਗੀ" *Samuel Mwangi*. The vowels written are the speaker's, not the spelling's ("ਸੈਮੂਅਲ" is
 "saimual"), so both sides are read as *skeletons*: consonants by sound, vowels left out.
 A Latin word is read as it is spoken ("c" before "e", "i" or "y" as "s", "tion" as "shn",
-"ph" as "f", "w" as "v", "z" and "j" as "s", as these scripts write a "z" with the letter
-for "j" or "jh": "রোজা" is *Rosa*); a word in these scripts is read letter by letter
-(:func:`anyascii.anyascii`), its nasal mark before a consonant as "n" ("ਮਵਾਂਗੀ" is
-"mvangi"), aspirates as their plain consonant. Gujarati, Bengali, Marathi and Nepali join
+"ph" as "f", "w" as "v", "dg" before "e", "i" or "y" as "j", "z" and "j" as "s", as these
+scripts write a "z" with the letter for "j" or "jh": "রোজা" is *Rosa*); a word in these
+scripts is read letter by letter (:func:`anyascii.anyascii`), its nasal mark before a
+consonant as "n" ("ਮਵਾਂਗੀ" is "mvangi"), aspirates as their plain consonant, "dj" as the
+"j" it stands for ("ಲೆಡ್ಜರ್", *ledger*), and the joiners that shape its letters as part of
+the word ("ಲಿಂಡ್\u200cಗ್ರೆನ್", *Lindgren*). Gujarati, Bengali, Marathi and Nepali join
 case endings to a name ("મોરીનું": *Mori*'s, "ડેશબોર્ડમાં": in the dashboard): a word is read
 as written and without one.
 
@@ -40,8 +42,10 @@ WORD_MIN = 3
 PAIR_MIN = 4
 """Consonants two words side by side need together."""
 
-_WORD = re.compile("[\u0900-\u0963\u0966-\u0dff]+")
-"""A word in Devanagari through Sinhala, without the danda that ends a sentence."""
+_LETTER = "[\u0900-\u0963\u0966-\u0dff]"
+_WORD = re.compile(f"{_LETTER}(?:[\u200c\u200d]?{_LETTER})*")
+"""A word in Devanagari through Sinhala, without the danda that ends a sentence, with the
+joiners that shape its letters inside it ("ಲಿಂಡ್\u200cಗ್ರೆನ್" is one word, *Lindgren*)."""
 _NASALS = frozenset(
     "\u0901\u0902\u0981\u0982\u0a01\u0a02\u0a70\u0a81\u0a82\u0b01\u0b02\u0b82\u0c01\u0c02"
     "\u0c81\u0c82\u0d02\u0d82"
@@ -69,11 +73,12 @@ _SPOKEN = (
     ("sch", "s"),
     ("ph", "f"),
     ("ck", "k"),
-    ("dg", "j"),
     ("x", "ks"),
     ("q", "k"),
 )
 _SOFT_C = re.compile("c(?=[eiy])")
+_SOFT_DG = re.compile("dg(?=[eiy])")
+"""The "dg" of "ledger" and "budget", not of *Lindgren*."""
 _SOFT_G = re.compile("ge$")
 _INNER_H = re.compile("(?<=.)h")
 """An "h" after a word's first letter: an aspirate's, or one these scripts may not write
@@ -96,7 +101,7 @@ def _latin(word: str) -> str:
     letters = "".join(ch for ch in folded if "a" <= ch <= "z")
     for written, spoken in _SPOKEN:
         letters = letters.replace(written, spoken)
-    letters = _SOFT_G.sub("j", letters).replace("ch", "C")
+    letters = _SOFT_G.sub("j", _SOFT_DG.sub("j", letters)).replace("dj", "j").replace("ch", "C")
     return _skeleton(_SOFT_C.sub("s", letters).replace("c", "k"))
 
 
@@ -110,7 +115,7 @@ def _brahmic(word: str) -> str:
             letters.append(anyascii(ch).lower())
     sounds = "".join(letters)
     sounds = sounds.replace("j'", "z").replace("jh", "z").replace("ph", "f").replace("'", "")
-    return _skeleton(sounds.replace("ch", "C").replace("c", "C"))
+    return _skeleton(sounds.replace("dj", "j").replace("ch", "C").replace("c", "C"))
 
 
 def _readings(word: str) -> list[str]:

@@ -25,12 +25,12 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    a one-word title only as a name: capitalised inside the sentence, not spelt like an
    ordinary word, or the whole question), or a title of two words or more stands right after
    "the" or "our" ("whats on the launch checklist before we ship"), or the title is a phrase of
-   the message, or its words stand right before "page", "doc" or "wiki" ("open the glossary
-   page pls"), or a title's words after a label of ordinary words and a colon are, two or more
-   and one of them in no other title ("das Backfill für Ledger Lake" for *Runbook: Ledger Lake
-   Backfill*), or the message holds its acronym ("CRDTs"; in lowercase only when no word is
-   spelt so: "rrf", not "rag") or the acronym of some of its words beside the others ("SSO for
-   conservancy staff"), or its version number beside one of its
+   the message, or its words stand right before "page", "doc", "wiki" or "writeup" ("open the
+   glossary page pls"), or a title's words after a label of ordinary words and a colon are, two
+   or more and one of them in no other title ("das Backfill für Ledger Lake" for *Runbook:
+   Ledger Lake Backfill*), or the message holds its acronym ("CRDTs"; in lowercase only when
+   no word is spelt so: "rrf", not "rag") or the acronym of some of its words beside the others
+   ("SSO for conservancy staff"), or its version number beside one of its
    distinctive words ("why did beacon 2.4 slip?" for *Retro notes: Beacon 2.4*), or a capitalised
    name in the message ("Mwangi") is a word of the title of a person or company page (not when
    all the words of a person's name the message holds are of another's it holds whole: "mei lin
@@ -64,6 +64,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    week ("standup notes week 14"), no title asked for as a page ("zero trust networking page —
    anything concrete?", not "the … page of my blog host") or said whole in a question whether
    we have it written ("idempotency keys for photo uploads, do we have a writeup"), no title
+   right before a verb of what a text says ("working capital review mentions 90 day
+   receivables — does that matter for our retries?"), no title
    the message or one of its sentences opens
    with set apart ("hiring plan 2026 — which roles?"; "weekly release train — …" for *Decision:
    Weekly release train*; "back to work. remote work policy: how many days?"), with its label
@@ -122,10 +124,11 @@ that it does not name. A message asking for a thing of the world to pick ("recom
 ledger app for budgeting", "any good audiobook app for android?":
 :attr:`.message.Message.shopping`) is answered only by pages it names (tiers 0 and 1), and the
 judge adds none. A word of a person's, company's or project's title that no other
-title holds names the page when the message's other distinctive words are all in it, or all
-but one that does not stand beside the name's word, no determiner follows that word and the
-message asks no how-to ("whos our contact at brightwater", not "how old can baobab trees
-get" or "can you replay the last song"), when
+title holds, written as the title writes it (with an ending or not; Kurdish "înê", Friday,
+has the stem of *Ines* and is not her name), names the page when the message's other
+distinctive words are all in it, or all but one that does not stand beside the name's word,
+no determiner follows that word and the message asks no how-to ("whos our contact at
+brightwater", not "how old can baobab trees get" or "can you replay the last song"), when
 the message opens with it set apart by punctuation ("halvorsen.. which fund is he
 with?"), when the message asks who a person is by it ("who's ugo?", "remind me who
 wilhelmina is"), or in another language, whose own words say nothing, when the message names

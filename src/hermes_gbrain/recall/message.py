@@ -327,7 +327,7 @@ def _near(
 
 
 _WE_DID = re.compile(
-    r"\b(?:why|when|what) (?:did|do|does|have|had) we\b"
+    r"\b(?:why|when|what)(?: did| do| does| have| had|['\u2019]d) we\b"
     r"|\bwe (?:decided|chose|picked|went with|stuck with|agreed|settled on|moved to)\b"
 )
 """A question what the writer's team did or decided ("why did we go with kotlin for the

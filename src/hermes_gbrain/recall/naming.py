@@ -38,6 +38,7 @@ __all__ = [
     "label_and_rest_said",
     "lone_name",
     "names_said_whole",
+    "quoted_from",
     "spelt_otherwise",
     "title_named",
     "unexplained",
@@ -128,8 +129,15 @@ the brain both know; whether the message uses it about something else is read be
 _BELONGS = frozenset({"of", "for"})
 """Words that, right after "page", say whose page it is: someone else's ("the keystone auth
 page of my blog host")."""
-_PAGE_WORDS = frozenset({"page", "doc", "wiki"})
+_PAGE_WORDS = frozenset({"page", "doc", "wiki", "writeup"})
 """Words that, right after a title, say the message asks for the brain's page of that title."""
+_SAYS = frozenset(
+    """
+    says said mentions mentioned lists covers recommends suggests claims states describes
+    explains
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Verbs of what a text says, right after a title: the message speaks of the page's words."""
 
 
 def _after(title: tuple[str, ...], message: Message) -> list[tuple[str, str]]:
@@ -139,8 +147,8 @@ def _after(title: tuple[str, ...], message: Message) -> list[tuple[str, str]]:
 
 
 def paged(title: tuple[str, ...], message: Message) -> bool:
-    """The title's words stand right before "page", "doc" or "wiki" ("open the glossary page
-    pls"): the message asks for the page by its title, whatever its words are."""
+    """The title's words stand right before "page", "doc", "wiki" or "writeup" ("open the
+    glossary page pls"): the message asks for the page by its title, whatever its words are."""
     return any(word in _PAGE_WORDS for word, _ in _after(title, message))
 
 
@@ -148,6 +156,18 @@ def page_asked(title: tuple[str, ...], message: Message) -> bool:
     """:func:`paged`, and the page is no one else's: not followed by "of" or "for" ("the
     keystone auth page of my blog host")."""
     return any(w in _PAGE_WORDS and nxt not in _BELONGS for w, nxt in _after(title, message))
+
+
+def quoted_from(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more, stands right before a verb of what a text says
+    (:data:`_SAYS`: "working capital review mentions 90 day receivables — does that matter
+    for our retries?"), not after "a", another's possessive or "their" ("the school's
+    expense policy says…"): the message speaks of what the page says, whatever it asks of it."""
+    m, n = (*message.sequence, ""), len(title)
+    return len(title) >= 2 and any(
+        m[i + n] in _SAYS and not (i and m[i - 1] in {*THEIRS, "s"})
+        for i in _places(title, message.sequence)
+    )
 
 
 def words_before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
@@ -276,7 +296,8 @@ def lone_name(
     a later word of the title ("the wildlife foundation grant"), save a person's surname
     ("wojcik runs the regression suite?"), nor in the possessive. A name the message opens
     with, set apart by punctuation, names the page whatever else it asks ("halvorsen..
-    which fund is he with again")."""
+    which fund is he with again"). The word counts as written, with an ending or without
+    ("Wojciks Team"), not by its stem alone."""
     kind = row.type or ""
     if vocabulary is None or kind not in LONE_TYPES:
         return False
@@ -286,6 +307,8 @@ def lone_name(
         head = stem(word)
         if head not in asked or not is_distinctive(head, vocabulary) or head in vocabulary.df:
             continue
+        if not any(w.startswith(word) for w in message.said if stem(w) == head):
+            continue  # a name as written, an ending or not: Kurdish "înê" (Friday) is no *Ines*
         if _possessed(word, message, vocabulary):
             continue  # "katja's dashboard project": hers, not her
         if word == message.topic or (kind == "person" and word in message.who_of):

@@ -24,6 +24,7 @@ from .naming import (
     is_lettered,
     label_and_rest_said,
     page_asked,
+    quoted_from,
     spelt_otherwise,
     unexplained,
     words_before,
@@ -218,7 +219,9 @@ def _elsewhere(
     (:func:`.naming.designated`), a title asked for as a page
     (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're killing
     my battery") or as what a piece of writing is on (:func:`.naming.written_about`: "needs a
-    para on driftwood sync"), a concept's title said whole beside whether we do it
+    para on driftwood sync"), a title right before a verb of what a text says
+    (:func:`.naming.quoted_from`: "working capital review mentions 90 day receivables"), a
+    concept's title said whole beside whether we do it
     (:attr:`.message.Message.we_use`), a labelled title's label and rest said in the writer's
     order (:func:`.naming.label_and_rest_said`: "the mom test reading notes")
     or a title in another script than Latin quoted whole among Latin words
@@ -270,6 +273,8 @@ def _elsewhere(
         return False  # "zero trust networking page — anything concrete in there?"
     if written_about(read.sequence, message):
         return False  # "the tech annex needs a para on driftwood sync"
+    if quoted_from(read.sequence, message):
+        return False  # "working capital review mentions 90 day receivables — …"
     if (
         (row.type or "") == "concept"
         and message.we_use

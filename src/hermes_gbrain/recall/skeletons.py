@@ -10,8 +10,10 @@ consonants of each word, with vowels, "w" and "y" (also long vowels in both scri
 final "h" and doubled letters left out, and the letters the other script lacks read as its
 nearest ("p" as "b" in Arabic, "l" as "r" in katakana). A whole name of two or more words
 must agree, word by word and in order, with three consonants or more in all: one word's
-skeleton ("m" for Maya) says nothing. Persian and Urdu write in the same letters, with their
-own "k" and "y" and letters Arabic lacks ("پ" for "p", "چ" for "ch", "گ" for "g").
+skeleton ("m" for Maya) says nothing. Persian, Urdu and Pashto write in the same letters, with
+their own "k" and "y" and letters Arabic lacks ("پ" for "p", "چ" for "ch", "گ" for "g", Urdu's
+"ٹ" and Pashto's "ټ" for "t"), and write a "v" with the vowel letter waw ("ستیفان نوواک" for
+*Stefan Novak*): a name with a "v" is read with it and without it.
 
 Cyrillic spells a Latin name letter for letter, but Russian declines it: "Надю Петрову" is
 *Nadia Petrova* as an object, "Дмитрия Соренсена" is *Dmitri Sorensen*'s. Most case endings
@@ -74,27 +76,37 @@ wherever they stand, prepositions and all."""
 
 _ARABIC_LETTERS = {
     **dict.fromkeys("بپ", "b"),
-    **dict.fromkeys("تطة", "t"),
+    **dict.fromkeys("تطةٹټ", "t"),
     "ث": "th",
-    "ج": "j",
-    **dict.fromkeys("حه", "h"),
+    **dict.fromkeys("جگګژږ", "j"),
+    **dict.fromkeys("حهہ", "h"),
     "خ": "kh",
-    **dict.fromkeys("دض", "d"),
+    **dict.fromkeys("دضڈډ", "d"),
     "ذ": "dh",
-    "ر": "r",
+    **dict.fromkeys("رڑړ", "r"),
     **dict.fromkeys("زظ", "z"),
     **dict.fromkeys("سص", "s"),
-    "ش": "sh",
+    **dict.fromkeys("شښ", "sh"),
     "غ": "gh",
     **dict.fromkeys("فڤ", "f"),
-    **dict.fromkeys("قكکگ", "k"),
+    **dict.fromkeys("قكک", "k"),
     "ل": "l",
     "م": "m",
-    "ن": "n",
+    **dict.fromkeys("نںڼ", "n"),
     "چ": "sh",
+    "څ": "ts",
+    "ځ": "dz",
 }
-"""Each Arabic consonant as Latin letters; alif, waw, ya, hamza and ain have none."""
-_ARABIC_WORD = re.compile("[\u0621-\u064a\u067e\u0686\u06a4\u06a9\u06af\u06cc]+")
+"""Each Arabic consonant as Latin letters, with the letters Persian, Urdu and Pashto add
+("ټ", "ډ", "ړ": their "t", "d" and "r"; "گ" and "ګ": "g", which a Latin name's skeleton
+reads as "j", as Arabic writes it "ج"; Pashto's "څ" and "ځ" as the "ts" and "dz" they are,
+so that "څه ډالۍ", what gift, is no *Aisha Diallo*); alif, waw, ya, hamza and ain have none, nor do
+Urdu's and Pashto's own "y" and "e" or Urdu's letter that marks an aspirate."""
+_ARABIC_WORD = re.compile(
+    "[\u0621-\u064a\u0679\u067c\u067e\u0681\u0685\u0686\u0688\u0689\u0691\u0693"
+    "\u0696\u0698\u069a\u06a4\u06a9\u06ab\u06af\u06ba\u06bc\u06be\u06c1\u06cc"
+    "\u06cd\u06d0\u06d2]+"
+)
 _ARABIC_PREFIXES = ("و", "ب", "ل", "ك")
 """Conjunctions and prepositions written joined to the next word ("ورانيا": and Rania)."""
 
@@ -230,6 +242,13 @@ def _as_cyrillic(word: str, letters_for: dict[int, str] = _FOR_CYRILLIC) -> str:
 
 
 _FOR_ARABIC = str.maketrans({"p": "b", "v": "f", "g": "j", "c": "k", "q": "k", "x": "k"})
+
+
+def _as_arabic(consonants: str) -> str:
+    """A Latin word's consonants as Arabic letters write them."""
+    return _squeeze(consonants.replace("ch", "sh").translate(_FOR_ARABIC))
+
+
 _FOR_KANA = str.maketrans({"l": "r", "v": "b", "q": "k", "x": "k"})
 _HARD_C = re.compile("c(?!h)")
 """A "c" katakana writes as "k"; "ch" is チ."""
@@ -262,10 +281,12 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     latin = [_latin(w) for w in title_words]
     if len(latin) < 2 or not all(latin):
         return set()
-    arabic = tuple(_squeeze(w.replace("ch", "sh").translate(_FOR_ARABIC)) for w in latin)
+    arabic = tuple(_as_arabic(w) for w in latin)
+    # Persian, Urdu and Pashto write "v" as waw, a vowel letter: "نوواک" for *Novak*
+    unvoiced = tuple(_as_arabic(w.replace("v", "")) for w in latin) if "v" in "".join(latin) else ()
     kana = tuple(as_kana(w) for w in title_words)
     hebrew = tuple(_as_hebrew(w) for w in title_words)
-    readings = [("arabic", arabic), ("hebrew", hebrew), ("kana", kana)]
+    readings = [("arabic", arabic), ("arabic", unvoiced), ("hebrew", hebrew), ("kana", kana)]
     found = {
         (script, skeleton)
         for script, skeleton in readings

@@ -205,17 +205,20 @@ _LATIN_FUNCTION_WORDS = frozenset(
     maxaa maxay waxaa waxay ayaa ayay iyo goorma xaggee halkee immisa imisa fadlan mahadsanid
     hadda maanta berri sheeg yihiin yahay ahaa waa
     gịnị kedu olee onye maka mgbe nke biko daalụ echi ugbu ọzọ nwere kwuru anyị
+    ji li çawa çima kengî kî kîjan çend dibêje heye hene hûn gelo tenê jiber dixwazim
+    kutheni yintoni njani kwaye ndicela enkosi ukuba ndifuna sifuna ngoku namhlanje kulungile
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
 Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in Latin letters
 ("kya", "kaise", "hai"), and of Estonian, Latvian, Lithuanian, Finnish, Hungarian, Basque,
 Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Zulu,
-Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali and Igbo, that are no
+Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali, Igbo, Kurdish and Xhosa, that are no
 English word once their accents are dropped ("thế" would be "the", "bên" "ben") and share no
 English word's stem (Estonian "mis" and "selle" would take "miss" and "sells" with them, Welsh
 "ble" the "BLE" of a radio, Irish "cad" the "CAD" of a drawing, Somali "sidee" "side"; Hausa
-"wane" and "tare", Albanian "sot" and Somali "kale" are English words too): they anchor
+"wane" and "tare", Albanian "sot" and Somali "kale" are English words too; Kurdish "bo" is
+what an apostrophe leaves of Uzbek's "bo'ladi"): they anchor
 nothing, and they mark a message as written in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
@@ -467,11 +470,15 @@ def content_stem(word: str) -> str | None:
     return None
 
 
+_POSSESSIVE = re.compile("(?<=[^\\W_])['\u2019]s(?![^\\W_])")
+"""A possessive "'s" ("maya's"), not a quote before a word ("what a 'sector' is")."""
+
+
 def content_stems(text: str) -> set[str]:
     """:func:`content_stem` of the words of ``text``, and its unspaced runs of 2+
     characters, whole."""
     out: set[str] = set()
-    for token, unspaced in _tokens(text.replace("'s", "").replace("\u2019s", "")):
+    for token, unspaced in _tokens(_POSSESSIVE.sub("", text)):
         if unspaced:
             if len(token) >= 2:
                 out.add(token)
