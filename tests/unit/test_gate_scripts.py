@@ -92,6 +92,10 @@ def test_words_of_scripts_whose_vowels_are_marks_stay_whole() -> None:
     assert slugs(gate_rows([], "करन सिंह कौन हैं?", gate=gate)) == ["people/karan-singh"]
     # "करने" (to do) is not the name "करन" with a mark after it
     assert gate_rows([], "मुझे यह सिंहासन ठीक करने में मदद चाहिए", gate=gate) == []
+    # a joiner inside a word of these scripts only shapes its letters (Kannada *Lindgren*);
+    # in Persian a non-joiner parts a word from its suffix
+    assert words("ವೆರಾ ಲಿಂಡ್\u200cಗ್ರೆನ್") == ["ವೆರಾ", "ಲಿಂಡ್ಗ್ರೆನ್"]
+    assert words("کتاب\u200cها") == words("کتاب ها")
 
 
 def test_arabic_letters_written_several_ways_read_as_one() -> None:

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from anyascii import anyascii
 
 from .skeletons import without_endings
+from .words import joined
 
 __all__ = ["PAIR_MIN", "WORD_MIN", "brahmic_runs", "in_brahmic_script", "title_brahmic"]
 
@@ -42,10 +43,9 @@ WORD_MIN = 3
 PAIR_MIN = 4
 """Consonants two words side by side need together."""
 
-_LETTER = "[\u0900-\u0963\u0966-\u0dff]"
-_WORD = re.compile(f"{_LETTER}(?:[\u200c\u200d]?{_LETTER})*")
-"""A word in Devanagari through Sinhala, without the danda that ends a sentence, with the
-joiners that shape its letters inside it ("ಲಿಂಡ್\u200cಗ್ರೆನ್" is one word, *Lindgren*)."""
+_WORD = re.compile("[\u0900-\u0963\u0966-\u0dff]+")
+"""A word in Devanagari through Sinhala, without the danda that ends a sentence (read in the
+text without its joiners, :func:`.words.joined`)."""
 _NASALS = frozenset(
     "\u0901\u0902\u0981\u0982\u0a01\u0a02\u0a70\u0a81\u0a82\u0b01\u0b02\u0b82\u0c01\u0c02"
     "\u0c81\u0c82\u0d02\u0d82"
@@ -140,7 +140,7 @@ def brahmic_runs(message: str) -> set[str]:
     """The skeleton of each word of the message in these scripts, as written and without a
     joined ending, with :data:`WORD_MIN` consonants or more, and of each two side by side
     with :data:`PAIR_MIN`."""
-    words = [[] if w.startswith(_GARU) else _readings(w) for w in _WORD.findall(message)]
+    words = [[] if w.startswith(_GARU) else _readings(w) for w in _WORD.findall(joined(message))]
     runs = {s for readings in words for s in readings if len(s) >= WORD_MIN}
     for first, second in itertools.pairwise(words):
         if first:

@@ -332,13 +332,24 @@ def _marks_dropped(base: str) -> bool:
     return code < 0x0250 or 0x0590 <= code < 0x0700
 
 
+_INDIC_JOINER = re.compile("(?<=[\u0900-\u0dff])[\u200c\u200d](?=[\u0900-\u0dff])")
+"""A zero-width joiner or non-joiner between two letters of the scripts of South Asia: it only
+shapes them ("ಲಿಂಡ್\u200cಗ್ರೆನ್" is one word, *Lindgren*). In Persian a non-joiner parts a
+word from its suffix, and stays."""
+
+
+def joined(text: str) -> str:
+    """The text without the joiners inside words of the scripts of South Asia."""
+    return _INDIC_JOINER.sub("", text)
+
+
 def fold(text: str) -> str:
     """Case-folded, NFKC text with the accents of Latin letters and the marks of Arabic and
-    Hebrew letters dropped, and an Arabic letter written several ways written one way
-    (:data:`_ARABIC_FORMS`)."""
+    Hebrew letters dropped, an Arabic letter written several ways written one way
+    (:data:`_ARABIC_FORMS`), and the joiners inside a South Asian word left out (:func:`joined`)."""
     if text.isascii():
         return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    decomposed = unicodedata.normalize("NFKD", joined(text).casefold())
     kept: list[str] = []
     base = ""
     for ch in decomposed:
@@ -452,7 +463,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 9
+STEMS_VERSION = 10
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
