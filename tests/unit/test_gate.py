@@ -1742,6 +1742,29 @@ def test_a_title_before_what_a_text_says_or_a_writeup_is_named() -> None:
     assert gate_rows([trust], "a zero trust networking writeup for my blog" + tail) == []
 
 
+def test_a_title_after_open_is_asked_for_as_a_page() -> None:
+    summary = "# Weekly planning notes\n\nMonday planning: priorities, blockers."
+    notes = row("notes/weekly-planning-notes", "Weekly planning notes", 1.0, "keyword_exact",
+                snippet=summary)  # fmt: skip
+    vocab = TitleVocabulary.build([notes.title, *(f"T{i}" for i in range(30))])
+    tail = " weekly planning notes, monday meeting in 10 min and i have no agenda"
+    for opening in ("can u open", "pls open the"):
+        asked = opening + tail
+        assert slugs(gate_rows([notes], asked, vocabulary=vocab)) == [notes.slug], asked
+    assert gate_rows([notes], "can u print" + tail, vocabulary=vocab) == []
+
+
+def test_what_another_sentence_wants_a_thing_for_is_not_the_title_s_purpose() -> None:
+    summary = "LoRa relays that carry ranger messages without cell coverage."
+    radio = row("projects/mesh-radio", "Mesh radio", 1.0, "keyword_exact", "project", summary)
+    vocab = TitleVocabulary.build([radio.title, *(f"T{i}" for i in range(30))])
+    asked = "who's on the mesh radio project? they asked for roof access at the office"
+    assert slugs(gate_rows([radio], asked, vocabulary=vocab)) == [radio.slug]
+    # in the title's own sentence, it is what the thing is for: another mesh radio
+    asked = "who's on the mesh radio project, they asked for roof access at the office"
+    assert gate_rows([radio], asked, vocabulary=vocab) == []
+
+
 def test_a_concept_worked_out_from_something_is_still_the_concept() -> None:
     home = row("concepts/home-range-estimation", "Home range estimation", 1.0, "keyword_exact",
                "concept", snippet="The area an animal uses, from its GPS fixes.")  # fmt: skip

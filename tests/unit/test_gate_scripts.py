@@ -186,6 +186,21 @@ def test_the_title_index_names_pages_search_did_not_return() -> None:
     assert gate_rows([], "When is Olga Novak back?", gate=gate, skip=skip) == []
 
 
+def test_a_volunteered_row_is_shown_by_its_page_s_title_and_type() -> None:
+    # volunteer_context labels a page by the words that matched it, and sends no type
+    brandt = SearchRow(slug="people/katja-brandt", title="Brandt", source_id="default",
+                       score=0.75, snippet="Katja Brandt leads data and reporting.")  # fmt: skip
+    titles = TitleMatcher([("default", "people/katja-brandt", "Katja Brandt", "person")])
+    asked = "Did Brandt sign off the reporting roadmap?"
+    shown = gate_rows([brandt], asked, gate=Gate(titles=titles))
+    assert [(r.slug, r.title, r.type) for r in shown] == [(brandt.slug, "Katja Brandt", "person")]
+    assert shown[0].snippet == brandt.snippet
+    assert gate_rows([brandt], asked) == [brandt]  # without the index, as it came
+    # a row search sent keeps its own title: it is newer than the index's
+    renamed = replace(brandt, title="Katja Brandt-Silva", type="person")
+    assert gate_rows([renamed], asked, gate=Gate(titles=titles)) == [renamed]
+
+
 def test_a_declined_russian_name_names_its_page() -> None:
     titles = TitleMatcher([("default", "people/olga-smirnova", "Ольга Смирнова", "person")])
     asked = "что у нас есть про Ольгу Смирнову?"  # the name in the accusative
@@ -475,6 +490,8 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
         "Support playbook kwuru gịnị maka mgbe a ga-ezigara engineering tiketi?",  # Igbo
         "Remote work policy ji bo sêwiraneran jî derbas dibe an tenê ji bo endezyaran e?",
         "Kutheni sakhetha i-LoRa endaweni ye-satellite? Ndifuna ukwazi",  # Xhosa
+        "X'hemm fil-Budget summary 2026? Kemm jieħdu s-salarji?",  # Maltese
+        "Lin Chen isih dadi sing nduwe Ledger Lake to?",  # Javanese
     ):
         assert other_language(other), other
     # "BLE" and "CAD" are words of English engineers: they mark no Welsh nor Irish
@@ -485,6 +502,8 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
     assert {"mis", "tak", "awak", "sell", "mum"} <= content_stems(said)
     said = "will interest wane? check the tare weight, not the sot at the bar"
     assert {"wane", "tare", "sot"} <= content_stems(said)  # English, though Hausa and Albanian
+    said = "we filed the iso images, awake at dawn"
+    assert {"fil", "iso", "awak", "dawn"} <= content_stems(said)  # English, Maltese or Javanese
     said = "which side is the kale on"
     assert {"side", "kale"} <= content_stems(said)  # English, though Somali has "sidee", "kale"
     privacy = row("concepts/differential-privacy", "Differential Privacy",
@@ -818,7 +837,9 @@ def test_a_title_in_another_script_is_read_in_a_south_asian_one_by_its_latin_for
     assert "grt" not in brahmic_runs("ఆయన గారితో మాట్లాడాలి")
 
 
-def test_one_english_word_of_a_name_among_a_script_of_south_asia_names_nothing() -> None:
+def test_one_english_word_of_a_name_among_a_script_of_south_or_southeast_asia_names_nothing() -> (
+    None
+):
     heron = row("companies/blue-heron-logistics", "Blue Heron Logistics",
                 "Ships the collars and phones from the Nairobi warehouse.", "company")  # fmt: skip
     # Gujarati: "where are herons best seen in Gujarat? thinking of going to Nal Sarovar"
@@ -828,6 +849,14 @@ def test_one_english_word_of_a_name_among_a_script_of_south_asia_names_nothing()
     whole = "blue heron logistics વાળા ફોન ક્યારે મોકલશે?"
     assert slugs(gate_rows([heron], whole)) == [heron.slug]
     assert slugs(gate_rows([heron], "Heron વાળા ફોન ક્યારે મોકલશે?")) == [heron.slug]
+    # and in a script of Southeast Asia: Lao, "is an 800 lumen lamp enough for a bedroom?"
+    summary = "# Lumen Collars\n\nLumen Collars is a collar manufacturer."
+    lumen = row("companies/lumen-collars", "Lumen Collars", summary, "company")
+    vocab = TitleVocabulary.build([lumen.title, *(f"T{i}" for i in range(30))])
+    lamp = "ໂຄມໄຟ 800 lumen ພຽງພໍສຳລັບຫ້ອງນອນບໍ?"
+    assert gate_rows([lumen], lamp, vocabulary=vocab) == []
+    whole = "lumen collars ສົ່ງຂອງມາແລ້ວບໍ?"
+    assert slugs(gate_rows([lumen], whole, vocabulary=vocab)) == [lumen.slug]
 
 
 def test_one_word_of_a_company_in_lowercase_in_another_language_names_nothing() -> None:

@@ -1,5 +1,5 @@
-"""Names in Arabic or Hebrew letters, in katakana, in Cyrillic, in Georgian and in Armenian read
-against names in Latin letters."""
+"""Names in Arabic or Hebrew letters, in katakana, in Cyrillic, in Georgian, in Armenian and in
+Ethiopic read against names in Latin letters."""
 
 from __future__ import annotations
 
@@ -47,6 +47,11 @@ def _reads_as(name: str, message: str) -> bool:
         ("Stefan Novak", "ستیفان نوواک په پایلټ ځایونو کې"),  # "v" written as waw
         ("Zoltan Kovacs", "زولتان کوواچ د کالر لپاره"),
         ("Greta Holm", "گریٹا ہولم کون ہیں؟"),  # Urdu's "t", "ٹ", and "g", "گ"
+        ("Gabriela Nunez", "گابرىيېلا نۇنيېز يازغان"),  # Uyghur writes every vowel, "ۇ" too
+        ("Jürgen Müller", "يۈرگېن مۈللېر تەكشۈرەمدۇ؟"),  # a German "j" is a "y", a vowel letter
+        ("Lin Chen", "ሊን ቸን ኣብ ኣየናይ ፕሮጀክት እያ ትሰርሕ?"),  # Tigrinya: syllables, spelt
+        ("Farid Haddad", "ፋሪድ ሓዳድ"),
+        ("Samuel Mwangi", "ንሳሙኤል ምዋንጊ ሕተቶ"),  # "to" joined to the name
     ],
 )
 def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, message: str) -> None:
@@ -69,6 +74,7 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Samuel Mwangi", "Սամուել Պետրոսյան"),
         ("Stefan Novak", "ستیفان نوري"),  # the same first name, another surname
         ("Aisha Diallo", "څه ډالۍ ورته واخلم؟"),  # Pashto "what gift": "ts", not "s"
+        ("Lin Chen", "ሊን ሃይሉ"),  # the same first name, another surname
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:

@@ -573,10 +573,11 @@ def _glossed(read: RowWords, message: Message) -> bool:
 
 def _a_company_word_abroad(row: SearchRow, read: RowWords, message: Message) -> bool:
     """One word of a company's name of two words or more, in lowercase Latin letters, in a
-    message in another language: written in a script of South Asia (:mod:`.brahmic`), whose
-    writers write the brain's names in their own script, as they sound ("બ્લૂ હેરોન
-    લોજિસ્ટિક્સ"), and keep in Latin letters the English words they use as such ("બગલા અને
-    heron પક્ષીઓ", herons to watch), or read as another language in Latin letters
+    message in another language: written in a script of South or Southeast Asia
+    (:func:`_in_an_asian_script`), whose writers write the brain's names in their own script,
+    as they sound ("બ્લૂ હેરોન લોજિસ્ટિક્સ"), and keep in Latin letters the English words they
+    use as such ("બગલા અને heron પક્ષીઓ", herons to watch; Lao "ໂຄມໄຟ 800 lumen", an
+    800-lumen lamp), or read as another language in Latin letters
     (:attr:`.message.Message.other_language`), where the word is the thing, named as that
     language names it ("feoil kudu", kudu meat; "baobab-ka", the baobab's fruit). A project's
     word so written still counts: it is often the thing the project is about ("rangers app",
@@ -584,10 +585,19 @@ def _a_company_word_abroad(row: SearchRow, read: RowWords, message: Message) -> 
     t = read.sequence
     if (row.type or "") not in {"company", "organization"} or len(t) < 2:
         return False
-    if not (in_brahmic_script(message.text) or message.other_language) or set(t) <= message.said:
+    if not (_in_an_asian_script(message.text) or message.other_language) or set(t) <= message.said:
         return False
     latin = [w for w in t if w in message.said and w.isascii() and w.isalpha()]
     return bool(latin) and all(_in_lowercase(w, message.text) for w in latin)
+
+
+def _in_an_asian_script(text: str) -> bool:
+    """The message holds a word in a script of South Asia (:mod:`.brahmic`) or one of their
+    kin in Southeast Asia (Thai, Lao, Burmese, Khmer)."""
+    return in_brahmic_script(text) or _SOUTHEAST_ASIAN.search(text) is not None
+
+
+_SOUTHEAST_ASIAN = re.compile("[\u0e01-\u0eff\u1000-\u109f\u1780-\u17ff]")
 
 
 def _beside_another(read: RowWords, backing: set[str], asked: set[str], message: Message) -> bool:
@@ -671,6 +681,45 @@ def gate_rows(
     pages the conversation's last turn showed (what a follow-up's "it" points back at).
     ``slots``: how many of them the caller shows (default ``limit``); the judge fills no more.
     """
+    picked = _picked(
+        rows,
+        message,
+        gate=gate,
+        limit=limit,
+        skip=skip,
+        vocabulary=vocabulary,
+        max_tier=max_tier,
+        subject=subject,
+        slots=slots,
+    )
+    return [_titled(row, gate.titles) for row in picked]
+
+
+def _titled(row: SearchRow, titles: TitleMatcher | None) -> SearchRow:
+    """A row sent without its page's type takes the title and type the index holds.
+
+    ``volunteer_context`` labels a page by the words of the conversation that matched it
+    (``display``: a surname, a first name, an alias; GBrain's ``entity-salience.ts``), which
+    is evidence the gate reads as it came, but no title to show the model."""
+    if row.type is not None or titles is None:
+        return row
+    page = titles.page(row.source_id, row.slug)
+    return replace(row, title=page.title, type=page.type) if page else row
+
+
+def _picked(
+    rows: Sequence[SearchRow],
+    message: str,
+    *,
+    gate: Gate,
+    limit: int,
+    skip: Collection[str],
+    vocabulary: TitleVocabulary | None,
+    max_tier: int,
+    subject: Collection[str],
+    slots: int | None,
+) -> list[SearchRow]:
+    """:func:`gate_rows`' choice, the rows as they came."""
     if vocabulary is None:
         vocabulary = gate.vocabulary
     seen: set[str] = set()

@@ -125,6 +125,8 @@ class Message:
     kotlin for the android app?"): a decision's title it says is the brain's own."""
     purposes: frozenset[str] = frozenset()
     """What a bare "for" gives a thing for (:func:`.outside.purposes`)."""
+    purposes_by_sentence: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    """Each sentence's words and :attr:`purposes` (empty for one sentence or none given)."""
     language_named: bool = False
     """It names a language a word is in, or asks how a word is said (:data:`_LANGUAGE_NAMED`:
     "kestrel en anglais", "how do you say kestrel in portuguese")."""
@@ -207,6 +209,7 @@ class Message:
             headings=_headings(message),
             mentioned=mentioned,
             outside_by_sentence=_outside_by_sentence(message, capitalised),
+            purposes_by_sentence=_purposes_by_sentence(message, capitalised),
             capitalised=frozenset(capitalised),
             by_sentence=_by_sentence(message),
         )
@@ -216,6 +219,12 @@ class Message:
         jacket" in a sentence of its own says what that sentence is about, not what the title
         is for ("is there a page on idempotency keys? my upload script should send one")."""
         return _near(self.outside_by_sentence, title, self.outside)
+
+    def purposes_near(self, title: Sequence[str]) -> frozenset[str]:
+        """:attr:`purposes`, read only in the sentences that hold a word of ``title``: "who's
+        on the mesh radio project? they asked for roof access" gives no purpose of the
+        project."""
+        return _near(self.purposes_by_sentence, title, self.purposes)
 
     def stems_near(self, title: Sequence[str]) -> frozenset[str]:
         """The stems of the sentences that hold a word of ``title`` (all of the message's
@@ -297,6 +306,17 @@ def _outside_by_sentence(
         for part in _sentences(message)
     )
     return read if any(outside for _, outside in read) else ()
+
+
+def _purposes_by_sentence(
+    message: str, capitalised: set[str]
+) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """:attr:`Message.purposes_by_sentence`: empty for one sentence or no purpose given."""
+    read = tuple(
+        (frozenset(words(part)), purposes(part, ORDINARY_STEMS, capitalised))
+        for part in _sentences(message)
+    )
+    return read if any(given for _, given in read) else ()
 
 
 def _by_sentence(message: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:

@@ -116,7 +116,7 @@ class TitleMatcher:
 
     __slots__ = (
         *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
-        *("_brahmic", "_kana", "_months", "_name_parts", "_people", "_undated", "pages"),
+        *("_brahmic", "_kana", "_months", "_name_parts", "_people", "_undated", "_pages", "pages"),
     )
 
     def __init__(
@@ -139,12 +139,14 @@ class TitleMatcher:
         self._name_parts: set[str] = set()
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self._months: dict[tuple[str, str], list[SearchRow]] = {}
+        self._pages: dict[tuple[str, str], SearchRow] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
             if not stems:
                 continue
             row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
+            self._pages[(source, slug)] = row
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
             in_latin = latin_form(title, slug)
             latin = frozenset(content_stems(in_latin))
@@ -200,6 +202,10 @@ class TitleMatcher:
 
     def __repr__(self) -> str:
         return f"TitleMatcher(pages={self.pages})"
+
+    def page(self, source_id: str, slug: str) -> SearchRow | None:
+        """The indexed title and type of one page (``None`` when not indexed)."""
+        return self._pages.get((source_id, slug))
 
     def _misspelt(self, message: str, wanted: set[str]) -> list[SearchRow]:
         """Names of two or more words the message holds with one of them a slip off. Each

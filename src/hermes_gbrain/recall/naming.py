@@ -38,6 +38,7 @@ __all__ = [
     "label_and_rest_said",
     "lone_name",
     "names_said_whole",
+    "opened",
     "quoted_from",
     "spelt_otherwise",
     "title_named",
@@ -156,6 +157,20 @@ def page_asked(title: tuple[str, ...], message: Message) -> bool:
     """:func:`paged`, and the page is no one else's: not followed by "of" or "for" ("the
     keystone auth page of my blog host")."""
     return any(w in _PAGE_WORDS and nxt not in _BELONGS for w, nxt in _after(title, message))
+
+
+def opened(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more, stands right after "open" (or "open the", "open our",
+    "open up"): "can u open weekly planning notes, monday meeting in 10 min" asks for the
+    page, whatever the rest is about."""
+    m = message.sequence
+    return len(title) >= 2 and any(
+        m[i - 1 : i] == ("open",) or (i >= 2 and m[i - 2] == "open" and m[i - 1] in _OPEN_THE)
+        for i in _places(title, m)
+    )
+
+
+_OPEN_THE = frozenset({"the", "our", "up"})
 
 
 def quoted_from(title: tuple[str, ...], message: Message) -> bool:

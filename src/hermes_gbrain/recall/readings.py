@@ -23,6 +23,7 @@ from .naming import (
     held_by_name,
     is_lettered,
     label_and_rest_said,
+    opened,
     page_asked,
     quoted_from,
     spelt_otherwise,
@@ -269,7 +270,7 @@ def _elsewhere(
         whole = {s for s in title if not s.isdigit() and not is_date_stem(s)}
         if len(whole) >= WHOLE_TITLE_WORDS and whole <= message.wanted:
             return False  # "collar battery drain incident report - what was the root cause"
-    if page_asked(read.sequence, message):
+    if page_asked(read.sequence, message) or opened(read.sequence, message):
         return False  # "zero trust networking page — anything concrete in there?"
     if written_about(read.sequence, message):
         return False  # "the tech annex needs a para on driftwood sync"
@@ -286,7 +287,7 @@ def _elsewhere(
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
     if message.outside_near(read.sequence) - read.body:
         return True  # "an expense policy for a five-person bakery"
-    if message.purposes - read.body and not message.asks_held:
+    if message.purposes_near(read.sequence) - read.body and not message.asks_held:
         return True  # "drone survey rules for wedding photographers"; not "is there a page"
     if read.title and read.title <= message.wanted and _asks_for_writing(message):
         return False  # "idempotency keys for photo uploads, do we have a writeup"

@@ -1,5 +1,5 @@
-"""Names written in Arabic or Hebrew letters, in katakana or in Cyrillic, compared with names
-in Latin letters.
+"""Names written in Arabic or Hebrew letters, in katakana, in Cyrillic or in another script,
+compared with names in Latin letters.
 
 A person's page is titled "Rania Saleh"; an Arabic message writes رانيا صالح and a Japanese
 one マヤ・オカフォー for *Maya Okafor*. Neither script spells a Latin name one way: Arabic
@@ -13,7 +13,10 @@ must agree, word by word and in order, with three consonants or more in all: one
 skeleton ("m" for Maya) says nothing. Persian, Urdu and Pashto write in the same letters, with
 their own "k" and "y" and letters Arabic lacks ("پ" for "p", "چ" for "ch", "گ" for "g", Urdu's
 "ٹ" and Pashto's "ټ" for "t"), and write a "v" with the vowel letter waw ("ستیفان نوواک" for
-*Stefan Novak*): a name with a "v" is read with it and without it.
+*Stefan Novak*): a name with a "v" is read with it and without it. Uyghur writes every vowel,
+with letters of its own ("گابرىيېلا نۇنيېز" for *Gabriela Nunez*), and a German or Nordic "j"
+is a "y" to its writers as to Persian ones ("يۈرگېن مۈللېر" for *Jürgen Müller*): a name with a
+"j" is read with it and without it too.
 
 Cyrillic spells a Latin name letter for letter, but Russian declines it: "Надю Петрову" is
 *Nadia Petrova* as an object, "Дмитрия Соренсена" is *Dmitri Sorensen*'s. Most case endings
@@ -31,6 +34,10 @@ joined to the last word ("მაია ოკაფორს": to *Maya Okafor*;
 Mwangi*, with the article "-ն"): each word is read as its skeleton in Latin letters, as written
 and without one of :data:`_GEORGIAN_ENDINGS` or :data:`_ARMENIAN_ENDINGS`, with the Cyrillic
 minimums. Georgian has no "f" and writes it "ფ" ("p").
+
+Ethiopic (Amharic, Tigrinya) writes syllables, each a consonant and a vowel, so a name is
+spelt as Cyrillic spells it ("ሊን ቸን" is "lin chen") and read with the Cyrillic minimums, as
+written and without a preposition joined before it ("ንሳሙኤል": to Samuel).
 
 Hebrew, like Arabic, writes a name's consonants and few of its vowels ("רניה סאלח" for
 *Rania Saleh*, "ניקולאי איבנוב" for *Nikolai Ivanov*): one letter serves for "b" and "v",
@@ -96,16 +103,19 @@ _ARABIC_LETTERS = {
     "چ": "sh",
     "څ": "ts",
     "ځ": "dz",
+    "ڭ": "nj",
 }
 """Each Arabic consonant as Latin letters, with the letters Persian, Urdu and Pashto add
 ("ټ", "ډ", "ړ": their "t", "d" and "r"; "گ" and "ګ": "g", which a Latin name's skeleton
 reads as "j", as Arabic writes it "ج"; Pashto's "څ" and "ځ" as the "ts" and "dz" they are,
 so that "څه ډالۍ", what gift, is no *Aisha Diallo*); alif, waw, ya, hamza and ain have none, nor do
-Urdu's and Pashto's own "y" and "e" or Urdu's letter that marks an aspirate."""
+Urdu's and Pashto's own "y" and "e" or Urdu's letter that marks an aspirate, nor the vowel
+letters Uyghur writes every vowel with ("ۈ", "ۇ", "ې" and more), or its "ۋ", a "v" or a "w";
+Uyghur's "ڭ" is the "ng" a Latin skeleton reads as "nj"."""
 _ARABIC_WORD = re.compile(
     "[\u0621-\u064a\u0679\u067c\u067e\u0681\u0685\u0686\u0688\u0689\u0691\u0693"
     "\u0696\u0698\u069a\u06a4\u06a9\u06ab\u06af\u06ba\u06bc\u06be\u06c1\u06cc"
-    "\u06cd\u06d0\u06d2]+"
+    "\u06cd\u06d0\u06d2\u06ad\u06c6\u06c7\u06c8\u06cb\u06d5]+"
 )
 _ARABIC_PREFIXES = ("و", "ب", "ل", "ك")
 """Conjunctions and prepositions written joined to the next word ("ورانيا": and Rania)."""
@@ -165,6 +175,10 @@ _CYRILLIC_WORD = re.compile("[\u0400-\u04ff]+")
 _FOR_CYRILLIC = str.maketrans({"w": "v", "q": "k", "x": "ks"})
 _FOR_GEORGIAN = str.maketrans({"w": "v", "q": "k", "x": "ks", "f": "p"})
 
+_ETHIOPIC_WORD = re.compile("[\u1200-\u135a]+")
+"""A word of Ethiopic syllables (Amharic, Tigrinya), its word space and full stop outside."""
+_ETHIOPIC_PREFIXES = ("ብ", "ን", "ለ", "በ", "ከ", "የ")
+"""Prepositions Tigrinya and Amharic join to the next word ("ንሊን": to Lin; "የማያ": Maya's)."""
 _GEORGIAN_WORD = re.compile("[\u10d0-\u10fa]+")
 _GEORGIAN_ENDINGS = tuple("ისთვის თვის იდან ისგან ით ის ად ში ზე თან მა ს".split())  # noqa: SIM905
 """Case endings of Georgian nouns, a name's among them (dative "-ს", ergative "-მა",
@@ -217,6 +231,13 @@ def _spelt(word: str, endings: tuple[str, ...]) -> list[str]:
 def _spelt_skeleton(stem: str) -> str:
     latin = _letters(anyascii(stem).replace("ow", "u"))  # Armenian "ու" is "u"
     return _squeeze(re.sub("[aeiouy]", "", _SOFT_H.sub("", latin)))
+
+
+def _ethiopic(word: str) -> list[str]:
+    """An Ethiopic word's skeletons: each syllable spelt in Latin letters ("ሊን ቸን" is "lin
+    chen"), as written and without a preposition joined before it (:data:`_ETHIOPIC_PREFIXES`)."""
+    stems = [word, *(word[1:] for p in _ETHIOPIC_PREFIXES if word.startswith(p) and len(word) > 2)]
+    return list(dict.fromkeys(_as_cyrillic(anyascii(stem)) for stem in stems))
 
 
 def without_endings(word: str, endings: tuple[str, ...]) -> list[str]:
@@ -282,11 +303,16 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     if len(latin) < 2 or not all(latin):
         return set()
     arabic = tuple(_as_arabic(w) for w in latin)
-    # Persian, Urdu and Pashto write "v" as waw, a vowel letter: "نوواک" for *Novak*
+    # Persian, Urdu and Pashto write "v" as waw, a vowel letter: "نوواک" for *Novak*; a
+    # German or Nordic "j" is a "y", which Arabic letters write as a vowel: "يۈرگېن" *Jürgen*
     unvoiced = tuple(_as_arabic(w.replace("v", "")) for w in latin) if "v" in "".join(latin) else ()
+    unjoined = tuple(_as_arabic(w.replace("j", "")) for w in latin) if "j" in "".join(latin) else ()
     kana = tuple(as_kana(w) for w in title_words)
     hebrew = tuple(_as_hebrew(w) for w in title_words)
-    readings = [("arabic", arabic), ("arabic", unvoiced), ("hebrew", hebrew), ("kana", kana)]
+    readings = [
+        *(("arabic", arabic), ("arabic", unvoiced), ("arabic", unjoined)),
+        *(("hebrew", hebrew), ("kana", kana)),
+    ]
     found = {
         (script, skeleton)
         for script, skeleton in readings
@@ -295,7 +321,7 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     cyrillic = tuple(_as_cyrillic(w) for w in title_words)
     georgian = tuple(_as_cyrillic(w, _FOR_GEORGIAN) for w in title_words)
     each, whole = MIN_CYRILLIC
-    spelt = {"cyrillic": cyrillic, "armenian": cyrillic, "georgian": georgian}
+    spelt = {"cyrillic": cyrillic, "armenian": cyrillic, "ethiopic": cyrillic, "georgian": georgian}
     for script, skeleton in spelt.items():
         if min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
             found.add((script, skeleton))
@@ -381,9 +407,10 @@ def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     cyrillic = [_cyrillic_readings(w) for w in _CYRILLIC_WORD.findall(message)]
     georgian = [_spelt(w, _GEORGIAN_ENDINGS) for w in _GEORGIAN_WORD.findall(message)]
     armenian = [_spelt(w, _ARMENIAN_ENDINGS) for w in _ARMENIAN_WORD.findall(message)]
+    ethiopic = [_ethiopic(w) for w in _ETHIOPIC_WORD.findall(message)]
     scripts = (
         *(("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("cyrillic", cyrillic)),
-        *(("georgian", georgian), ("armenian", armenian)),
+        *(("georgian", georgian), ("armenian", armenian), ("ethiopic", ethiopic)),
     )
     for script, runs in scripts:
         for size in (2, 3):

@@ -207,18 +207,25 @@ _LATIN_FUNCTION_WORDS = frozenset(
     gịnị kedu olee onye maka mgbe nke biko daalụ echi ugbu ọzọ nwere kwuru anyị
     ji li çawa çima kengî kî kîjan çend dibêje heye hene hûn gelo tenê jiber dixwazim
     kutheni yintoni njani kwaye ndicela enkosi ukuba ndifuna sifuna ngoku namhlanje kulungile
+    kif fejn liema kemm hemm fuq biex huwa hija għandna għandi għax imma ukoll issa kien kienet
+    tista hux tiegħu minnu għal
+    kuwi neng kanggo piye sapa endi pira pirang ora wis durung arep dhewe dheweke saka menyang
+    utawa banget saiki sesuk wingi isih kae iki iku nanging amarga supaya bareng babagan marang
+    wae opo sopo ngendi kepiye dadi nduwe duwe mung kabeh akeh apik oleh ngerti takon golek
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
 Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in Latin letters
 ("kya", "kaise", "hai"), and of Estonian, Latvian, Lithuanian, Finnish, Hungarian, Basque,
 Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Zulu,
-Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali, Igbo, Kurdish and Xhosa, that are no
+Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali, Igbo, Kurdish, Xhosa, Maltese and
+Javanese, that are no
 English word once their accents are dropped ("thế" would be "the", "bên" "ben") and share no
 English word's stem (Estonian "mis" and "selle" would take "miss" and "sells" with them, Welsh
 "ble" the "BLE" of a radio, Irish "cad" the "CAD" of a drawing, Somali "sidee" "side"; Hausa
 "wane" and "tare", Albanian "sot" and Somali "kale" are English words too; Kurdish "bo" is
-what an apostrophe leaves of Uzbek's "bo'ladi"): they anchor
+what an apostrophe leaves of Uzbek's "bo'ladi"; Maltese "fil" is the stem of "filed",
+Javanese "iso" and "awake" are English): they anchor
 nothing, and they mark a message as written in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
@@ -463,7 +470,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 10
+STEMS_VERSION = 11
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
