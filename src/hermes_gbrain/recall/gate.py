@@ -659,6 +659,23 @@ def _promote(rows: Iterable[SearchRow], tiers: dict[int, list[SearchRow]], shown
     return found
 
 
+def _shown_as(rows: list[SearchRow], gate: Gate) -> list[SearchRow]:
+    """The rows the gate lets through, each as :func:`_titled` shows it."""
+    return [_titled(row, gate.titles) for row in rows]
+
+
+def _titled(row: SearchRow, titles: TitleMatcher | None) -> SearchRow:
+    """A row sent without its page's type takes the title and type the index holds.
+
+    ``volunteer_context`` labels a page by the words of the conversation that matched it
+    (``display``: a surname, a first name, an alias; GBrain's ``entity-salience.ts``), which
+    is evidence the gate reads as it came, but no title to show the model."""
+    if row.type is not None or titles is None:
+        return row
+    page = titles.page(row.source_id, row.slug)
+    return replace(row, title=page.title, type=page.type) if page else row
+
+
 def gate_rows(
     rows: Sequence[SearchRow],
     message: str,
@@ -681,45 +698,6 @@ def gate_rows(
     pages the conversation's last turn showed (what a follow-up's "it" points back at).
     ``slots``: how many of them the caller shows (default ``limit``); the judge fills no more.
     """
-    picked = _picked(
-        rows,
-        message,
-        gate=gate,
-        limit=limit,
-        skip=skip,
-        vocabulary=vocabulary,
-        max_tier=max_tier,
-        subject=subject,
-        slots=slots,
-    )
-    return [_titled(row, gate.titles) for row in picked]
-
-
-def _titled(row: SearchRow, titles: TitleMatcher | None) -> SearchRow:
-    """A row sent without its page's type takes the title and type the index holds.
-
-    ``volunteer_context`` labels a page by the words of the conversation that matched it
-    (``display``: a surname, a first name, an alias; GBrain's ``entity-salience.ts``), which
-    is evidence the gate reads as it came, but no title to show the model."""
-    if row.type is not None or titles is None:
-        return row
-    page = titles.page(row.source_id, row.slug)
-    return replace(row, title=page.title, type=page.type) if page else row
-
-
-def _picked(
-    rows: Sequence[SearchRow],
-    message: str,
-    *,
-    gate: Gate,
-    limit: int,
-    skip: Collection[str],
-    vocabulary: TitleVocabulary | None,
-    max_tier: int,
-    subject: Collection[str],
-    slots: int | None,
-) -> list[SearchRow]:
-    """:func:`gate_rows`' choice, the rows as they came."""
     if vocabulary is None:
         vocabulary = gate.vocabulary
     seen: set[str] = set()
@@ -734,7 +712,7 @@ def _picked(
     if gate.mode != "anchored":
         clean = [r for r in clean if row_key(r) not in shown]
     if gate.mode == "off":
-        return clean[:limit]
+        return _shown_as(clean[:limit], gate)
     if gate.mode == "evidence":
         top = max((r.score for r in clean if r.score is not None), default=None)
         kept = [
@@ -743,7 +721,7 @@ def _picked(
             if r.evidence not in WEAK_EVIDENCE
             and not (top and r.score is not None and r.score < gate.min_ratio * top)
         ]
-        return kept[:limit]
+        return _shown_as(kept[:limit], gate)
     row_words = [RowWords.of(row) for row in clean]
     read = {row_key(row): w for row, w in zip(clean, row_words, strict=True)}
     said = Message.of(message).knowing(row_words)
@@ -854,7 +832,7 @@ def _picked(
     if beside:
         picked = [r for r in picked if not _own_company(r, vocabulary)]
     if gate.judge is None or max_tier < 3:
-        return picked
+        return _shown_as(picked, gate)
     best = max((r.score for r in clean if r.score is not None), default=0.0)
     judged = [
         (row, reading, position, tier)
@@ -868,4 +846,5 @@ def _picked(
     # pointers do not add to what its briefing showed, a later turn to what it already has
     shows = limit if slots is None else min(slots, limit)
     room = shows - len(picked) - sum(row_key(r) in shown for r in clean)
-    return picked + admitted(judged, taken, said, best, threshold=gate.judge, room=room)
+    admit = admitted(judged, taken, said, best, threshold=gate.judge, room=room)
+    return _shown_as(picked + admit, gate)

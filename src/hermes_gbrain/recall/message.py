@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..api import SearchRow
@@ -208,8 +208,8 @@ class Message:
             set_apart=frozenset(content_stems(opening)),
             headings=_headings(message),
             mentioned=mentioned,
-            outside_by_sentence=_outside_by_sentence(message, capitalised),
-            purposes_by_sentence=_purposes_by_sentence(message, capitalised),
+            outside_by_sentence=_things_by_sentence(message, capitalised, outside_things),
+            purposes_by_sentence=_things_by_sentence(message, capitalised, purposes),
             capitalised=frozenset(capitalised),
             by_sentence=_by_sentence(message),
         )
@@ -297,26 +297,18 @@ SENTENCE_END = re.compile(r"[.?!;\n]+(?:\s|$)|[\u3002\uff1f\uff01]")
 space, a line's end, or their full-width forms."""
 
 
-def _outside_by_sentence(
-    message: str, capitalised: set[str]
+def _things_by_sentence(
+    message: str,
+    capitalised: set[str],
+    things: Callable[[str, Collection[str], Collection[str]], frozenset[str]],
 ) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """:attr:`Message.outside_by_sentence`: empty for one sentence or nothing outside."""
+    """Each sentence's words and what ``things`` (:func:`.outside.outside_things`,
+    :func:`.outside.purposes`) reads in it: empty for one sentence or nothing read."""
     read = tuple(
-        (frozenset(words(part)), outside_things(part, ORDINARY_STEMS, capitalised))
+        (frozenset(words(part)), things(part, ORDINARY_STEMS, capitalised))
         for part in _sentences(message)
     )
-    return read if any(outside for _, outside in read) else ()
-
-
-def _purposes_by_sentence(
-    message: str, capitalised: set[str]
-) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """:attr:`Message.purposes_by_sentence`: empty for one sentence or no purpose given."""
-    read = tuple(
-        (frozenset(words(part)), purposes(part, ORDINARY_STEMS, capitalised))
-        for part in _sentences(message)
-    )
-    return read if any(given for _, given in read) else ()
+    return read if any(found for _, found in read) else ()
 
 
 def _by_sentence(message: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
