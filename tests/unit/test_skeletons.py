@@ -75,6 +75,7 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Stefan Novak", "ستیفان نوري"),  # the same first name, another surname
         ("Aisha Diallo", "څه ډالۍ ورته واخلم؟"),  # Pashto "what gift": "ts", not "s"
         ("Lin Chen", "ሊን ሃይሉ"),  # the same first name, another surname
+        ("Jomo Otieno", "ما تعني كلمة sprint؟"),  # "what does … mean": no "j" read away here
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:

@@ -77,6 +77,9 @@ __all__ = [
 
 MIN_CONSONANTS = 3
 """Consonants a whole name's skeleton needs before it may name a page."""
+MIN_UNJOINED = 2
+"""Consonants each word of a name read without its "j" needs: Arabic's short words ("ما", what)
+read as little."""
 MIN_CYRILLIC = (2, 5)
 """Consonants each word and the whole name need in Cyrillic, where a name's words are read
 wherever they stand, prepositions and all."""
@@ -304,9 +307,11 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
         return set()
     arabic = tuple(_as_arabic(w) for w in latin)
     # Persian, Urdu and Pashto write "v" as waw, a vowel letter: "نوواک" for *Novak*; a
-    # German or Nordic "j" is a "y", which Arabic letters write as a vowel: "يۈرگېن" *Jürgen*
+    # German or Nordic "j" is a "y", which Arabic letters write as a vowel: "يۈرگېن" *Jürgen*,
+    # each word keeping two consonants ("ما تعني", what does … mean, is no *Jomo Otieno*)
     unvoiced = tuple(_as_arabic(w.replace("v", "")) for w in latin) if "v" in "".join(latin) else ()
     unjoined = tuple(_as_arabic(w.replace("j", "")) for w in latin) if "j" in "".join(latin) else ()
+    unjoined = unjoined if all(len(w) >= MIN_UNJOINED for w in unjoined) else ()
     kana = tuple(as_kana(w) for w in title_words)
     hebrew = tuple(_as_hebrew(w) for w in title_words)
     readings = [
