@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from anyascii import anyascii
 
 from .skeletons import without_endings
-from .words import joined
+from .words import in_southeast_asian_script, joined
 
 __all__ = ["PAIR_MIN", "WORD_MIN", "brahmic_runs", "in_brahmic_script", "title_brahmic"]
 
@@ -149,5 +149,6 @@ def brahmic_runs(message: str) -> set[str]:
 
 
 def in_brahmic_script(message: str) -> bool:
-    """Whether the message holds a word in one of these scripts."""
-    return _WORD.search(message) is not None
+    """Whether the message holds a word in one of these scripts or in their kin of Southeast
+    Asia (Thai, Lao, Burmese, Khmer), whose writers too keep English words in Latin letters."""
+    return _WORD.search(message) is not None or in_southeast_asian_script(message)

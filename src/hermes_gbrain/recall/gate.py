@@ -574,7 +574,7 @@ def _glossed(read: RowWords, message: Message) -> bool:
 def _a_company_word_abroad(row: SearchRow, read: RowWords, message: Message) -> bool:
     """One word of a company's name of two words or more, in lowercase Latin letters, in a
     message in another language: written in a script of South or Southeast Asia
-    (:func:`_in_an_asian_script`), whose writers write the brain's names in their own script,
+    (:func:`.brahmic.in_brahmic_script`), whose writers write the brain's names in their own script,
     as they sound ("બ્લૂ હેરોન લોજિસ્ટિક્સ"), and keep in Latin letters the English words they
     use as such ("બગલા અને heron પક્ષીઓ", herons to watch; Lao "ໂຄມໄຟ 800 lumen", an
     800-lumen lamp), or read as another language in Latin letters
@@ -585,19 +585,10 @@ def _a_company_word_abroad(row: SearchRow, read: RowWords, message: Message) -> 
     t = read.sequence
     if (row.type or "") not in {"company", "organization"} or len(t) < 2:
         return False
-    if not (_in_an_asian_script(message.text) or message.other_language) or set(t) <= message.said:
+    if not (in_brahmic_script(message.text) or message.other_language) or set(t) <= message.said:
         return False
     latin = [w for w in t if w in message.said and w.isascii() and w.isalpha()]
     return bool(latin) and all(_in_lowercase(w, message.text) for w in latin)
-
-
-def _in_an_asian_script(text: str) -> bool:
-    """The message holds a word in a script of South Asia (:mod:`.brahmic`) or one of their
-    kin in Southeast Asia (Thai, Lao, Burmese, Khmer)."""
-    return in_brahmic_script(text) or _SOUTHEAST_ASIAN.search(text) is not None
-
-
-_SOUTHEAST_ASIAN = re.compile("[\u0e01-\u0eff\u1000-\u109f\u1780-\u17ff]")
 
 
 def _beside_another(read: RowWords, backing: set[str], asked: set[str], message: Message) -> bool:

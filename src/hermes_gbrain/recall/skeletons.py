@@ -298,9 +298,21 @@ def _latin(word: str) -> str:
     return re.sub("[aeiouyw]", "", _letters(word))
 
 
+def _arabic_without(latin: list[str], letter: str, *, each: int = 0) -> tuple[str, ...]:
+    """A name's Arabic skeletons with ``letter`` read as the vowel letter those who write
+    Arabic letters write it with, when it has the letter and each word keeps ``each``
+    consonants; ``()`` otherwise."""
+    if not any(letter in w for w in latin):
+        return ()
+    read = tuple(_as_arabic(w.replace(letter, "")) for w in latin)
+    return read if all(len(w) >= each for w in read) else ()
+
+
 def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...]]]:
-    """A Latin name's skeletons as Arabic and as katakana would write it, ``(script,
-    skeletons)``; none when the name is too short to say anything."""
+    """A Latin name's skeletons as Arabic, Hebrew, katakana and the scripts that spell it
+    letter for letter would write it, ``(script, skeletons)``; none when the name is too short
+    to say anything. Cyrillic, Armenian and Ethiopic spell it alike and share one reading,
+    ``"spelt"``; Georgian, which has no "f", has its own."""
     title_words = list(title_words)
     latin = [_latin(w) for w in title_words]
     if len(latin) < 2 or not all(latin):
@@ -309,9 +321,8 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     # Persian, Urdu and Pashto write "v" as waw, a vowel letter: "نوواک" for *Novak*; a
     # German or Nordic "j" is a "y", which Arabic letters write as a vowel: "يۈرگېن" *Jürgen*,
     # each word keeping two consonants ("ما تعني", what does … mean, is no *Jomo Otieno*)
-    unvoiced = tuple(_as_arabic(w.replace("v", "")) for w in latin) if "v" in "".join(latin) else ()
-    unjoined = tuple(_as_arabic(w.replace("j", "")) for w in latin) if "j" in "".join(latin) else ()
-    unjoined = unjoined if all(len(w) >= MIN_UNJOINED for w in unjoined) else ()
+    unvoiced = _arabic_without(latin, "v")
+    unjoined = _arabic_without(latin, "j", each=MIN_UNJOINED)
     kana = tuple(as_kana(w) for w in title_words)
     hebrew = tuple(_as_hebrew(w) for w in title_words)
     readings = [
@@ -326,8 +337,7 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     cyrillic = tuple(_as_cyrillic(w) for w in title_words)
     georgian = tuple(_as_cyrillic(w, _FOR_GEORGIAN) for w in title_words)
     each, whole = MIN_CYRILLIC
-    spelt = {"cyrillic": cyrillic, "armenian": cyrillic, "ethiopic": cyrillic, "georgian": georgian}
-    for script, skeleton in spelt.items():
+    for script, skeleton in (("spelt", cyrillic), ("georgian", georgian)):
         if min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
             found.add((script, skeleton))
     return found
@@ -414,8 +424,8 @@ def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     armenian = [_spelt(w, _ARMENIAN_ENDINGS) for w in _ARMENIAN_WORD.findall(message)]
     ethiopic = [_ethiopic(w) for w in _ETHIOPIC_WORD.findall(message)]
     scripts = (
-        *(("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("cyrillic", cyrillic)),
-        *(("georgian", georgian), ("armenian", armenian), ("ethiopic", ethiopic)),
+        *(("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("spelt", cyrillic)),
+        *(("georgian", georgian), ("spelt", armenian), ("spelt", ethiopic)),
     )
     for script, runs in scripts:
         for size in (2, 3):

@@ -82,10 +82,13 @@ a word of Devanagari, Bengali, Tamil or Thai, whose vowels are marks ("करन
 Arabic written with its short vowels, fell apart into letters."""
 _TOKEN = re.compile(rf"[^\W_](?:[^\W_]|[{_MARKS}])*")
 _SHORT_CODE = re.compile(r"[a-z][0-9]|[0-9][a-z]")  # "q3", "v2", "3d": short but specific
-_UNSPACED = (
+_SOUTHEAST_ASIAN = (
     (0x0E00, 0x0EFF),  # Thai, Lao
     (0x1000, 0x109F),  # Myanmar
     (0x1780, 0x17FF),  # Khmer
+)
+_UNSPACED = (
+    *_SOUTHEAST_ASIAN,
     (0x3040, 0x30FF),  # Hiragana, Katakana
     (0x31F0, 0x31FF),  # Katakana phonetic extensions
     (0x3400, 0x4DBF),  # CJK extension A
@@ -311,6 +314,16 @@ is about (``gate``'s title-used-elsewhere rule)."""
 _UNSPACED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _UNSPACED)
 _RUNS = re.compile(f"[{_UNSPACED_CLASS}]+|[^{_UNSPACED_CLASS}]+")
 _ANY_UNSPACED = re.compile(f"[{_UNSPACED_CLASS}]")
+
+
+_ANY_SOUTHEAST_ASIAN = re.compile(
+    "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _SOUTHEAST_ASIAN) + "]"
+)
+
+
+def in_southeast_asian_script(text: str) -> bool:
+    """Whether ``text`` holds a letter of Thai, Lao, Burmese or Khmer."""
+    return _ANY_SOUTHEAST_ASIAN.search(text) is not None
 
 
 def is_unspaced(ch: str) -> bool:
