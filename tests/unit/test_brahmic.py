@@ -34,6 +34,17 @@ def _reads_as(title: str, message: str) -> set[str]:
         ("Ledger Lake", "ಲೆಡ್ಜರ್ ಲೇಕ್ pipeline ಯಾರ ಕೈಯಲ್ಲಿ?", {"Ledger",
          "Ledger Lake"}),  # "dg" before "e" written "ಡ್ಜ", "dj"
         ("Budget forecast", "बजट forecast", {"Budget"}),  # and written "ज", "j"
+        ("Meadowlark Design Studio", "মিডোলাৰ্ক ডিজাইন ষ্টুডিঅ'ৰ বিলখন", {"Meadowlark",
+         "Design", "Studio", "Meadowlark Design", "Design Studio"}),  # Assamese: its own
+        # "r" and genitive; a "w" after a vowel and the "g" of "design" are not spoken
+        ("Hiring pipeline", "হায়াৰিং পাইপলাইনত এতিয়া", {"Hiring", "pipeline",
+         "Hiring pipeline"}),  # Assamese: "-ing" with the anusvara; "-ত", in
+        ("Farid Haddad", "ފަރީދު ހައްދާދު ރަނގަޅުކުރި", {"Farid", "Haddad",
+         "Farid Haddad"}),  # Dhivehi, in Thaana
+        ("Savanna Trust", "ސަވަނާ ޓްރަސްޓަކީ ކޮންކަހަލަ", {"Savanna", "Trust",
+         "Savanna Trust"}),  # with "-ކީ": what the sentence is about
+        ("Jonah Reyes", "ޖޯނާ ރެޔެސް ކުރާ", {"Jonah Reyes"}),
+        ("Quentin Dubois", "ކްވެންޓިން ޑުބުއާ", {"Quentin"}),  # "qu" spoken "kv"
     ],
 )  # fmt: skip
 def test_a_title_s_words_written_as_they_sound_read_as_the_title_s(

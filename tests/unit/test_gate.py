@@ -1230,6 +1230,11 @@ def test_a_name_after_an_article_and_a_word_of_its_kind_is_a_common_noun() -> No
     assert gate_rows([kestrel], "how fast can an american kestrel dive") == []
     # a word that goes with anything between them is no kind of kestrel
     assert slugs(gate_rows([kestrel], "a quick kestrel update: any news?")) == [kestrel.slug]
+    # nor is the letter left of an elided article: Luxembourgish "an d'Olga", and Olga
+    olga = row("people/olga-novak", "Olga Novak", 1.0, "exact_title_match", "person",
+               snippet="Field operations lead.")  # fmt: skip
+    asked = "an d'Olga Novak, wat ass hir Roll dobäi?"
+    assert slugs(gate_rows([olga], asked)) == [olga.slug]
 
 
 def test_a_concept_the_writer_calls_theirs_is_about_something_else() -> None:

@@ -49,6 +49,7 @@ def _reads_as(name: str, message: str) -> bool:
         ("Greta Holm", "گریٹا ہولم کون ہیں؟"),  # Urdu's "t", "ٹ", and "g", "گ"
         ("Gabriela Nunez", "گابرىيېلا نۇنيېز يازغان"),  # Uyghur writes every vowel, "ۇ" too
         ("Jürgen Müller", "يۈرگېن مۈللېر تەكشۈرەمدۇ؟"),  # a German "j" is a "y", a vowel letter
+        ("Jürgen Müller", "Юрген Мюллер килешүләрне тикшерәме?"),  # Tatar: spelt "y" too
         ("Lin Chen", "ሊን ቸን ኣብ ኣየናይ ፕሮጀክት እያ ትሰርሕ?"),  # Tigrinya: syllables, spelt
         ("Farid Haddad", "ፋሪድ ሓዳድ"),
         ("Samuel Mwangi", "ንሳሙኤል ምዋንጊ ሕተቶ"),  # "to" joined to the name
@@ -76,6 +77,7 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Aisha Diallo", "څه ډالۍ ورته واخلم؟"),  # Pashto "what gift": "ts", not "s"
         ("Lin Chen", "ሊን ሃይሉ"),  # the same first name, another surname
         ("Jomo Otieno", "ما تعني كلمة sprint؟"),  # "what does … mean": no "j" read away here
+        ("Jomo Otieno", "Омо Отиено"),  # too little left without the "j"
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:

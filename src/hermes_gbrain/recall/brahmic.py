@@ -1,19 +1,21 @@
 """A title's Latin words written in the scripts of South Asia, read back as those words.
 
-Hindi, Marathi and Nepali (Devanagari), Bengali, Punjabi (Gurmukhi), Gujarati, Odia, Tamil,
-Telugu, Kannada, Malayalam and Sinhala write an English name or title as it sounds: "બીકન
-એપમાં" is in *Beacon App*, "ਡਾਟਾ ਰਿਟੈਨਸ਼ਨ ਪਾਲਿਸੀ" *Data Retention Policy*, "ਸੈਮੂਅਲ
-ਮਵਾਂਗੀ" *Samuel Mwangi*. The vowels written are the speaker's, not the spelling's ("ਸੈਮੂਅਲ" is
-"saimual"), so both sides are read as *skeletons*: consonants by sound, vowels left out.
-A Latin word is read as it is spoken ("c" before "e", "i" or "y" as "s", "tion" as "shn",
-"ph" as "f", "w" as "v", "dg" before "e", "i" or "y" as "j", "z" and "j" as "s", as these
-scripts write a "z" with the letter for "j" or "jh": "রোজা" is *Rosa*); a word in these
+Hindi, Marathi and Nepali (Devanagari), Bengali and Assamese, Punjabi (Gurmukhi), Gujarati,
+Odia, Tamil, Telugu, Kannada, Malayalam, Sinhala and Dhivehi (Thaana) write an English name or
+title as it sounds: "બીકન એપમાં" is in *Beacon App*, "ਡਾਟਾ ਰਿਟੈਨਸ਼ਨ ਪਾਲਿਸੀ" *Data Retention
+Policy*, "ਸੈਮੂਅਲ ਮਵਾਂਗੀ" *Samuel Mwangi*. The vowels written are the speaker's, not the
+spelling's ("ਸੈਮੂਅਲ" is "saimual"), so both sides are read as *skeletons*: consonants by
+sound, vowels left out. A Latin word is read as it is spoken ("c" before "e", "i" or "y" as
+"s", "tion" as "shn", "qu" as "kv", "ph" as "f", "w" as "v" but after a vowel as part of it,
+the "g" of "design" as nothing, "dg" before "e", "i" or "y" as "j", "z" and "j" as "s", as
+these scripts write a "z" with the letter for "j" or "jh": "রোজা" is *Rosa*); a word in these
 scripts is read letter by letter (:func:`anyascii.anyascii`), its nasal mark before a
-consonant as "n" ("ਮਵਾਂਗੀ" is "mvangi"), aspirates as their plain consonant, "dj" as the
-"j" it stands for ("ಲೆಡ್ಜರ್", *ledger*), and the joiners that shape its letters as part of
-the word ("ಲಿಂಡ್\u200cಗ್ರೆನ್", *Lindgren*). Gujarati, Bengali, Marathi and Nepali join
-case endings to a name ("મોરીનું": *Mori*'s, "ડેશબોર્ડમાં": in the dashboard): a word is read
-as written and without one.
+consonant as "n" ("ਮਵਾਂਗੀ" is "mvangi") and Bengali's anywhere as the "ng" it is, aspirates
+as their plain consonant, "dj" as the "j" it stands for ("ಲೆಡ್ಜರ್", *ledger*), and the
+joiners that shape its letters as part of the word ("ಲಿಂಡ್\u200cಗ್ರೆನ್", *Lindgren*).
+Gujarati, Bengali, Assamese, Marathi, Nepali and Dhivehi join case endings to a name
+("મોરીનું": *Mori*'s, "ડેશબોર્ડમાં": in the dashboard): a word is read as written and without
+one.
 
 As with katakana (:func:`.skeletons.title_kana`), each word of a title and each two side by
 side are filed by their skeleton, and a word of the message, or two side by side, read as
@@ -43,32 +45,38 @@ WORD_MIN = 3
 PAIR_MIN = 4
 """Consonants two words side by side need together."""
 
-_WORD = re.compile("[\u0900-\u0963\u0966-\u0dff]+")
-"""A word in Devanagari through Sinhala, without the danda that ends a sentence (read in the
-text without its joiners, :func:`.words.joined`)."""
+_WORD = re.compile("[\u0900-\u0963\u0966-\u0dff\u0780-\u07b1]+")
+"""A word in Devanagari through Sinhala or in Thaana, without the danda that ends a sentence
+(read in the text without its joiners, :func:`.words.joined`)."""
 _NASALS = frozenset(
-    "\u0901\u0902\u0981\u0982\u0a01\u0a02\u0a70\u0a81\u0a82\u0b01\u0b02\u0b82\u0c01\u0c02"
+    "\u0901\u0902\u0981\u0a01\u0a02\u0a70\u0a81\u0a82\u0b01\u0b02\u0b82\u0c01\u0c02"
     "\u0c81\u0c82\u0d02\u0d82"
 )
 """The marks for a nasal (anusvara, candrabindu, Gurmukhi's tippi and bindi)."""
+_BENGALI_NG = "\u0982"
+"""Bengali and Assamese write the "ng" of "-ing" with the anusvara, wherever it stands
+("হায়াৰিং": *hiring*)."""
 _ENDINGS = tuple(
     sorted(
         """
         માં નાં નું નો ની ના ને થી
-        এর ের কে তে দের র
+        এর ের কে তে দের র ৰ ত ক লৈ
         मध्ये साठी कडे चा ची चे ला ने ना को ले लाई मा बाट
+        ކީ ގެ ގައި ށް ން ތަ ވެސް
         """.split(),  # noqa: SIM905 - a word list reads better as text
         key=len,
         reverse=True,
     )
 )
-"""Case endings Gujarati, Bengali, Marathi and Nepali join to a name, longest first."""
+"""Case endings Gujarati, Bengali, Assamese, Marathi, Nepali and Dhivehi join to a name,
+longest first (Dhivehi's "-ކީ" marks what a sentence is about: "ލޭކަކީ", *Lake* is …)."""
 _GARU = "గార"
 """Telugu's honorific after a name ("గారు", "గారితో": with Mr or Ms …), read as no word of a
 title ("grt" would be *Greta*)."""
 
 _SPOKEN = (
     ("tion", "shn"),
+    ("qu", "kv"),
     ("sion", "shn"),
     ("sch", "s"),
     ("ph", "f"),
@@ -80,6 +88,11 @@ _SOFT_C = re.compile("c(?=[eiy])")
 _SOFT_DG = re.compile("dg(?=[eiy])")
 """The "dg" of "ledger" and "budget", not of *Lindgren*."""
 _SOFT_G = re.compile("ge$")
+_SILENT_G = re.compile("gn$")
+"""The "g" of "design" and "campaign", which is not spoken."""
+_GLIDE_W = re.compile("(?<=[aeiou])w(?![aeiouy])")
+"""A "w" after a vowel and before no vowel, which is part of the vowel ("Meadowlark" is
+"মিডোলাৰ্ক", "meadolark")."""
 _INNER_H = re.compile("(?<=.)h")
 """An "h" after a word's first letter: an aspirate's, or one these scripts may not write
 ("Mehta", "warehouse" as "વેરહાઉસ" or "વેરાઉસ")."""
@@ -101,6 +114,7 @@ def _latin(word: str) -> str:
     letters = "".join(ch for ch in folded if "a" <= ch <= "z")
     for written, spoken in _SPOKEN:
         letters = letters.replace(written, spoken)
+    letters = _SILENT_G.sub("n", _GLIDE_W.sub("", letters))
     letters = _SOFT_G.sub("j", _SOFT_DG.sub("j", letters)).replace("dj", "j").replace("ch", "C")
     return _skeleton(_SOFT_C.sub("s", letters).replace("c", "k"))
 
@@ -109,7 +123,9 @@ def _brahmic(word: str) -> str:
     """A word of these scripts' skeleton, letter by letter."""
     letters: list[str] = []
     for i, ch in enumerate(word):
-        if ch in _NASALS:
+        if ch == _BENGALI_NG:
+            letters.append("ng")
+        elif ch in _NASALS:
             letters.append("n" if i + 1 < len(word) else "")
         else:
             letters.append(anyascii(ch).lower())

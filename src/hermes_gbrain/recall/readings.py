@@ -119,7 +119,8 @@ def _asks_for_writing(message: Message) -> bool:
 
 def _after_article(said: Sequence[str], start: int, articles: frozenset[str]) -> bool:
     """An indefinite article right before ``said[start]``, or before one word between that
-    says what kind ("an american kestrel"; not a word that goes with anything)."""
+    says what kind ("an american kestrel"; not a word that goes with anything, nor a letter
+    left of an elided article: Luxembourgish "an d'Olga", and Olga)."""
     if start and said[start - 1] in articles:
         return True
     between = said[start - 1] if start else ""
@@ -127,6 +128,7 @@ def _after_article(said: Sequence[str], start: int, articles: frozenset[str]) ->
         start >= 2
         and said[start - 2] in articles
         and between.isalpha()
+        and len(between) > 1
         and between not in STOP_WORDS
         and stem(between) not in GENERIC_STEMS
     )

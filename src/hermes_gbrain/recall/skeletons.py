@@ -18,7 +18,9 @@ with letters of its own ("گابرىيېلا نۇنيېز" for *Gabriela Nunez*)
 is a "y" to its writers as to Persian ones ("يۈرگېن مۈللېر" for *Jürgen Müller*): a name with a
 "j" is read with it and without it too.
 
-Cyrillic spells a Latin name letter for letter, but Russian declines it: "Надю Петрову" is
+Cyrillic spells a Latin name letter for letter (a German or Nordic "j" as the "y" it is:
+"Юрген Мюллер" for *Jürgen Müller*, so a name with a "j" is read with it and without it), but
+Russian declines it: "Надю Петрову" is
 *Nadia Petrova* as an object, "Дмитрия Соренсена" is *Dmitri Sorensen*'s. Most case endings
 are vowels, so a Cyrillic name is read by its skeleton too, in Latin letters (its "kh" as
 the "h" Latin writes for it, "w" of the Latin name as "v"). Short skeletons agree by chance
@@ -336,8 +338,10 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     }
     cyrillic = tuple(_as_cyrillic(w) for w in title_words)
     georgian = tuple(_as_cyrillic(w, _FOR_GEORGIAN) for w in title_words)
+    # a German or Nordic "j" is spelt as the "y" it is: "Юрген" for *Jürgen*
+    yod = tuple(_as_cyrillic(w.lower().replace("j", "")) for w in title_words)
     each, whole = MIN_CYRILLIC
-    for script, skeleton in (("spelt", cyrillic), ("georgian", georgian)):
+    for script, skeleton in (("spelt", cyrillic), ("spelt", yod), ("georgian", georgian)):
         if min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
             found.add((script, skeleton))
     return found
