@@ -1792,6 +1792,21 @@ def test_a_labelled_title_s_label_and_rest_said_in_the_writer_s_order_name_it() 
     assert gate_rows([mom], "is the mom test worth reading before the ranger interviews") == []
 
 
+def test_a_labelled_title_s_label_and_a_word_of_the_rest_set_apart_name_it() -> None:
+    trip = row("notes/travel-notes-okavango-visit", "Travel notes: Okavango visit", 1.0,
+               "keyword_exact", "note", snippet="Flights via Johannesburg to Maun.")  # fmt: skip
+    vocab = TitleVocabulary.build([trip.title, "Okavango Wildlife Foundation", "Marula visit"])
+    asked = "okavango travel notes — what's the route, via joburg?"
+    assert slugs(gate_rows([trip], asked, vocabulary=vocab)) == [trip.slug]
+    # not set apart, or the label alone, or a word the title lacks: no such naming
+    for asked in (
+        "we take travel notes in okavango — what's the route, via joburg?",
+        "travel notes — what's the route, via joburg?",
+        "okavango hotel travel notes — what's the route, via joburg?",
+    ):
+        assert gate_rows([trip], asked, vocabulary=vocab) == [], asked
+
+
 def test_an_acronym_of_a_titles_words_beside_its_other_words_names_it() -> None:
     title = "Decision: Single sign-on for conservancy staff"
     sso = row("decisions/single-sign-on", title, 1.0, "keyword_exact", "decision",

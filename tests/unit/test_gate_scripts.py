@@ -33,6 +33,7 @@ from hermes_gbrain.recall.words import (
     message_names,
     near,
     other_language,
+    prefixes_parted,
     stem,
     umlauts_typed,
     words,
@@ -397,6 +398,14 @@ def test_a_name_misspelt_by_one_slip_names_its_page() -> None:
     asked = "what does Tomas Lindquist think of the sync design?"
     assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/tomas-lindqvist"]
     assert slugs(gate_rows([person], asked)) == ["people/tomas-lindqvist"]
+    # a name misspelt is still said whole: the words beside it do not make it something else
+    alias = replace(person, evidence="alias_hit", snippet="Tomas Lindqvist is the CTO. He "
+                    "designed the sync engine and argues for offline-first design.")  # fmt: skip
+    vocabulary = TitleVocabulary.build([person.title, *(t for _, _, t, _ in _NOTES)])
+    asked = "tomas lindqvst bio pls, 2-3 lines for the conference programme"
+    assert slugs(gate_rows([alias], asked, vocabulary=vocabulary)) == [person.slug]
+    for asked in ("my neighbour tomas lindqvist", "my neighbour tomas lindqvst"):  # as written
+        assert slugs(gate_rows([alias], asked, vocabulary=vocabulary)) == [person.slug]
     # an ordinary title is mended only in place, its words side by side as in the title
     trip = row("notes/hiring-plan", "Hiring plan notes")
     assert gate_rows([trip], "plan a hiking trip, any notes?") == []
@@ -1184,3 +1193,18 @@ def test_greek_and_hindi_function_words_anchor_nothing() -> None:
         "sprint", "plann", "κάνω", "διπλωματική"}  # fmt: skip
     assert content_stems("hiring plan 2027 में कितने mobile engineers हैं?") == {
         "hir", "plan", "2027", "mobil", "engineer"}  # fmt: skip
+
+
+def test_a_prefix_glued_to_a_capitalised_title_is_parted_from_it() -> None:
+    assert prefixes_parted("Ndiudze nezveMarketing plan Q3") == "Ndiudze nezve Marketing plan Q3"
+    assert prefixes_parted("uHiroshi, mBrand Refresh") == "u Hiroshi, m Brand Refresh"
+    # English writes "iPhone" so, and code its names: none is a prefix of a name
+    for whole in ("my iPhone", "navigator.sendBeacon", "react useEffect", "DuckDB", "McDonald"):
+        assert prefixes_parted(whole) == whole
+    office = row("notes/office-move-notes", "Office move notes", page_type="note",
+                 snippet="The Lisbon team moves to the new floor in June.")  # fmt: skip
+    asked = "Ndiudzewo zviri muOffice move notes. Vashandi vekuLisbon vari kutamira kupi uye rini?"
+    assert slugs(gate_rows([office], asked)) == [office.slug]
+    plan = row("notes/marketing-plan-q3", "Marketing plan Q3", page_type="note",
+               snippet="Three conference talks and a refreshed website.")  # fmt: skip
+    assert slugs(gate_rows([plan], "Ndiudze nezveMarketing plan Q3")) == [plan.slug]

@@ -267,6 +267,7 @@ from .words import (
     content_stems,
     in_latin_script,
     initials_written,
+    prefixes_parted,
     words,
 )
 
@@ -376,7 +377,7 @@ def _tier(
     apart = bool(message.outside - body)
     seq = words_.sequence
     alias = row.evidence == "alias_hit" and len(seq) < 2 and not row.title.isupper()
-    whole = set(seq) <= message.said and not alias
+    whole = _said_whole(reading, message) and not alias
     if apart and not (whole or initials_written(message.text, row.title)):
         return None  # "my neighbour Tomas"; "my brother sam": a one-word alias is no name,
         # but for an acronym ("Need our CRDT notes for a blog post")
@@ -514,6 +515,14 @@ def _only_names(backing: set[str], read: RowWords, message: Message) -> bool:
     return 0 < len(named) < 3 and backing <= named and all(s.isascii() for s in message.wanted)
 
 
+def _said_whole(reading: Reading, message: Message) -> bool:
+    """Every word of the row's title is in the message, as written or misspelt by a slip
+    (:attr:`.readings.Reading.spelt`: "tomas lindqvst bio pls, … for the conference
+    programme" says *Tomas Lindqvist* whole)."""
+    mended = reading.spelt - reading.wanted
+    return all(w in message.said or content_stem(w) in mended for w in reading.row.sequence)
+
+
 def _another_thing(
     row: SearchRow, reading: Reading, message: Message, vocabulary: TitleVocabulary | None
 ) -> bool:
@@ -527,7 +536,7 @@ def _another_thing(
     if vocabulary is None or (row.type or "") not in NAME_TYPES or message.other_language:
         return False  # without the brain's titles, no telling which words are distinctive
     read = reading.row
-    if read.title & (message.names | message.known) or set(read.sequence) <= message.said:
+    if read.title & (message.names | message.known) or _said_whole(reading, message):
         return False
     if message.heading and set(message.heading) <= set(read.sequence):
         return False  # "Marula - kedy sa obnovuje zmluva?": the name set apart, the subject
@@ -713,6 +722,7 @@ def gate_rows(
             and not (top and r.score is not None and r.score < gate.min_ratio * top)
         ]
         return _shown_as(kept[:limit], gate)
+    message = prefixes_parted(message)  # "muOffice move notes": in the *Office move notes*
     row_words = [RowWords.of(row) for row in clean]
     read = {row_key(row): w for row, w in zip(clean, row_words, strict=True)}
     said = Message.of(message).knowing(row_words)

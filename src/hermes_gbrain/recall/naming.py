@@ -35,6 +35,7 @@ __all__ = [
     "held_by_another",
     "held_by_name",
     "is_lettered",
+    "label_and_part_set_apart",
     "label_and_rest_said",
     "lone_name",
     "names_said_whole",
@@ -107,6 +108,20 @@ def label_and_rest_said(title: str, unlabelled: str, message: Message) -> bool:
         return False
     label = tuple(words(title.partition(":")[0]))
     return bool(_places(label, message.sequence)) and _phrase_in(unlabelled, message.sequence)
+
+
+def label_and_part_set_apart(title: str, unlabelled: str, message: Message) -> bool:
+    """A sentence of the message opens, set apart, with a labelled title's label whole and
+    a word of what follows it, and nothing else ("okavango travel notes — what's the
+    route?" for *Travel notes: Okavango visit*): the page, named short."""
+    if not unlabelled:
+        return False
+    label = set(words(title.partition(":")[0]))
+    rest = set(words(unlabelled))
+    return any(
+        label < set(heading) <= label | rest and len(set(heading)) == len(heading)
+        for heading in message.headings
+    )
 
 
 def _name_like(title: str, word: str, message: Message, asked: set[str]) -> bool:
@@ -447,13 +462,14 @@ def title_named(
 ) -> bool:
     """:func:`_names` by the row's title, by its hyphenated words written as one ("oncall
     retro" for *On-Call Retro*), or in Latin letters (:func:`.rowwords.latin_form`: "olga
-    smirnova" for *Ольга Смирнова*, "sato yuki" for *佐藤由紀* at ``people/sato-yuki``)."""
+    smirnova" for *Ольга Смирнова*, "sato yuki" for *佐藤由紀* at ``people/sato-yuki``), or
+    by its label and a word of the rest set apart (:func:`label_and_part_set_apart`)."""
     unlabelled = read.unlabelled if _has_own_word(read.unlabelled, vocabulary) else ""
     return any(
         _names(form, message, wanted, asked, vocabulary)
         for form in (title, read.joined, read.latin, unlabelled)
         if form
-    )
+    ) or label_and_part_set_apart(title, read.unlabelled, message)
 
 
 def _has_own_word(text: str, vocabulary: TitleVocabulary | None) -> bool:

@@ -22,6 +22,7 @@ from .naming import (
     designated,
     held_by_name,
     is_lettered,
+    label_and_part_set_apart,
     label_and_rest_said,
     opened,
     page_asked,
@@ -264,6 +265,8 @@ def _elsewhere(
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
     if label_and_rest_said(row.title, read.unlabelled, message):
         return False  # "gonna reread the mom test reading notes before the ranger interviews"
+    if label_and_part_set_apart(row.title, read.unlabelled, message):
+        return False  # "okavango travel notes — what's the route, via joburg?"
     if len(read.title) >= 2 and read.title == message.set_apart and not before & THEIRS:
         return False  # "the mom test reading notes, what was the main takeaway": its words
     if is_lettered(read) and designated(read, message):

@@ -215,21 +215,33 @@ _LATIN_FUNCTION_WORDS = frozenset(
     kuwi neng kanggo piye sapa endi pira pirang ora wis durung arep dhewe dheweke saka menyang
     utawa banget saiki sesuk wingi isih kae iki iku nanging amarga supaya bareng babagan marang
     wae opo sopo ngendi kepiye dadi nduwe duwe mung kabeh akeh apik oleh ngerti takon golek
+    wat firwat wéi wou wéini wéivill hu hunn huet mer hien ze vun deen déi ech eis eise eisen
+    kann kënnt soll ginn gouf schonn haut muer awer iwwer ënner villäicht doheem dobäi drun
+    mécht gemaach eigentlech zoustänneg steet
+    ko šta zašto su za od iz ovo mi bilo već samo jer kod prema oko tačno
+    trenutno mogu možeš
+    maal eenyu eessa yoom akkamitti maaliif meeqa irratti keessa naaf nuti isaan ani dha ture
+    kanaaf garuu yookiin akka galatoomi maaloo keenya eenyutu jedha
+    ndiudze ndiudzewo ndiani chii kupi rini sei ngani uye asi ndapota ndatenda nhasi mangwana
+    zvino iye isu iwe vari zviri ndiye ndinoda tinoda ndipe nezve nezva naani chaizvo iyoyo
+    ni nde ryari gute kuki angahe kandi ariko cyangwa murakoze nyamuneka uyu iyi ubu ejo yacu
+    wacu bacu byacu ndashaka dufite mu ku ya wa rya cya bya ese neza buri
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
 Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in Latin letters
 ("kya", "kaise", "hai"), and of Estonian, Latvian, Lithuanian, Finnish, Hungarian, Basque,
 Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Zulu,
-Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali, Igbo, Kurdish, Xhosa, Maltese and
-Javanese, that are no
+Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali, Igbo, Kurdish, Xhosa, Maltese,
+Javanese, Luxembourgish, Bosnian, Oromo, Shona and Kinyarwanda, that are no
 English word once their accents are dropped ("thế" would be "the", "bên" "ben") and share no
 English word's stem (Estonian "mis" and "selle" would take "miss" and "sells" with them, Welsh
 "ble" the "BLE" of a radio, Irish "cad" the "CAD" of a drawing, Somali "sidee" "side"; Hausa
 "wane" and "tare", Albanian "sot" and Somali "kale" are English words too; Kurdish "bo" is
 what an apostrophe leaves of Uzbek's "bo'ladi"; Maltese "fil" is the stem of "filed",
-Javanese "iso" and "awake" are English): they anchor
-nothing, and they mark a message as written in one of those languages."""
+Javanese "iso" and "awake" are English, and so are Luxembourgish "net", "fir" and "well",
+Bosnian "bio", Oromo "sun" and Shona "here"; Bosnian "ali" and Oromo "jira" are names): they
+anchor nothing, and they mark a message as written in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
     | _LATIN_FUNCTION_WORDS
@@ -382,6 +394,24 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", "".join(kept)).translate(_ARABIC_FORMS)
 
 
+_GLUED_PREFIX = re.compile(
+    "(?<![^\\W_])(?:"
+    "nezve|nezva|kuma|veku|vaku|yase|zase|lase|kwa|kwe|ngo|nge|nga"
+    "|mu|ku|pa|ne|na|ye|ya|yo|we|wa|ve|va|ka|ko|no|si|e|u|m|n|h|t"
+    ")(?=[A-Z][a-z])"
+)
+"""A prefix Shona, Zulu and Xhosa write joined to a capitalised name or title ("muOffice
+move notes": in the *Office move notes*; "nezveMarketing plan": about it; "eNairobi"), or a
+letter Irish puts before one ("mBrand Refresh", "hAoine"). Not "i": English writes "iPhone"
+and "iBeacon" so."""
+
+
+def prefixes_parted(text: str) -> str:
+    """``text`` with a glued prefix (:data:`_GLUED_PREFIX`) parted from the name it is joined
+    to, so that the name is read as a word of its own."""
+    return _GLUED_PREFIX.sub(r"\g<0> ", text)
+
+
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
 _HANGUL_PARTS = re.compile(f"[{_HANGUL}]+|[^{_HANGUL}]+")
 """Korean is written with spaces, but its particles join the word before, Latin names and
@@ -483,7 +513,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 11
+STEMS_VERSION = 12
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
