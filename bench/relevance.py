@@ -339,11 +339,11 @@ and one lowercase word of a company's name among Thai, Lao, Burmese or Khmer as 
 and the judge refitted on every set up to ``sealed139``); ``sealed180`` to ``sealed183``: by four
 more, measured once on those rules and that judge (eight rules were then chosen looking at every
 set up to ``sealed183``: Dhivehi's Thaana and Assamese read as the scripts of South Asia are, a
-Latin word's "qu", a "w" after a vowel and the "g" of "design" read as spoken, a German or Nordic
-"j" spelt "y" in Cyrillic, a letter of an elided article as no word of a kind, a prefix glued to
-a capitalised title parted from it, function words of Luxembourgish, Bosnian, Oromo, Shona and
-Kinyarwanda, a name misspelt by a slip as still said whole, and a labelled title's label and a
-word of the rest set apart as naming it; and the judge refitted on every set up to
+Latin word's opening "qu", a "w" after a vowel and the "g" of "design" read as spoken, a German or
+Nordic "j" spelt "y" in Cyrillic, a letter of an elided article as no word of a kind, a prefix
+glued to a capitalised title parted from it, function words of Luxembourgish, Bosnian, Oromo,
+Shona and Kinyarwanda, a name misspelt by a slip as still said whole, and a labelled title's label
+and a word of the rest set apart as naming it; and the judge refitted on every set up to
 ``sealed139``). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""

@@ -45,6 +45,7 @@ def _reads_as(title: str, message: str) -> set[str]:
          "Savanna Trust"}),  # with "-ކީ": what the sentence is about
         ("Jonah Reyes", "ޖޯނާ ރެޔެސް ކުރާ", {"Jonah Reyes"}),
         ("Quentin Dubois", "ކްވެންޓިން ޑުބުއާ", {"Quentin"}),  # "qu" spoken "kv"
+        ("Elena Vasquez", "एलेना वास्केज़ कौन है", {"Vasquez", "Elena Vasquez"}),  # inside: "k"
     ],
 )  # fmt: skip
 def test_a_title_s_words_written_as_they_sound_read_as_the_title_s(

@@ -1805,6 +1805,11 @@ def test_a_labelled_title_s_label_and_a_word_of_the_rest_set_apart_name_it() -> 
         "okavango hotel travel notes — what's the route, via joburg?",
     ):
         assert gate_rows([trip], asked, vocabulary=vocab) == [], asked
+    # a word of the rest that goes with anything names no book
+    mom = row("notes/reading-notes-the-mom-test", "Reading notes: The Mom Test", 1.0,
+              "keyword_exact", "note", snippet="Ask about their life, not your idea.")  # fmt: skip
+    asked = "the reading notes — which book had the best advice?"
+    assert gate_rows([mom], asked, vocabulary=vocab) == []
 
 
 def test_an_acronym_of_a_titles_words_beside_its_other_words_names_it() -> None:

@@ -4,18 +4,17 @@ Hindi, Marathi and Nepali (Devanagari), Bengali and Assamese, Punjabi (Gurmukhi)
 Odia, Tamil, Telugu, Kannada, Malayalam, Sinhala and Dhivehi (Thaana) write an English name or
 title as it sounds: "બીકન એપમાં" is in *Beacon App*, "ਡਾਟਾ ਰਿਟੈਨਸ਼ਨ ਪਾਲਿਸੀ" *Data Retention
 Policy*, "ਸੈਮੂਅਲ ਮਵਾਂਗੀ" *Samuel Mwangi*. The vowels written are the speaker's, not the
-spelling's ("ਸੈਮੂਅਲ" is "saimual"), so both sides are read as *skeletons*: consonants by
-sound, vowels left out. A Latin word is read as it is spoken ("c" before "e", "i" or "y" as
-"s", "tion" as "shn", "qu" as "kv", "ph" as "f", "w" as "v" but after a vowel as part of it,
-the "g" of "design" as nothing, "dg" before "e", "i" or "y" as "j", "z" and "j" as "s", as
-these scripts write a "z" with the letter for "j" or "jh": "রোজা" is *Rosa*); a word in these
-scripts is read letter by letter (:func:`anyascii.anyascii`), its nasal mark before a
-consonant as "n" ("ਮਵਾਂਗੀ" is "mvangi") and Bengali's anywhere as the "ng" it is, aspirates
-as their plain consonant, "dj" as the "j" it stands for ("ಲೆಡ್ಜರ್", *ledger*), and the
-joiners that shape its letters as part of the word ("ಲಿಂಡ್\u200cಗ್ರೆನ್", *Lindgren*).
-Gujarati, Bengali, Assamese, Marathi, Nepali and Dhivehi join case endings to a name
-("મોરીનું": *Mori*'s, "ડેશબોર્ડમાં": in the dashboard): a word is read as written and without
-one.
+spelling's ("ਸੈਮੂਅਲ" is "saimual"), so both sides are read as *skeletons*: consonants by sound,
+vowels left out. A Latin word is read as it is spoken ("c" before "e", "i" or "y" as "s",
+"tion" as "shn", a "qu" that opens it as "kv", "ph" as "f", "w" as "v" but after a vowel as
+part of it, the "g" of "design" as nothing, "dg" before "e", "i" or "y" as "j", "z" and "j" as
+"s", as these scripts write a "z" with the letter for "j" or "jh": "রোজা" is *Rosa*); a word in
+these scripts is read letter by letter (:func:`anyascii.anyascii`), its nasal mark before a
+consonant as "n" ("ਮਵਾਂਗੀ" is "mvangi") and Bengali's anywhere as the "ng" it is, aspirates as
+their plain consonant, "dj" as the "j" it stands for ("ಲೆಡ್ಜರ್", *ledger*), and the joiners
+that shape its letters as part of the word ("ಲಿಂಡ್\u200cಗ್ರೆನ್", *Lindgren*). Gujarati,
+Bengali, Assamese, Marathi, Nepali and Dhivehi join case endings to a name ("મોરીનું":
+*Mori*'s, "ડેશબોર્ડમાં": in the dashboard): a word is read as written and without one.
 
 As with katakana (:func:`.skeletons.title_kana`), each word of a title and each two side by
 side are filed by their skeleton, and a word of the message, or two side by side, read as
@@ -76,7 +75,6 @@ title ("grt" would be *Greta*)."""
 
 _SPOKEN = (
     ("tion", "shn"),
-    ("qu", "kv"),
     ("sion", "shn"),
     ("sch", "s"),
     ("ph", "f"),
@@ -88,6 +86,9 @@ _SOFT_C = re.compile("c(?=[eiy])")
 _SOFT_DG = re.compile("dg(?=[eiy])")
 """The "dg" of "ledger" and "budget", not of *Lindgren*."""
 _SOFT_G = re.compile("ge$")
+_SPOKEN_QU = re.compile("^qu")
+"""A "qu" that opens a word, spoken "kw" ("Quentin", "quarterly"); inside one it may be a "k"
+("Vasquez", "technique")."""
 _SILENT_G = re.compile("gn$")
 """The "g" of "design" and "campaign", which is not spoken."""
 _GLIDE_W = re.compile("(?<=[aeiou])w(?![aeiouy])")
@@ -111,7 +112,7 @@ def _skeleton(sounds: str) -> str:
 def _latin(word: str) -> str:
     """A Latin word's skeleton as it is spoken."""
     folded = unicodedata.normalize("NFKD", word.lower())
-    letters = "".join(ch for ch in folded if "a" <= ch <= "z")
+    letters = _SPOKEN_QU.sub("kv", "".join(ch for ch in folded if "a" <= ch <= "z"))
     for written, spoken in _SPOKEN:
         letters = letters.replace(written, spoken)
     letters = _SILENT_G.sub("n", _GLIDE_W.sub("", letters))

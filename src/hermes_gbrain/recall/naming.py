@@ -18,6 +18,7 @@ from .vocabulary import TitleVocabulary, is_distinctive
 from .words import (
     FORMS_OF_ADDRESS,
     GENERIC_STEMS,
+    STOP_WORDS,
     content_stem,
     content_stems,
     fold,
@@ -119,7 +120,9 @@ def label_and_part_set_apart(title: str, unlabelled: str, message: Message) -> b
     label = set(words(title.partition(":")[0]))
     rest = set(words(unlabelled))
     return any(
-        label < set(heading) <= label | rest and len(set(heading)) == len(heading)
+        label <= set(heading) <= label | rest
+        and len(set(heading)) == len(heading)
+        and bool(set(heading) - label - STOP_WORDS)  # "the reading notes —" names no book
         for heading in message.headings
     )
 
