@@ -44,7 +44,7 @@ def _reads_as(title: str, message: str) -> set[str]:
         ("Savanna Trust", "ސަވަނާ ޓްރަސްޓަކީ ކޮންކަހަލަ", {"Savanna", "Trust",
          "Savanna Trust"}),  # with "-ކީ": what the sentence is about
         ("Jonah Reyes", "ޖޯނާ ރެޔެސް ކުރާ", {"Jonah Reyes"}),
-        ("Quentin Dubois", "ކްވެންޓިން ޑުބުއާ", {"Quentin"}),  # "qu" spoken "kv"
+        ("Quentin Dubois", "ކްވެންޓިން ޑުބުއާ", {"Quentin"}),  # an opening "qu" is "kv"
         ("Elena Vasquez", "एलेना वास्केज़ कौन है", {"Vasquez", "Elena Vasquez"}),  # inside: "k"
     ],
 )  # fmt: skip
