@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from anyascii import anyascii
 
@@ -300,14 +300,17 @@ def _latin(word: str) -> str:
     return re.sub("[aeiouyw]", "", _letters(word))
 
 
-def _arabic_without(latin: list[str], letter: str, *, each: int = 0) -> tuple[str, ...]:
-    """A name's Arabic skeletons with ``letter`` read as the vowel letter those who write
-    Arabic letters write it with, when it has the letter and each word keeps ``each``
-    consonants; ``()`` otherwise."""
-    if not any(letter in w for w in latin):
+def _read_without(
+    words: list[str], letter: str, read: Callable[[str], str], *, each: int = 0
+) -> tuple[str, ...]:
+    """A name's skeletons, each word read by ``read`` with ``letter`` left out, as those who
+    write it as a vowel (a "v" or a German "j" in Arabic letters, a German "j" in Cyrillic)
+    write it, when the name has the letter and each word keeps ``each`` consonants; ``()``
+    otherwise."""
+    if not any(letter in w for w in words):
         return ()
-    read = tuple(_as_arabic(w.replace(letter, "")) for w in latin)
-    return read if all(len(w) >= each for w in read) else ()
+    skeletons = tuple(read(w.replace(letter, "")) for w in words)
+    return skeletons if all(len(w) >= each for w in skeletons) else ()
 
 
 def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...]]]:
@@ -323,8 +326,8 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     # Persian, Urdu and Pashto write "v" as waw, a vowel letter: "نوواک" for *Novak*; a
     # German or Nordic "j" is a "y", which Arabic letters write as a vowel: "يۈرگېن" *Jürgen*,
     # each word keeping two consonants ("ما تعني", what does … mean, is no *Jomo Otieno*)
-    unvoiced = _arabic_without(latin, "v")
-    unjoined = _arabic_without(latin, "j", each=MIN_UNJOINED)
+    unvoiced = _read_without(latin, "v", _as_arabic)
+    unjoined = _read_without(latin, "j", _as_arabic, each=MIN_UNJOINED)
     kana = tuple(as_kana(w) for w in title_words)
     hebrew = tuple(_as_hebrew(w) for w in title_words)
     readings = [
@@ -339,10 +342,10 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     cyrillic = tuple(_as_cyrillic(w) for w in title_words)
     georgian = tuple(_as_cyrillic(w, _FOR_GEORGIAN) for w in title_words)
     # a German or Nordic "j" is spelt as the "y" it is: "Юрген" for *Jürgen*
-    yod = tuple(_as_cyrillic(w.lower().replace("j", "")) for w in title_words)
+    yod = _read_without([w.lower() for w in title_words], "j", _as_cyrillic)
     each, whole = MIN_CYRILLIC
     for script, skeleton in (("spelt", cyrillic), ("spelt", yod), ("georgian", georgian)):
-        if min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
+        if skeleton and min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
             found.add((script, skeleton))
     return found
 
