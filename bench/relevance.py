@@ -134,6 +134,7 @@ SPLITS = (
     *("sealed172", "sealed173", "sealed174", "sealed175"),
     *("sealed176", "sealed177", "sealed178", "sealed179"),
     *("sealed180", "sealed181", "sealed182", "sealed183"),
+    *("sealed184", "sealed185", "sealed186", "sealed187"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
