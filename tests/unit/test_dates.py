@@ -36,6 +36,11 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_perio
         ("notas de agosto", {"m8"}),
         ("im Januar", {"m1"}),
         ("встреча 9 марта", {"m3", "d3-9"}),
+        ("debriefing vizit teren Marula a (16 mas)", {"m3", "d3-16"}),  # Haitian Creole
+        ("reyinyon oktòb la", {"m10"}),
+        ("3 out of 5, give it 2 me", set()),  # Haitian's "out" and "me" are English words
+        ("ny fivoriana tamin'ny 12 Martsa", {"m3", "d3-12"}),  # Malagasy
+        ("mas o menos", set()),  # "mas" only beside a day
         ("в марте", {"m3"}),
         ("3月9日の会議", {"m3", "d3-9"}),
         ("5월 30일 회의에서", {"m5", "d5-30"}),  # Korean, the day apart or not

@@ -2179,3 +2179,80 @@ def test_a_title_after_the_and_a_word_its_page_never_holds_is_another_s() -> Non
     # "the", a word of its own or one that goes with anything: the brain's
     for ours in ("is the kestrel brand refresh done?", "how is the new brand refresh going?"):
         assert slugs(gate_rows([refresh], ours, vocabulary=vocab)) == [refresh.slug], ours
+
+
+def test_a_title_before_the_word_for_its_kind_names_its_page() -> None:
+    monitor = row("projects/wasserstandsmonitor", "Wasserstandsmonitor", 0.6, "keyword_exact",
+                  "project", snippet="Der Wasserstandsmonitor misst die Pegel an Wasserlöchern "
+                  "und meldet Dürren.")  # fmt: skip
+    grants = row("projects/grant-applications", "Grant Applications", 1.0, "keyword_exact",
+                 "project", snippet="Proposals and reports for our funders.")  # fmt: skip
+    vocab = TitleVocabulary.build([monitor.title, grants.title, *(f"T{i}" for i in range(30))])
+    asked = (
+        "the wasserstandsmonitor project - does it report droughts automatically? "
+        "could fit a water grant"
+    )
+    assert slugs(gate_rows([grants, monitor], asked, gate=RULES, vocabulary=vocab)) == [
+        monitor.slug
+    ]
+    # without the word for its kind, the message's other words are about something else
+    bare = asked.replace(" project", "")
+    assert gate_rows([grants, monitor], bare, gate=RULES, vocabulary=vocab) == []
+    # nor is anyone's project of that title this brain's
+    theirs = asked.replace("the wasserstandsmonitor", "a wasserstandsmonitor")
+    assert gate_rows([grants, monitor], theirs, gate=RULES, vocabulary=vocab) == []
+
+
+def test_a_question_whether_we_decided_it_asks_for_the_decision() -> None:
+    audio = row("decisions/delete-raw-audio", "Decision: Delete raw audio after 30 days", 1.0,
+                "keyword_exact", "decision",
+                snippet="Raw acoustic recordings are deleted after thirty days; detections "
+                "are kept.")  # fmt: skip
+    vocab = TitleVocabulary.build([audio.title, *(f"T{i}" for i in range(30))])
+    asked = "privacy q from the funder: did we decide to delete raw audio after 30 days?"
+    assert slugs(gate_rows([audio], asked, gate=RULES, vocabulary=vocab)) == [audio.slug]
+    theirs = asked.replace("did we decide", "did they decide")
+    assert gate_rows([audio], theirs, gate=RULES, vocabulary=vocab) == []
+
+
+def test_what_our_page_says_asks_for_the_page() -> None:
+    offline = row("concepts/offline-first", "Offline-First Design", 1.0, "keyword_exact",
+                  "concept", snippet="Offline-first means the app treats the local database as "
+                  "the source of truth.")  # fmt: skip
+    vocab = TitleVocabulary.build([offline.title, *(f"T{i}" for i in range(30))])
+    asked = (
+        "i'm putting together a half day on offline-first design for the new mobile hires, "
+        "what does our page say"
+    )
+    assert slugs(gate_rows([offline], asked, gate=RULES, vocabulary=vocab)) == [offline.slug]
+    # without asking for our page, a half day for new hires is about something else
+    bare = asked.removesuffix(", what does our page say")
+    assert gate_rows([offline], bare, gate=RULES, vocabulary=vocab) == []
+
+
+def test_a_note_of_the_month_said_with_every_other_word_of_its_title_is_named() -> None:
+    april = row("notes/investor-update-april", "Investor update April", 1.0, "keyword_exact",
+                snippet="Monthly update to investors: runway, pipeline and key hires.")  # fmt: skip
+    vocab = TitleVocabulary.build([april.title, *(f"T{i}" for i in range(30))])
+    asked = (
+        "can you remind me what went into the investor update for april, "
+        "I want to reuse the runway paragraph in a proposal"
+    )
+    assert slugs(gate_rows([april], asked, gate=RULES, vocabulary=vocab)) == [april.slug]
+
+
+def test_a_project_asked_to_be_explained_is_the_brain_s_whoever_it_is_for() -> None:
+    alerts = row("projects/poacher-alerts", "Poacher Alerts", 1.0, "keyword_exact", "project",
+                 snippet="Poacher Alerts detects gunshots and chainsaws from acoustic sensors "
+                 "and pages the response unit.")  # fmt: skip
+    clocks = row("concepts/vector-clocks", "Vector Clocks", 1.0, "keyword_exact", "concept",
+                 snippet="Vector Clocks order events across devices by keeping one counter per "
+                 "device.")  # fmt: skip
+    vocab = TitleVocabulary.build([alerts.title, clocks.title, *(f"T{i}" for i in range(30))])
+    asked = "explain poacher alerts in two sentences for a donor who isn't technical"
+    assert slugs(gate_rows([alerts], asked, gate=RULES, vocabulary=vocab)) == [alerts.slug]
+    summed = asked.replace("explain", "summarise")
+    assert slugs(gate_rows([alerts], summed, gate=RULES, vocabulary=vocab)) == [alerts.slug]
+    # a concept is explained for homework too
+    homework = "explain vector clocks to me like i'm cramming for a distributed systems exam"
+    assert gate_rows([clocks], homework, gate=RULES, vocabulary=vocab) == []

@@ -501,10 +501,17 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
         "Kutheni sakhetha i-LoRa endaweni ye-satellite? Ndifuna ukwazi",  # Xhosa
         "X'hemm fil-Budget summary 2026? Kemm jieħdu s-salarji?",  # Maltese
         "Lin Chen isih dadi sing nduwe Ledger Lake to?",  # Javanese
+        "Inona no vaovao momba ny Solar Collar? Mila bateria fanampiny ve?",  # Malagasy
+        "Nan entèvyou kliyan ak Savanna Trust la, kisa manadjè yo te mande?",  # Haitian Creole
+        "hvat segir hann um Ledger Lake, veit tú tað?",  # Faroese
+        "Wax ma ci Priya Raman. Moom moo yor Fernseed Classifier bi, dëgg la?",  # Wolof
+        "He aha tētahi kōrero mō te Retro notes? Kei hea te pūrongo?",  # Maori
     ):
         assert other_language(other), other
     # "BLE" and "CAD" are words of English engineers: they mark no Welsh nor Irish
     assert not other_language("does the BLE beacon pair with the CAD model of the collar?")
+    # nor do "eg" and a Kia mark Faroese and Maori
+    assert not other_language("eg the kia dealer: which one? we went to the one in town")
     # none is an English word, nor has the stem of one: "miss", "taking", "sells" still count
     assert not other_language("did we miss the deadline or is he taking a break? is he awake?")
     said = "did we miss it, taking a nap, awake now, who sells it, my mum"

@@ -50,6 +50,12 @@ def _reads_as(name: str, message: str) -> bool:
         ("Gabriela Nunez", "گابرىيېلا نۇنيېز يازغان"),  # Uyghur writes every vowel, "ۇ" too
         ("Jürgen Müller", "يۈرگېن مۈللېر تەكشۈرەمدۇ؟"),  # a German "j" is a "y", a vowel letter
         ("Jürgen Müller", "Юрген Мюллер килешүләрне тикшерәме?"),  # Tatar: spelt "y" too
+        ("Kestrel Works", "ڪيسٽرل ورڪس ۾ هن وقت ڪيترا ماڻهو ڪم ڪن ٿا؟"),  # Sindhi "k" and "t"
+        ("Hiroshi Tanaka", "هيروشي تاناڪا کي نئون پي سي گهرجي"),
+        ("Marula Conservancy", "مارولا كونسيرفانسي"),  # a soft "c" spoken, and written, "s"
+        ("Lucía Fernández", "لوسيا فرنانديز"),
+        ("Dario Bianchi", "Кто такой Дарио Бьянки?"),  # Italian "ch" before "i": a "k"
+        ("Dario Bianchi", "داريو بيانكي"),
         ("Lin Chen", "ሊን ቸን ኣብ ኣየናይ ፕሮጀክት እያ ትሰርሕ?"),  # Tigrinya: syllables, spelt
         ("Farid Haddad", "ፋሪድ ሓዳድ"),
         ("Samuel Mwangi", "ንሳሙኤል ምዋንጊ ሕተቶ"),  # "to" joined to the name

@@ -26,7 +26,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    ordinary word, or the whole question), or a title of two words or more stands right after
    "the" or "our" ("whats on the launch checklist before we ship"), or the title is a phrase of
    the message, or its words stand right before "page", "doc", "wiki" or "writeup" ("open the
-   glossary page pls"), or a title's words after a label of ordinary words and a colon are, two
+   glossary page pls") or the word for its page's kind ("the wasserstandsmonitor project"), or a
+   title's words after a label of ordinary words and a colon are, two
    or more and one of them in no other title ("das Backfill für Ledger Lake" for *Runbook:
    Ledger Lake Backfill*), or the message holds its acronym ("CRDTs"; in lowercase only when
    no word is spelt so: "rrf", not "rag") or the acronym of some of its words beside the others
@@ -35,7 +36,8 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    name in the message ("Mwangi") is a word of the title of a person or company page (not when
    all the words of a person's name the message holds are of another's it holds whole: "mei lin
    wrote the dedup step" names *Mei Lin*, not *Lin Chen*, by the rules or the judge), or a
-   person's, company's or project's Latin name is written in Arabic or Hebrew letters, in katakana
+   person's, company's or project's Latin name is written in Arabic (Sindhi's letters too) or
+   Hebrew letters, in katakana
    or, in any case, in Cyrillic (:mod:`.skeletons`: "من هي ليلى فراهاني؟" for *Leila Farahani*,
    "Расскажи про Надю Петрову" for *Nadia Petrova*, "كيستريل ووركس" for *Kestrel Works*; from
    the title index), or a capitalised word of a Cyrillic title's Latin reading that no other
@@ -61,27 +63,29 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    the rows' titles whole ("occupancy modelling vs raw counts for camera grid"), is not in
    another language in Latin letters (whose own words the row would not explain), the row is no
    person's or company's page, no meeting on a date the message gives nor page of its day or
-   week ("standup notes week 14"), no title asked for as a page ("zero trust networking page —
-   anything concrete?", not "the … page of my blog host") or said whole in a question whether
-   we have it written ("idempotency keys for photo uploads, do we have a writeup"), no title
-   right before a verb of what a text says ("working capital review mentions 90 day
-   receivables — does that matter for our retries?"), no title
-   the message or one of its sentences opens
-   with set apart ("hiring plan 2026 — which roles?"; "weekly release train — …" for *Decision:
-   Weekly release train*; "back to work. remote work policy: how many days?"), with its label
-   too ("Travel notes: Okavango visit — did they fly?"), no title of four words or more said
+   week ("standup notes week 14") nor of its month with every other word of its title ("the
+   investor update for april"), no project the message asks to have explained ("explain
+   poacher alerts in two sentences for a donor"), no decision the message asks whether we took
+   ("did we decide to delete raw audio after 30 days?"), no title asked for as a page ("zero trust
+   networking page — anything concrete?", not "the … page of my blog host") or said whole in a
+   question whether we have it written ("idempotency keys for photo uploads, do we have a writeup"),
+   no title right before a verb of what a text says ("working capital review mentions 90 day
+   receivables — does that matter for our retries?"), no title the message or one of its sentences
+   opens with set apart ("hiring plan 2026 — which roles?"; "weekly release train — …" for
+   *Decision: Weekly release train*; "back to work. remote work policy: how many days?"), with its
+   label too ("Travel notes: Okavango visit — did they fly?"), no title of four words or more said
    whole (these whatever the message wants the page for: "annual report 2025, need the headline
    numbers for an LP intro"), no title but a concept's given after "the" when the message names
-   nothing the row never mentions ("does the remote work policy allow working from abroad?"),
-   and two distinctive, not generic words of the message appear nowhere in the row ("write a remote
-   work policy for my cousin's bakery", "my garage circuit breaker won't reset"); one is enough
-   after "a" or "their" ("a remote work policy for a 5-person bakery"), none after "our" or "my"
-   (but a concept's title after "my" is the writer's own thing: "my circuit breaker"). Such a
-   title's words then anchor nothing and back no other row (the writer of the *Field Handbook*, for
-   "a field handbook for the camping trip"), nor do two or more words of a title the message
-   uses about something else when nothing but the title's words ties the row to it (for "data
-   retention for whatsapp backups", the audit owner's page that mentions data retention); only
-   words of the message beyond the title's, not generic, in its summary can (tiers 2 and 3);
+   nothing the row never mentions ("does the remote work policy allow working from abroad?"), and
+   two distinctive, not generic words of the message appear nowhere in the row ("write a remote work
+   policy for my cousin's bakery", "my garage circuit breaker won't reset"); one is enough after "a"
+   or "their" ("a remote work policy for a 5-person bakery"), none after "our" or "my" (but a
+   concept's title after "my" is the writer's own thing: "my circuit breaker"). Such a title's words
+   then anchor nothing and back no other row (the writer of the *Field Handbook*, for "a field
+   handbook for the camping trip"), nor do two or more words of a title the message uses about
+   something else when nothing but the title's words ties the row to it (for "data retention for
+   whatsapp backups", the audit owner's page that mentions data retention); only words of the
+   message beyond the title's, not generic, in its summary can (tiers 2 and 3);
 2. **a distinctive title word, supported** — the message shares a distinctive word
    with the title or slug, and that word is a capitalised name in the message (not a word of
    a title of two or more in another script than Latin, or one its summary writes after an
@@ -237,6 +241,7 @@ from .named import NAME_TYPES, TitleMatcher
 from .naming import (
     addressed,
     held_by_another,
+    kind_said,
     lone_name,
     names_said_whole,
     title_named,
@@ -417,6 +422,8 @@ def _tier(
         return 1
     if not elsewhere and lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
+    if not elsewhere and kind_said(seq, row.type or "", message):
+        return 1  # "the wasserstandsmonitor project - does it report droughts?"
     names, wanted = message.names, wanted - spent
     backing = backing_words(body, wanted, vocabulary)
     support = count_backing(backing - message.outside)  # "my phone", "my partner": not ours

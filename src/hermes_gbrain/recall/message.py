@@ -341,9 +341,11 @@ def _near(
 _WE_DID = re.compile(
     r"\b(?:why|when|what)(?: did| do| does| have| had|['\u2019]d) we\b"
     r"|\bwe (?:decided|chose|picked|went with|stuck with|agreed|settled on|moved to)\b"
+    r"|\bdid we (?:decide|choose|pick|agree|settle)\b"
 )
 """A question what the writer's team did or decided ("why did we go with kotlin for the
-android app?", "what we decided about open-sourcing the field handbook")."""
+android app?", "what we decided about open-sourcing the field handbook", "did we decide to
+delete raw audio after 30 days?")."""
 _WE_USE = re.compile(
     r"\b(?:do|did|does) we (?:actually |really |already |even )?"
     r"(?:do|use|follow|apply|practi[cs]e) (?:that|it|this|those|them)\b"
@@ -365,10 +367,12 @@ country ("to us dollars", "for US markets")."""
 _HELD = re.compile(
     r"\b(?:do|did) (?:we|i) (?:have|keep|write)|\bis there\b|\bhave we got\b"
     r"|\b(?:our|my) (?:page|doc|wiki|writeup|notes?) (?:on|about) (?:it|that|this|them)\b"
+    r"|\bwhat do(?:es)? (?:our|my) (?:page|doc|wiki|writeup|notes?) say\b"
 )
 """A question whether the brain holds such a page ("do we have a hiring plan for 2027?"), or
 a call for the brain's page on what it has just named ("delta encoding for the sync
-payloads, pls summarise our page on it")."""
+payloads, pls summarise our page on it", "a half day on offline-first design, what does our
+page say")."""
 _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
 """A message asking how to do something: a page of the person who did it elsewhere does not
 answer it unless it names them."""

@@ -33,9 +33,11 @@ __all__ = [
     "addressed",
     "after_another_thing",
     "designated",
+    "explained",
     "held_by_another",
     "held_by_name",
     "is_lettered",
+    "kind_said",
     "label_and_part_set_apart",
     "label_and_rest_said",
     "lone_name",
@@ -181,9 +183,25 @@ def opened(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after "open" (or "open the", "open our",
     "open up"): "can u open weekly planning notes, monday meeting in 10 min" asks for the
     page, whatever the rest is about."""
+    return _right_after(title, message, frozenset({"open"}))
+
+
+def explained(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more, stands right after "explain", "summarise" or "describe"
+    (or "explain the", "explain our"): "explain poacher alerts in two sentences for a donor
+    who isn't technical" asks what that is, whoever the answer is for. Read for the brain's
+    projects only: a concept is explained for homework too ("explain vector clocks to me like
+    i'm cramming")."""
+    return _right_after(title, message, _EXPLAIN)
+
+
+_EXPLAIN = frozenset({"explain", "summarise", "summarize", "describe"})
+
+
+def _right_after(title: tuple[str, ...], message: Message, verbs: frozenset[str]) -> bool:
     m = message.sequence
     return len(title) >= 2 and any(
-        m[i - 1 : i] == ("open",) or (i >= 2 and m[i - 2] == "open" and m[i - 1] in _OPEN_THE)
+        (i and m[i - 1] in verbs) or (i >= 2 and m[i - 2] in verbs and m[i - 1] in _OPEN_THE)
         for i in _places(title, m)
     )
 
@@ -199,6 +217,30 @@ def quoted_from(title: tuple[str, ...], message: Message) -> bool:
     m, n = (*message.sequence, ""), len(title)
     return len(title) >= 2 and any(
         m[i + n] in _SAYS and not (i and m[i - 1] in {*THEIRS, "s"})
+        for i in _places(title, message.sequence)
+    )
+
+
+_KIND_WORDS = {
+    "project": frozenset({"project", "projects"}),
+    "decision": frozenset({"decision"}),
+    "runbook": frozenset({"runbook"}),
+    "concept": frozenset({"concept"}),
+}
+"""The word a writer puts after a page's title to say what kind of page it is, by its type."""
+
+
+def kind_said(title: tuple[str, ...], kind: str, message: Message) -> bool:
+    """The title stands right before the word for its page's kind (:data:`_KIND_WORDS`: "the
+    wasserstandsmonitor project - does it report droughts?"), not after "a" or another's
+    possessive and not followed by "of" or "for" ("a garden project for my kids"): the
+    message names the brain's page of that kind, whatever it wants it for."""
+    kinds = _KIND_WORDS.get(kind, frozenset())
+    m = (*message.sequence, "", "")
+    return bool(kinds) and any(
+        m[i + len(title)] in kinds
+        and m[i + len(title) + 1] not in _BELONGS
+        and not (i and m[i - 1] in {*THEIRS, "s", "my"})
         for i in _places(title, message.sequence)
     )
 

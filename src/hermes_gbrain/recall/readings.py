@@ -20,8 +20,10 @@ from .naming import (
     WHOLE_TITLE_WORDS,
     after_another_thing,
     designated,
+    explained,
     held_by_name,
     is_lettered,
+    kind_said,
     label_and_part_set_apart,
     label_and_rest_said,
     opened,
@@ -212,8 +214,10 @@ def _elsewhere(
     gives it as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
     whatever the message wants it for ("annual report 2025, need the headline numbers for an
     LP intro"), for a meeting on a date the message gives ("the sync design review on march
-    2nd") or a page of its day or ISO week ("standup notes w14 - did anyone flag a
-    regression"), a title the message or one of its sentences opens with, set apart
+    2nd"), a page of its day or ISO week ("standup notes w14 - did anyone flag a
+    regression") or of its month said with every other word of its title ("the investor
+    update for april, I want to reuse the runway paragraph"), a title the message or one of its
+    sentences opens with, set apart
     (:attr:`.message.Message.headings`: "hiring plan 2026 — which roles first?"; "weekly
     release train — when does a fix go out" beside *Decision: Weekly release train*, its title
     after a label; "Travel notes: Okavango visit — …", with its label), a title of
@@ -222,16 +226,19 @@ def _elsewhere(
     Open-source the field handbook*), a lettered title's word and letter
     (:func:`.naming.designated`), a title asked for as a page
     (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're killing
-    my battery") or as what a piece of writing is on (:func:`.naming.written_about`: "needs a
-    para on driftwood sync"), a title right before a verb of what a text says
-    (:func:`.naming.quoted_from`: "working capital review mentions 90 day receivables"), a
-    concept's title said whole beside whether we do it
+    my battery"), a project's title right after "explain" (:func:`.naming.explained`: "explain
+    poacher alerts in two sentences for a donor") or as what a piece of writing is on
+    (:func:`.naming.written_about`: "needs a para on driftwood sync"), a title right before a verb
+    of what a text says (:func:`.naming.quoted_from`: "working capital review mentions 90 day
+    receivables"), a concept's title said whole beside whether we do it
     (:attr:`.message.Message.we_use`), a labelled title's label and rest said in the writer's
     order (:func:`.naming.label_and_rest_said`: "the mom test reading notes")
     or a title in another script than Latin quoted whole among Latin words
     (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples");
     nor, when
-    it gives nothing the row never mentions as what the title is for, for a title said whole
+    it gives nothing the row never mentions as what the title is for, for a title right before
+    the word for its page's kind (:func:`.naming.kind_said`: "the wasserstandsmonitor project -
+    does it report droughts?"), for a title said whole
     in a question whether the brain holds it written ("idempotency keys for photo uploads, do
     we have a writeup"), a project's title it opens with or a title given after "the" that
     no longer title goes on from, of no concept, when the message names nothing the row never
@@ -255,12 +262,22 @@ def _elsewhere(
     if message.other_language:
         return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
     dated = date_marks(row.title)
+    undated = {s for s in read.title if not is_date_stem(s) and not s.isdigit()}
     if (
         message.dates
         and agree(dated, message.dates)
-        and (row.type == "meeting" or any(m[0] in "dw" for m in dated & message.dates))
+        and (
+            row.type == "meeting"
+            or any(m[0] in "dw" for m in dated & message.dates)
+            or (
+                len(undated) >= 2
+                and undated <= message.wanted
+                and any(m[0] == "m" for m in dated & message.dates)
+            )
+        )
     ):
         return False  # "the sync design review on march 2nd", "standup notes w14": its date
+        # ("the investor update for april": its month and every other word of its title)
     if message.headings & {read.sequence, tuple(words(read.unlabelled))}:
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
     if label_and_rest_said(row.title, read.unlabelled, message):
@@ -277,6 +294,8 @@ def _elsewhere(
             return False  # "collar battery drain incident report - what was the root cause"
     if page_asked(read.sequence, message) or opened(read.sequence, message):
         return False  # "zero trust networking page — anything concrete in there?"
+    if (row.type or "") == "project" and explained(read.sequence, message):
+        return False  # "explain poacher alerts in two sentences for a donor who isn't technical"
     if written_about(read.sequence, message):
         return False  # "the tech annex needs a para on driftwood sync"
     if quoted_from(read.sequence, message):
@@ -294,6 +313,8 @@ def _elsewhere(
         return True  # "an expense policy for a five-person bakery"
     if message.purposes_near(read.sequence) - read.body and not message.asks_held:
         return True  # "drone survey rules for wedding photographers"; not "is there a page"
+    if kind_said(read.sequence, row.type or "", message):
+        return False  # "the wasserstandsmonitor project - does it report droughts?"
     if read.title and read.title <= message.wanted and _asks_for_writing(message):
         return False  # "idempotency keys for photo uploads, do we have a writeup"
     if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:

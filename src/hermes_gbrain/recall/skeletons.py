@@ -16,7 +16,9 @@ their own "k" and "y" and letters Arabic lacks ("پ" for "p", "چ" for "ch", "گ
 *Stefan Novak*): a name with a "v" is read with it and without it. Uyghur writes every vowel,
 with letters of its own ("گابرىيېلا نۇنيېز" for *Gabriela Nunez*), and a German or Nordic "j"
 is a "y" to its writers as to Persian ones ("يۈرگېن مۈللېر" for *Jürgen Müller*): a name with a
-"j" is read with it and without it too.
+"j" is read with it and without it too. Sindhi writes its retroflex, aspirated and implosive
+consonants with letters of its own, each read as the plain one ("هيروشي تاناڪا": *Hiroshi
+Tanaka*).
 
 Cyrillic spells a Latin name letter for letter (a German or Nordic "j" as the "y" it is:
 "Юрген Мюллер" for *Jürgen Müller*, so a name with a "j" is read with it and without it), but
@@ -87,28 +89,28 @@ MIN_CYRILLIC = (2, 5)
 wherever they stand, prepositions and all."""
 
 _ARABIC_LETTERS = {
-    **dict.fromkeys("بپ", "b"),
-    **dict.fromkeys("تطةٹټ", "t"),
+    **dict.fromkeys("بپٻڀڦ", "b"),
+    **dict.fromkeys("تطةٹټٽٺٿ", "t"),
     "ث": "th",
-    **dict.fromkeys("جگګژږ", "j"),
+    **dict.fromkeys("جگګژږڄڳ", "j"),
     **dict.fromkeys("حهہ", "h"),
     "خ": "kh",
-    **dict.fromkeys("دضڈډ", "d"),
+    **dict.fromkeys("دضڈډڊڌڍڏ", "d"),
     "ذ": "dh",
-    **dict.fromkeys("رڑړ", "r"),
+    **dict.fromkeys("رڑړڙ", "r"),
     **dict.fromkeys("زظ", "z"),
     **dict.fromkeys("سص", "s"),
     **dict.fromkeys("شښ", "sh"),
     "غ": "gh",
     **dict.fromkeys("فڤ", "f"),
-    **dict.fromkeys("قكک", "k"),
+    **dict.fromkeys("قكکڪ", "k"),
     "ل": "l",
     "م": "m",
-    **dict.fromkeys("نںڼ", "n"),
-    "چ": "sh",
+    **dict.fromkeys("نںڼڻڃ", "n"),
+    **dict.fromkeys("چڇ", "sh"),
     "څ": "ts",
     "ځ": "dz",
-    "ڭ": "nj",
+    **dict.fromkeys("ڭڱ", "nj"),
 }
 """Each Arabic consonant as Latin letters, with the letters Persian, Urdu and Pashto add
 ("ټ", "ډ", "ړ": their "t", "d" and "r"; "گ" and "ګ": "g", which a Latin name's skeleton
@@ -116,10 +118,14 @@ reads as "j", as Arabic writes it "ج"; Pashto's "څ" and "ځ" as the "ts" and "
 so that "څه ډالۍ", what gift, is no *Aisha Diallo*); alif, waw, ya, hamza and ain have none, nor do
 Urdu's and Pashto's own "y" and "e" or Urdu's letter that marks an aspirate, nor the vowel
 letters Uyghur writes every vowel with ("ۈ", "ۇ", "ې" and more), or its "ۋ", a "v" or a "w";
-Uyghur's "ڭ" is the "ng" a Latin skeleton reads as "nj"."""
+Uyghur's "ڭ" is the "ng" a Latin skeleton reads as "nj". Sindhi adds letters for its own
+"k" ("ڪ"), its retroflex, aspirated and implosive consonants ("ٽ", "ڊ", "ٿ", "ڀ", "ڳ"…), each
+read as the plain consonant it is a kind of ("ڪيسٽرل ورڪس": *Kestrel Works*)."""
 _ARABIC_WORD = re.compile(
     "[\u0621-\u064a\u0679\u067c\u067e\u0681\u0685\u0686\u0688\u0689\u0691\u0693"
     "\u0696\u0698\u069a\u06a4\u06a9\u06ab\u06af\u06ba\u06bc\u06be\u06c1\u06cc"
+    "\u067a\u067b\u067d\u067f\u0680\u0683\u0684\u0687\u068a\u068c\u068d\u068f"
+    "\u0699\u06a6\u06aa\u06b1\u06b3\u06bb"
     "\u06cd\u06d0\u06d2\u06ad\u06c6\u06c7\u06c8\u06cb\u06d5]+"
 )
 _ARABIC_PREFIXES = ("و", "ب", "ل", "ك")
@@ -300,6 +306,21 @@ def _latin(word: str) -> str:
     return re.sub("[aeiouyw]", "", _letters(word))
 
 
+_SOFT_C = re.compile("c(?=[eiy])")
+"""A "c" spoken "s" ("policy", "office"), which Arabic letters write "س"."""
+_SPOKEN_TI = re.compile("(?<=[a-z])t(?=i[aou])")
+"""The "t" of "-tion" and "-tial", spoken "sh" and so written in Arabic letters ("ريٽينشن")."""
+
+
+_ITALIAN_CH = re.compile("ch(?=[ei])")
+"""Italian's "k" before "e" and "i", spelt "ch" ("Bianchi"), which other scripts spell "k"."""
+
+
+def _spoken(word: str) -> str:
+    """A Latin word's consonants as it is spoken where that differs from its letters."""
+    return _latin(_SPOKEN_TI.sub("sh", _SOFT_C.sub("s", _letters(word))))
+
+
 def _read_without(
     words: list[str], letter: str, read: Callable[[str], str], *, each: int = 0
 ) -> tuple[str, ...]:
@@ -328,10 +349,17 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     # each word keeping two consonants ("ما تعني", what does … mean, is no *Jomo Otieno*)
     unvoiced = _read_without(latin, "v", _as_arabic)
     unjoined = _read_without(latin, "j", _as_arabic, each=MIN_UNJOINED)
+    # a soft "c" and the "t" of "-tion" as spoken: "پاليسي" *policy*, "رٽينشن" *retention*
+    spoken = tuple(_as_arabic(_spoken(w)) for w in title_words)
+    # Italian's "ch" before "e" and "i" is a "k": "بيانكي", "Бьянки" for *Bianchi*
+    italian = [_ITALIAN_CH.sub("k", w.lower()) for w in title_words]
+    if italian == [w.lower() for w in title_words]:
+        italian = []
     kana = tuple(as_kana(w) for w in title_words)
     hebrew = tuple(_as_hebrew(w) for w in title_words)
     readings = [
-        *(("arabic", arabic), ("arabic", unvoiced), ("arabic", unjoined)),
+        *(("arabic", arabic), ("arabic", unvoiced), ("arabic", unjoined), ("arabic", spoken)),
+        ("arabic", tuple(_as_arabic(_latin(w)) for w in italian)),
         *(("hebrew", hebrew), ("kana", kana)),
     ]
     found = {
@@ -344,7 +372,9 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     # a German or Nordic "j" is spelt as the "y" it is: "Юрген" for *Jürgen*
     yod = _read_without([w.lower() for w in title_words], "j", _as_cyrillic)
     each, whole = MIN_CYRILLIC
-    for script, skeleton in (("spelt", cyrillic), ("spelt", yod), ("georgian", georgian)):
+    readings = [("spelt", cyrillic), ("spelt", yod), ("georgian", georgian)]
+    readings.append(("spelt", tuple(_as_cyrillic(w) for w in italian)))
+    for script, skeleton in readings:
         if skeleton and min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
             found.add((script, skeleton))
     return found

@@ -226,6 +226,13 @@ _LATIN_FUNCTION_WORDS = frozenset(
     zvino iye isu iwe vari zviri ndiye ndinoda tinoda ndipe nezve nezva naani chaizvo iyoyo
     ni nde ryari gute kuki angahe kandi ariko cyangwa murakoze nyamuneka uyu iyi ubu ejo yacu
     wacu bacu byacu ndashaka dufite mu ku ya wa rya cya bya ese neza buri
+    ny inona amin ary iza momba mila ilay ahoana aho misy tsy ireo firy antsika izany mbola
+    fantatsika azy ity ahy aiza isika nefa sy mety izy
+    ki pou nan yon ak sou nou èske kiyès kijan kisa kote konbyen mwen vle genyen toujou chak
+    epi kilè
+    hvør hvat hvussu hava eitt hann hevur mær verður ikki kanst hjá fyri tað
+    yi dama bëgg laaj ndax ngir ñaata naka xam lañu sama moom
+    tētahi kei pēhea āhea hoki kāore
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
@@ -233,14 +240,17 @@ Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in
 ("kya", "kaise", "hai"), and of Estonian, Latvian, Lithuanian, Finnish, Hungarian, Basque,
 Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Zulu,
 Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali, Igbo, Kurdish, Xhosa, Maltese,
-Javanese, Luxembourgish, Bosnian, Oromo, Shona and Kinyarwanda, that are no
+Javanese, Luxembourgish, Bosnian, Oromo, Shona, Kinyarwanda, Malagasy, Haitian Creole,
+Faroese, Wolof and Maori, that are no
 English word once their accents are dropped ("thế" would be "the", "bên" "ben") and share no
 English word's stem (Estonian "mis" and "selle" would take "miss" and "sells" with them, Welsh
 "ble" the "BLE" of a radio, Irish "cad" the "CAD" of a drawing, Somali "sidee" "side"; Hausa
 "wane" and "tare", Albanian "sot" and Somali "kale" are English words too; Kurdish "bo" is
 what an apostrophe leaves of Uzbek's "bo'ladi"; Maltese "fil" is the stem of "filed",
 Javanese "iso" and "awake" are English, and so are Luxembourgish "net", "fir" and "well",
-Bosnian "bio", Oromo "sun" and Shona "here"; Bosnian "ali" and Oromo "jira" are names): they
+Bosnian "bio", Oromo "sun" and Shona "here", Faroese "sum" and "vit", Wolof "lan" and
+Maori "mō"; Bosnian "ali" and Oromo "jira" are names, Maori "kia" a maker of cars, and
+Faroese "eg" is how English writes "e.g." without its dots): they
 anchor nothing, and they mark a message as written in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
@@ -513,7 +523,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 12
+STEMS_VERSION = 13
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
