@@ -1321,6 +1321,13 @@ def test_a_title_set_apart_at_a_later_sentence_or_after_its_label_is_named() -> 
     assert gate_rows([policy], asked, gate=rules) == []
     asked = "back to work. what should a remote work policy say about bakers and night shifts?"
     assert gate_rows([policy], asked, gate=rules) == []
+    # after a lead-in set apart, the title still opens the sentence; not after "unrelated"
+    auth = row("projects/keystone-auth", "Keystone Auth", 1.0, "keyword_exact", "project",
+               snippet="Single sign-on for the Beacon app and the dashboards.")  # fmt: skip
+    asked = "ok different thing, keystone auth — can drivers get accounts on it?"
+    assert slugs(gate_rows([auth], asked, gate=rules)) == [auth.slug]
+    asked = "unrelated, remote work policy — how many days can my sister at her bank wfh?"
+    assert gate_rows([policy], asked, gate=rules) == []
 
 
 def test_an_opening_of_the_titles_words_in_any_order_is_named_whatever_follows() -> None:

@@ -480,15 +480,20 @@ _HEADLINE = re.compile(r"\s*(?:[-\u2013\u2014]|:)")
 
 
 def _headings(message: str) -> frozenset[tuple[str, ...]]:
-    """:attr:`Message.headings`: the opening of each sentence, also without the words that go
-    with anything it ends with ("expense policy question - someone's asking …"), and of each
-    one whose opening a colon ends, the words up to the mark after it (a title with a label:
-    "Travel notes: Okavango visit — …")."""
+    """:attr:`Message.headings`: the opening of each sentence (after a lead-in of
+    :data:`_LEAD_IN` words set apart: "ok different thing, keystone auth — …"), also without the
+    words that go with anything it ends with ("expense policy question - someone's asking …"),
+    and of each one whose opening a colon ends, the words up to the mark after it (a title with
+    a label: "Travel notes: Okavango visit — …")."""
     found: set[tuple[str, ...]] = set()
     starts = [0, *(m.end() for m in SENTENCE_END.finditer(message))]
     for start in starts:
         rest = message[start:]
         opening = _opening(rest)
+        said = words(opening)
+        if said and set(said) <= _LEAD_IN and (later := _opening(rest[len(opening) + 1 :])):
+            opening = later  # "ok different thing, keystone auth — can drivers get accounts?"
+            rest = rest[rest.index(later) :]
         if not opening:
             continue
         heading = tuple(words(opening))
@@ -501,6 +506,17 @@ def _headings(message: str) -> frozenset[tuple[str, ...]]:
             if more := _opening(after):
                 found.add(tuple(words(f"{opening} {more}")))
     return frozenset(h for h in found if h)
+
+
+_LEAD_IN = frozenset(
+    """
+    ok okay k so also and btw by the way different another thing one next quick question q now
+    right then anyway hey hi oh cool great thanks thx cheers
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Words of a lead-in set apart before what a sentence is about ("ok different thing, keystone
+auth — …"): the title after it opens the sentence. Not "unrelated" or "random", which say
+what follows is no work of the brain's."""
 
 
 def _opening(message: str) -> str:
