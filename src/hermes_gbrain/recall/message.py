@@ -492,8 +492,8 @@ def _headings(message: str) -> frozenset[tuple[str, ...]]:
         opening = _opening(rest)
         said = words(opening)
         if said and set(said) <= _LEAD_IN and (later := _opening(rest[len(opening) + 1 :])):
-            opening = later  # "ok different thing, keystone auth — can drivers get accounts?"
-            rest = rest[rest.index(later) :]
+            rest = rest[len(opening) + 1 :]  # "ok different thing, keystone auth — can drivers…"
+            opening = later
         if not opening:
             continue
         heading = tuple(words(opening))

@@ -201,12 +201,14 @@ _EXPLAIN = frozenset({"explain", "summarise", "summarize", "describe"})
 def _right_after(title: tuple[str, ...], message: Message, verbs: frozenset[str]) -> bool:
     m = message.sequence
     return len(title) >= 2 and any(
-        (i and m[i - 1] in verbs) or (i >= 2 and m[i - 2] in verbs and m[i - 1] in _OPEN_THE)
+        (i and m[i - 1] in verbs) or (i >= 2 and m[i - 2] in verbs and m[i - 1] in _BETWEEN)
         for i in _places(title, m)
     )
 
 
-_OPEN_THE = frozenset({"the", "our", "up"})
+_BETWEEN = frozenset({"the", "our", "up"})
+"""Words that may stand between such a verb and the title ("open the", "explain our", "open
+up")."""
 
 
 def quoted_from(title: tuple[str, ...], message: Message) -> bool:

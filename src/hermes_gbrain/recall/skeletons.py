@@ -307,9 +307,10 @@ def _latin(word: str) -> str:
 
 
 _SOFT_C = re.compile("c(?=[eiy])")
-"""A "c" spoken "s" ("policy", "office"), which Arabic letters write "س"."""
+"""A "c" spoken "s" ("Lucía", "Conservancy"), which Arabic letters write "س"."""
 _SPOKEN_TI = re.compile("(?<=[a-z])t(?=i[aou])")
-"""The "t" of "-tion" and "-tial", spoken "sh" and so written in Arabic letters ("ريٽينشن")."""
+"""The "t" of "-tion" and "-tial", spoken "sh" and so written in Arabic letters ("رٽينشن" for
+the *Retention* of *Data Retention Audit*)."""
 
 
 _ITALIAN_CH = re.compile("ch(?=[ei])")
@@ -349,17 +350,17 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     # each word keeping two consonants ("ما تعني", what does … mean, is no *Jomo Otieno*)
     unvoiced = _read_without(latin, "v", _as_arabic)
     unjoined = _read_without(latin, "j", _as_arabic, each=MIN_UNJOINED)
-    # a soft "c" and the "t" of "-tion" as spoken: "پاليسي" *policy*, "رٽينشن" *retention*
+    # a soft "c" and the "t" of "-tion" as spoken: "لوسيا" *Lucía*, "رٽينشن" *Retention*
     spoken = tuple(_as_arabic(_spoken(w)) for w in title_words)
     # Italian's "ch" before "e" and "i" is a "k": "بيانكي", "Бьянки" for *Bianchi*
-    italian = [_ITALIAN_CH.sub("k", w.lower()) for w in title_words]
-    if italian == [w.lower() for w in title_words]:
-        italian = []
+    lower = [w.lower() for w in title_words]
+    italian = [_ITALIAN_CH.sub("k", w) for w in lower]
+    italian = italian if italian != lower else []
     kana = tuple(as_kana(w) for w in title_words)
     hebrew = tuple(_as_hebrew(w) for w in title_words)
     readings = [
         *(("arabic", arabic), ("arabic", unvoiced), ("arabic", unjoined), ("arabic", spoken)),
-        ("arabic", tuple(_as_arabic(_latin(w)) for w in italian)),
+        ("arabic", tuple(_as_arabic(_latin(w)) for w in italian)),  # () when no "ch" is Italian
         *(("hebrew", hebrew), ("kana", kana)),
     ]
     found = {
@@ -372,9 +373,13 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     # a German or Nordic "j" is spelt as the "y" it is: "Юрген" for *Jürgen*
     yod = _read_without([w.lower() for w in title_words], "j", _as_cyrillic)
     each, whole = MIN_CYRILLIC
-    readings = [("spelt", cyrillic), ("spelt", yod), ("georgian", georgian)]
-    readings.append(("spelt", tuple(_as_cyrillic(w) for w in italian)))
-    for script, skeleton in readings:
+    spelt = [
+        ("spelt", cyrillic),
+        ("spelt", yod),
+        ("spelt", tuple(_as_cyrillic(w) for w in italian)),
+        ("georgian", georgian),
+    ]
+    for script, skeleton in spelt:
         if skeleton and min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
             found.add((script, skeleton))
     return found
