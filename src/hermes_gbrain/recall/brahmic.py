@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 
 from anyascii import anyascii
 
-from .skeletons import without_endings
+from .skeletons import as_spoken, without_endings
 from .words import in_southeast_asian_script, joined
 
 __all__ = ["PAIR_MIN", "WORD_MIN", "brahmic_runs", "in_brahmic_script", "title_brahmic"]
@@ -74,7 +74,6 @@ _GARU = "గార"
 title ("grt" would be *Greta*)."""
 
 _SPOKEN = (
-    ("tion", "shn"),
     ("sion", "shn"),
     ("sch", "s"),
     ("ph", "f"),
@@ -82,7 +81,6 @@ _SPOKEN = (
     ("x", "ks"),
     ("q", "k"),
 )
-_SOFT_C = re.compile("c(?=[eiy])")
 _SOFT_DG = re.compile("dg(?=[eiy])")
 """The "dg" of "ledger" and "budget", not of *Lindgren*."""
 _SOFT_G = re.compile("ge$")
@@ -112,12 +110,12 @@ def _skeleton(sounds: str) -> str:
 def _latin(word: str) -> str:
     """A Latin word's skeleton as it is spoken."""
     folded = unicodedata.normalize("NFKD", word.lower())
-    letters = _SPOKEN_QU.sub("kv", "".join(ch for ch in folded if "a" <= ch <= "z"))
+    letters = as_spoken(_SPOKEN_QU.sub("kv", "".join(ch for ch in folded if "a" <= ch <= "z")))
     for written, spoken in _SPOKEN:
         letters = letters.replace(written, spoken)
     letters = _SILENT_G.sub("n", _GLIDE_W.sub("", letters))
     letters = _SOFT_G.sub("j", _SOFT_DG.sub("j", letters)).replace("dj", "j").replace("ch", "C")
-    return _skeleton(_SOFT_C.sub("s", letters).replace("c", "k"))
+    return _skeleton(letters.replace("c", "k"))
 
 
 def _brahmic(word: str) -> str:

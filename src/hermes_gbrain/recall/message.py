@@ -16,6 +16,7 @@ from .dates import date_marks, said_in_figures
 from .glosses import kind_words
 from .outside import outside_things, owners, purposes
 from .rowwords import RowWords, side_by_side
+from .trivial import TRIVIAL_WORDS
 from .vocabulary import ORDINARY_STEMS
 from .words import (
     GENERIC_WORDS,
@@ -508,15 +509,16 @@ def _headings(message: str) -> frozenset[tuple[str, ...]]:
     return frozenset(h for h in found if h)
 
 
-_LEAD_IN = frozenset(
+_LEAD_IN = frozenset(w for w in TRIVIAL_WORDS if " " not in w) | frozenset(
     """
-    ok okay k so also and btw by the way different another thing one next quick question q now
-    right then anyway hey hi oh cool great thanks thx cheers
+    so also and btw by the way different another thing one quick question q now right then
+    anyway oh thx cheers
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """Words of a lead-in set apart before what a sentence is about ("ok different thing, keystone
-auth — …"): the title after it opens the sentence. Not "unrelated" or "random", which say
-what follows is no work of the brain's."""
+auth — …"): the title after it opens the sentence. The words of a trivial reply
+(:data:`.trivial.TRIVIAL_WORDS`: "ok", "thanks", "hi") and of moving on; not "unrelated" or
+"random", which say what follows is no work of the brain's."""
 
 
 def _opening(message: str) -> str:

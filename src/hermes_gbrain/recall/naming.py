@@ -161,10 +161,16 @@ _SAYS = frozenset(
 """Verbs of what a text says, right after a title: the message speaks of the page's words."""
 
 
+def _around(title: tuple[str, ...], message: Message) -> list[tuple[str, str, str]]:
+    """The word before and the two words after each place the title's words stand in the
+    message ("" past either end)."""
+    said, n = ("", *message.sequence, "", ""), len(title)
+    return [(said[i], said[i + n + 1], said[i + n + 2]) for i in _places(title, message.sequence)]
+
+
 def _after(title: tuple[str, ...], message: Message) -> list[tuple[str, str]]:
     """The two words after each place the title's words stand in the message ("" past its end)."""
-    said, n = (*message.sequence, "", ""), len(title)
-    return [(said[i + n], said[i + n + 1]) for i in _places(title, message.sequence)]
+    return [(after, then) for _, after, then in _around(title, message)]
 
 
 def paged(title: tuple[str, ...], message: Message) -> bool:
@@ -238,12 +244,9 @@ def kind_said(title: tuple[str, ...], kind: str, message: Message) -> bool:
     possessive and not followed by "of" or "for" ("a garden project for my kids"): the
     message names the brain's page of that kind, whatever it wants it for."""
     kinds = _KIND_WORDS.get(kind, frozenset())
-    m = (*message.sequence, "", "")
-    return bool(kinds) and any(
-        m[i + len(title)] in kinds
-        and m[i + len(title) + 1] not in _BELONGS
-        and not (i and m[i - 1] in {*THEIRS, "s", "my"})
-        for i in _places(title, message.sequence)
+    return any(
+        after in kinds and then not in _BELONGS and before not in _NOT_OURS
+        for before, after, then in _around(title, message)
     )
 
 
@@ -317,6 +320,9 @@ def after_another_thing(read: RowWords, message: Message) -> bool:
 
 THEIRS = frozenset({"a", "an", "their", "his", "her", "your"})
 """Words before a title that make it any one's or another's."""
+_NOT_OURS = frozenset({*THEIRS, "s", "my"})
+"""Words before a title that make it anyone's, another's or the writer's own ("a", "their",
+"maya's", "my"), not the brain's page of its kind (:func:`kind_said`)."""
 
 
 def is_lettered(read: RowWords) -> bool:

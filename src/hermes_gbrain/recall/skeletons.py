@@ -71,6 +71,7 @@ __all__ = [
     "KATAKANA",
     "MIN_CONSONANTS",
     "as_kana",
+    "as_spoken",
     "kana_runs",
     "kana_skeleton",
     "latin_skeletons",
@@ -307,10 +308,13 @@ def _latin(word: str) -> str:
 
 
 _SOFT_C = re.compile("c(?=[eiy])")
-"""A "c" spoken "s" ("Lucía", "Conservancy"), which Arabic letters write "س"."""
-_SPOKEN_TI = re.compile("(?<=[a-z])t(?=i[aou])")
-"""The "t" of "-tion" and "-tial", spoken "sh" and so written in Arabic letters ("رٽينشن" for
-the *Retention* of *Data Retention Audit*)."""
+
+
+def as_spoken(letters: str) -> str:
+    """Latin letters (lower case, unaccented) with a soft "c" as "s" and "tion" as "shn", as
+    scripts that write a name by ear write them: "لوسيا" for *Lucía*, "رٽينشن" for the
+    *Retention* of *Data Retention Audit*, and the scripts of South Asia (:mod:`.brahmic`)."""
+    return _SOFT_C.sub("s", letters.replace("tion", "shn"))
 
 
 _ITALIAN_CH = re.compile("ch(?=[ei])")
@@ -319,7 +323,7 @@ _ITALIAN_CH = re.compile("ch(?=[ei])")
 
 def _spoken(word: str) -> str:
     """A Latin word's consonants as it is spoken where that differs from its letters."""
-    return _latin(_SPOKEN_TI.sub("sh", _SOFT_C.sub("s", _letters(word))))
+    return _latin(as_spoken(_letters(word)))
 
 
 def _read_without(
