@@ -136,6 +136,8 @@ SPLITS = (
     *("sealed180", "sealed181", "sealed182", "sealed183"),
     *("sealed184", "sealed185", "sealed186", "sealed187"),
     *("sealed188", "sealed189", "sealed190", "sealed191"),
+    *("sealed192", "sealed193", "sealed194", "sealed195"),
+    *("sealed196", "sealed197", "sealed198", "sealed199"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

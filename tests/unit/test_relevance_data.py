@@ -49,6 +49,8 @@ LATER_SETS = (
     *("sealed180", "sealed181", "sealed182", "sealed183"),
     *("sealed184", "sealed185", "sealed186", "sealed187"),
     *("sealed188", "sealed189", "sealed190", "sealed191"),
+    *("sealed192", "sealed193", "sealed194", "sealed195"),
+    *("sealed196", "sealed197", "sealed198", "sealed199"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -65,7 +67,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed191'
+        # the gate, 'fresh' and 'sealed' to 'sealed199'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
