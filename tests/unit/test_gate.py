@@ -1302,6 +1302,8 @@ def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
     asked = ("expense policy question - someone's asking if handing in reciepts two weeks "
              "after the bakery trip is ok")  # fmt: skip
     assert slugs(gate_rows([policy], asked)) == [policy.slug]
+    asked = asked.replace("question", "q:").replace(" - ", " ")  # "q" for a question
+    assert slugs(gate_rows([policy], asked)) == [policy.slug]
     asked = "expense policy for a bakery - someone's asking if receipts two weeks late are ok"
     assert gate_rows([policy], asked) == []
 
@@ -1745,6 +1747,13 @@ def test_a_title_before_what_a_text_says_or_a_writeup_is_named() -> None:
                    snippet="Trips are booked through the travel desk.")  # fmt: skip
     assert gate_rows([expenses], school) == []  # another's policy
     assert slugs(gate_rows([expenses], school.replace("The school's", "Our"))) == [expenses.slug]
+    # asked what the page says, whatever the message wants it for
+    remote = row("notes/remote-work-policy", "Remote work policy", 1.0, "keyword_exact", "note",
+                 snippet="Work remotely up to three days a week.")  # fmt: skip
+    asked = ("what does the remote work policy actually say? trying to work out how many desks "
+             "are occupied on a given day for fire warden cover")  # fmt: skip
+    assert slugs(gate_rows([remote], asked)) == [remote.slug]
+    assert gate_rows([remote], asked.replace("does the", "does a")) == []
     trust = row("concepts/zero-trust-networking", "Zero trust networking", 1.0, "keyword_exact",
                 "concept", snippet="Every request proves who sends it.")  # fmt: skip
     # the brain's writeup, as its page or doc
@@ -2264,3 +2273,29 @@ def test_a_project_asked_to_be_explained_is_the_brain_s_whoever_it_is_for() -> N
     # a concept is explained for homework too
     homework = "explain vector clocks to me like i'm cramming for a distributed systems exam"
     assert gate_rows([clocks], homework, gate=RULES, vocabulary=vocab) == []
+    # but one summarises a text: the brain's page, whoever the summary is for
+    deck = "can u summarise vector clocks in 2 lines for a customer deck"
+    assert slugs(gate_rows([clocks], deck, gate=RULES, vocabulary=vocab)) == [clocks.slug]
+    assert gate_rows([clocks], deck.replace("summarise", "explain"), gate=RULES,
+                     vocabulary=vocab) == []  # fmt: skip
+
+
+def test_a_project_s_status_asked_for_is_the_brain_s_whatever_it_is_for() -> None:
+    pilots = row("projects/conservancy-pilots", "Conservancy pilots", 1.0, "keyword_exact",
+                 "project", snippet="Three conservancies try it before a contract.")  # fmt: skip
+    tail = " conservancy pilots, need it for my pipeline review w mateo tmrw"
+    assert slugs(gate_rows([pilots], "whats the status of" + tail)) == [pilots.slug]
+    assert gate_rows([pilots], "whats the size of" + tail) == []
+
+
+def test_a_title_asked_as_what_a_thing_told_of_is_named() -> None:
+    auth = row("projects/keystone-auth", "Keystone auth", 1.0, "keyword_exact", "project",
+               snippet="Single sign-on, run by the platform team.")  # fmt: skip
+    asked = "volunteers keep getting locked out of the apps — is that keystone auth?"
+    assert slugs(gate_rows([auth], asked)) == [auth.slug]
+    asked = "volunteers keep getting locked out of the apps — could keystone auth help?"
+    assert gate_rows([auth], asked) == []
+    asked = (
+        "my kids keep getting locked out of their tablets — is that keystone auth stuff any good?"
+    )
+    assert gate_rows([auth], asked) == []  # not the thing itself: something of its kind

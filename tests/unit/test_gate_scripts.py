@@ -506,12 +506,26 @@ def test_a_message_in_another_latin_language_uses_no_title_about_something_else(
         "hvat segir hann um Ledger Lake, veit tú tað?",  # Faroese
         "Wax ma ci Priya Raman. Moom moo yor Fernseed Classifier bi, dëgg la?",  # Wolof
         "He aha tētahi kōrero mō te Retro notes? Kei hea te pūrongo?",  # Maori
+        "Ke batla go itse gore Ledger Lake e tshwanetse go dira eng gape?",  # Tswana
+        "Cossi fonciona lo Solar Collar dins los parcs? Quin es lo problèma?",  # Occitan
+        "Ciamar a tha Ledger Lake a' dol? Cuin a bhios e deiseil?",  # Scottish Gaelic
+        "Kodi Ledger Lake imagwira ntchito bwanji? Ndiuzeni chiyani chinachitika.",  # Chichewa
+        "ʻOku fēfē ʻa e ngaahi palani ki he Solar Collar?",  # Tongan
+        "Kiu laboras pri la Solar Collar? Ĉu vi povas diri kiom da baterioj ni havas?",
+        "Nuu ũrutaga wĩra wa Solar Collar? Ngwenda kũmenya atĩa",  # Kikuyu
+        "Ɛdeɛn na Solar Collar no yɛ? Mepɛ sɛ mehu sɛnea ɛyɛ adwuma.",  # Twi
+        "Cumu face u Solar Collar? Vogliu sapè quandu hè prontu.",  # Corsican
+        "Njagala okumanya engeri Solar Collar gy'ekola.",  # Luganda
+        "Solar Collar turaly ne bar? Qalay jumys isteydi, qansa batareya kerek?",  # Kazakh
+        "He aha ka Solar Collar? Aia anei kekahi moʻolelo no keia?",  # Hawaiian
     ):
         assert other_language(other), other
     # "BLE" and "CAD" are words of English engineers: they mark no Welsh nor Irish
     assert not other_language("does the BLE beacon pair with the CAD model of the collar?")
     # nor do "eg" and a Kia mark Faroese and Maori
     assert not other_language("eg the kia dealer: which one? we went to the one in town")
+    # nor English words and names other languages use too
+    assert not other_language("aha, so no eng hire in kiel? cu tmrw, efe says hwan knows")
     # none is an English word, nor has the stem of one: "miss", "taking", "sells" still count
     assert not other_language("did we miss the deadline or is he taking a break? is he awake?")
     said = "did we miss it, taking a nap, awake now, who sells it, my mum"
@@ -1215,3 +1229,12 @@ def test_a_prefix_glued_to_a_capitalised_title_is_parted_from_it() -> None:
     plan = row("notes/marketing-plan-q3", "Marketing plan Q3", page_type="note",
                snippet="Three conference talks and a refreshed website.")  # fmt: skip
     assert slugs(gate_rows([plan], "Ndiudze nezveMarketing plan Q3")) == [plan.slug]
+
+
+def test_a_concept_after_another_language_s_a_is_any_one() -> None:
+    breaker = row("concepts/circuit-breaker", "Circuit breaker",
+                  "Stop calling a failing service for a while, then try again.")  # fmt: skip
+    home = "Chì differenza ci hè trà un circuit breaker è un fusibile? U salvavita salta sempre."
+    assert gate_rows([breaker], home) == []
+    ours = "Chì differenza ci hè trà u circuit breaker è u retry? Vogliu sapè quandu si riapre."
+    assert slugs(gate_rows([breaker], ours)) == [breaker.slug]

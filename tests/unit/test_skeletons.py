@@ -32,6 +32,8 @@ def _reads_as(name: str, message: str) -> bool:
         ("Lin Chen", "מה לין צ'ן עושה?"),  # noqa: RUF001 - "ch" as "ts" with a geresh
         ("Jomo Otieno", "ספר לי על ג׳ומו אוטיינו"),  # noqa: RUF001 - "j" as "g", a geresh
         ("Farid Haddad", "תשלח לפריד חדאד"),  # "to" joined to the name
+        ("Vera Lindgren", "ווערא לינדגרען פון נארטווינד"),  # Yiddish: two vav for "v"
+        ("Vera Lindgren", "\u05f0ערא לינדגרען"),  # and their ligature
         ("Amara Nwosu", "ამარა ნვოსუ ახლა რომელ პროექტზე მუშაობს?"),  # Georgian, "w" as "ვ"
         ("Esther Okonkwo", "ესთერ ოკონკვოს ჰკითხე"),  # a dative "-ს" joined to the name
         ("Farid Haddad", "ფარიდ ჰადადმა დაწერა"),  # an ergative "-მა"
@@ -55,6 +57,8 @@ def _reads_as(name: str, message: str) -> bool:
         ("Marula Conservancy", "مارولا كونسيرفانسي"),  # a soft "c" spoken, and written, "s"
         ("Lucía Fernández", "لوسيا فرنانديز"),
         ("Dario Bianchi", "Кто такой Дарио Бьянки?"),  # Italian "ch" before "i": a "k"
+        ("Jonah Reyes", "Джона Рейес рейнджердэри кытта"),  # Yakut: few letters, capitalised
+        ("Jomo Otieno", "Жомо Отиено шуурхай"),
         ("Dario Bianchi", "داريو بيانكي"),
         ("Lin Chen", "ሊን ቸን ኣብ ኣየናይ ፕሮጀክት እያ ትሰርሕ?"),  # Tigrinya: syllables, spelt
         ("Farid Haddad", "ፋሪድ ሓዳድ"),
@@ -77,6 +81,7 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Sato Yuki", "что есть к обеду?"),  # a short name's skeleton is any words' too
         ("Rania Saleh", "רניה כהן"),  # the same first name, another surname
         ("Farid Haddad", "חדאד פריד"),
+        ("Vera Lindgren", "ווערא כהן"),  # the same first name, another surname
         ("Amara Nwosu", "ამარა ოკაფორი"),  # the same first name, another surname
         ("Samuel Mwangi", "Սամուել Պետրոսյան"),
         ("Stefan Novak", "ستیفان نوري"),  # the same first name, another surname
@@ -84,6 +89,8 @@ def test_a_name_written_in_another_script_reads_as_the_latin_name(name: str, mes
         ("Lin Chen", "ሊን ሃይሉ"),  # the same first name, another surname
         ("Jomo Otieno", "ما تعني كلمة sprint؟"),  # "what does … mean": no "j" read away here
         ("Jomo Otieno", "Омо Отиено"),  # too little left without the "j"
+        ("Kaito Mori", "кто мэр Лиссабона сейчас?"),  # so few letters, uncapitalised: any words
+        ("Jonah Reyes", "джона рейес"),
     ],
 )
 def test_another_name_or_too_little_reads_as_nothing(name: str, message: str) -> None:

@@ -480,10 +480,15 @@ _HEADLINE = re.compile(r"\s*(?:[-\u2013\u2014]|:)")
 """A dash or a colon at the end of an opening."""
 
 
+_ASIDE = GENERIC_WORDS | {"q"}
+"""Words that go with anything, and the "q" of "weekly release train q: …", a question."""
+
+
 def _headings(message: str) -> frozenset[tuple[str, ...]]:
     """:attr:`Message.headings`: the opening of each sentence (after a lead-in of
     :data:`_LEAD_IN` words set apart: "ok different thing, keystone auth — …"), also without the
-    words that go with anything it ends with ("expense policy question - someone's asking …"),
+    words that go with anything it ends with ("expense policy question - someone's asking …",
+    "weekly release train q: …"),
     and of each one whose opening a colon ends, the words up to the mark after it (a title with
     a label: "Travel notes: Okavango visit — …")."""
     found: set[tuple[str, ...]] = set()
@@ -499,7 +504,7 @@ def _headings(message: str) -> frozenset[tuple[str, ...]]:
             continue
         heading = tuple(words(opening))
         found.add(heading)
-        while heading and heading[-1] in GENERIC_WORDS:  # "expense policy question - …"
+        while heading and heading[-1] in _ASIDE:  # "expense policy question - …"
             heading = heading[:-1]
             found.add(heading)
         if rest[len(opening)] == ":":

@@ -36,6 +36,7 @@ __all__ = [
     "explained",
     "held_by_another",
     "held_by_name",
+    "identified",
     "is_lettered",
     "kind_said",
     "label_and_part_set_apart",
@@ -45,6 +46,8 @@ __all__ = [
     "opened",
     "quoted_from",
     "spelt_otherwise",
+    "status_asked",
+    "summarised",
     "title_named",
     "unexplained",
     "words_before",
@@ -201,7 +204,43 @@ def explained(title: tuple[str, ...], message: Message) -> bool:
     return _right_after(title, message, _EXPLAIN)
 
 
-_EXPLAIN = frozenset({"explain", "summarise", "summarize", "describe"})
+def summarised(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more, stands right after "summarise" (or "summarise the",
+    "summarise our"): one summarises a text, so "can u summarise offline-first design in 2
+    lines for a customer deck" asks for the brain's page, a concept's too, whoever the summary
+    is for."""
+    return _right_after(title, message, _SUMMARISE)
+
+
+def status_asked(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more, stands right after "status of" or "update on" (or "status
+    of the"): "whats the status of conservancy pilots, need it for my pipeline review" asks
+    where the brain's project stands, whatever the answer is for."""
+    m = ("", "", "", *message.sequence)
+    return len(title) >= 2 and any(
+        (m[i - 1] in _OF and m[i - 2] in _STATUS)
+        or (m[i - 1] == "the" and m[i - 2] in _OF and m[i - 3] in _STATUS)
+        for i in (i + 3 for i in _places(title, message.sequence))
+    )
+
+
+_STATUS = frozenset({"status", "update", "progress"})
+_OF = frozenset({"of", "on"})
+
+
+def identified(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more, ends the message right after "is that" or "is this" (or
+    before "or"): "volunteers keep getting locked out of the apps — is that keystone auth?"
+    asks whether what it tells of is the brain's thing."""
+    m, n = ("", "", *message.sequence, ""), len(title)
+    return len(title) >= 2 and any(
+        m[i - 2] in {"is", "was"} and m[i - 1] in {"that", "this", "it"} and m[i + n] in {"", "or"}
+        for i in (i + 2 for i in _places(title, message.sequence))
+    )
+
+
+_SUMMARISE = frozenset({"summarise", "summarize"})
+_EXPLAIN = frozenset({"explain", "describe", *_SUMMARISE})
 
 
 def _right_after(title: tuple[str, ...], message: Message, verbs: frozenset[str]) -> bool:
@@ -221,12 +260,24 @@ def quoted_from(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right before a verb of what a text says
     (:data:`_SAYS`: "working capital review mentions 90 day receivables — does that matter
     for our retries?"), not after "a", another's possessive or "their" ("the school's
-    expense policy says…"): the message speaks of what the page says, whatever it asks of it."""
-    m, n = (*message.sequence, ""), len(title)
-    return len(title) >= 2 and any(
-        m[i + n] in _SAYS and not (i and m[i - 1] in {*THEIRS, "s"})
-        for i in _places(title, message.sequence)
-    )
+    expense policy says…"), or is asked about with one after "does the" (:data:`_SAY`: "what
+    does the remote work policy actually say? … for fire warden cover"): the message speaks of
+    what the page says, whatever it asks of it."""
+    m, n = ("", "", *message.sequence, "", ""), len(title)
+    for i in (i + 2 for i in _places(title, message.sequence)):
+        after = m[i + n + 1] if m[i + n] in _HEDGES else m[i + n]
+        if m[i + n] in _SAYS and m[i - 1] not in {*THEIRS, "s"}:
+            return True
+        if after in _SAY and m[i - 1] == "the" and m[i - 2] in _DOES:
+            return True
+    return False
+
+
+_SAY = frozenset({"say", "mention", "list", "cover", "recommend", "suggest", "state", "describe"})
+"""The verbs of :data:`_SAYS` as a question asks with them ("what does the … say")."""
+_HEDGES = frozenset({"actually", "really", "even", "still", "exactly"})
+"""Words that may stand between the title and such a verb ("does the policy actually say")."""
+_DOES = frozenset({"does", "do", "did"})
 
 
 _KIND_WORDS = {

@@ -22,6 +22,7 @@ from .naming import (
     designated,
     explained,
     held_by_name,
+    identified,
     is_lettered,
     kind_said,
     label_and_part_set_apart,
@@ -30,6 +31,8 @@ from .naming import (
     page_asked,
     quoted_from,
     spelt_otherwise,
+    status_asked,
+    summarised,
     unexplained,
     words_before,
     written_about,
@@ -259,8 +262,9 @@ def _elsewhere(
         return False  # "tamsin's field handbook": the page says whose it is
     if message.for_us and set(words(read.unlabelled or row.title)) <= message.said:
         return False  # "what does active learning mean for us specifically?": said whole
-    if message.other_language:
-        return False  # the message's own words ("¿cuántos … lleva rastreados") explain nothing
+    if message.other_language:  # its own words ("¿cuántos … lleva rastreados") explain nothing
+        # but a concept after its "a" is any one: "trà un circuit breaker è un fusibile"
+        return (row.type or "") == "concept" and bool(before & _ANY_ONE)
     dated = date_marks(row.title)
     undated = {s for s in read.title if not is_date_stem(s) and not s.isdigit()}
     if (
@@ -296,6 +300,12 @@ def _elsewhere(
         return False  # "zero trust networking page — anything concrete in there?"
     if (row.type or "") == "project" and explained(read.sequence, message):
         return False  # "explain poacher alerts in two sentences for a donor who isn't technical"
+    if summarised(read.sequence, message):
+        return False  # "can u summarise offline-first design in 2 lines for a customer deck"
+    if (row.type or "") == "project" and status_asked(read.sequence, message):
+        return False  # "whats the status of conservancy pilots, need it for my pipeline review"
+    if identified(read.sequence, message):
+        return False  # "volunteers keep getting locked out of the apps — is that keystone auth?"
     if written_about(read.sequence, message):
         return False  # "the tech annex needs a para on driftwood sync"
     if quoted_from(read.sequence, message):
@@ -331,6 +341,10 @@ def _elsewhere(
     if anyones and not message.asks_held:
         return len(foreign) >= 1
     return len(foreign) + len(foreign & message.capitalised) >= ELSEWHERE_WORDS
+
+
+_ANY_ONE = frozenset("un una une uno ein eine einen einem einer een um uma ett egy".split())  # noqa: SIM905
+"""The indefinite articles of other languages in Latin letters, which give a thing as any one."""
 
 
 def _mine_without_notes(read: RowWords, message: Message) -> bool:

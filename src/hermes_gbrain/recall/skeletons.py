@@ -88,6 +88,10 @@ read as little."""
 MIN_CYRILLIC = (2, 5)
 """Consonants each word and the whole name need in Cyrillic, where a name's words are read
 wherever they stand, prepositions and all."""
+MIN_CAPITALISED = 4
+"""Consonants enough for a name spelt letter for letter whose every word is capitalised
+("Джона Рейес" for *Jonah Reyes*); in lowercase so few could be any words ("кто мэр", who is
+mayor, is no *Kaito Mori*)."""
 
 _ARABIC_LETTERS = {
     **dict.fromkeys("بپٻڀڦ", "b"),
@@ -150,8 +154,12 @@ _HEBREW_LETTERS = {
 }
 """Each Hebrew consonant as Latin letters; alef, vav, yod and ayin, written for vowels in a
 foreign name, have none."""
-_HEBREW_WORD = re.compile("[\u05d0-\u05ea][\u05d0-\u05ea'\u05f3]*")
-"""A Hebrew word, with the geresh that marks "ג'" as "j" and "צ'" as "ch" inside it."""
+_HEBREW_WORD = re.compile("[\u05d0-\u05ea\u05f0-\u05f2][\u05d0-\u05ea\u05f0-\u05f2'\u05f3]*")
+"""A Hebrew word, with the geresh that marks "ג'" as "j" and "צ'" as "ch" inside it, or a
+Yiddish one, with the ligatures of two vav, vav and yod, and two yod."""
+_DOUBLE_VAV = re.compile("\u05d5\u05d5|\u05f0")
+"""Two vav, or their Yiddish ligature: a "v" or a "w" ("ווערא" for *Vera*, "ווינסטאן" for
+*Winston*), which a skeleton reads as the "b" Hebrew also writes "v" with, or as nothing."""
 _HEBREW_PREFIXES = ("ה", "ב", "ל", "מ", "ש", "כ")
 """Articles, prepositions and "that", written joined to the next word ("לרניה": to Rania);
 the joined "and" is a vowel letter, with no consonant to take away."""
@@ -376,17 +384,27 @@ def latin_skeletons(title_words: Iterable[str]) -> set[tuple[str, tuple[str, ...
     georgian = tuple(_as_cyrillic(w, _FOR_GEORGIAN) for w in title_words)
     # a German or Nordic "j" is spelt as the "y" it is: "Юрген" for *Jürgen*
     yod = _read_without([w.lower() for w in title_words], "j", _as_cyrillic)
-    each, whole = MIN_CYRILLIC
+    # a soft "c" as spoken, "Лусиа" for *Lucía*; a Spanish "j" as the "kh" Cyrillic writes, "Хавьер"
+    spoken_c = tuple(_as_cyrillic(as_spoken(_letters(w))) for w in title_words)
+    spanish = [w.replace("j", "h") for w in lower]
     spelt = [
         ("spelt", cyrillic),
         ("spelt", yod),
         ("spelt", tuple(_as_cyrillic(w) for w in italian)),
+        ("spelt", spoken_c),
+        ("spelt", tuple(_as_cyrillic(w) for w in spanish) if spanish != lower else ()),
         ("georgian", georgian),
     ]
     for script, skeleton in spelt:
-        if skeleton and min(map(len, skeleton)) >= each and sum(map(len, skeleton)) >= whole:
-            found.add((script, skeleton))
+        if skeleton and all(skeleton) and sum(map(len, skeleton)) >= MIN_CAPITALISED:
+            found.add((script, _unvoiced(skeleton)))
     return found
+
+
+def _unvoiced(skeleton: tuple[str, ...]) -> tuple[str, ...]:
+    """A spelt skeleton with "z" read as "s": scripts that spell a name by ear write the "s"
+    of *Rosa* as a "z" ("Роза") and the "z" of *Valdez* as an "s" ("Вальдес")."""
+    return tuple(w.replace("z", "s") for w in skeleton)
 
 
 KANA_WORD_MIN = 4
@@ -445,6 +463,15 @@ def _consonants(word: str, letters: dict[str, str], prefixes: tuple[str, ...]) -
     return read
 
 
+def _hebrew(word: str) -> list[str]:
+    """A Hebrew or Yiddish word's consonants, two vav read as none and again as a "v"
+    (:data:`_DOUBLE_VAV`)."""
+    read = _consonants(word, _HEBREW_LETTERS, _HEBREW_PREFIXES)
+    if _DOUBLE_VAV.search(word):
+        read += _consonants(_DOUBLE_VAV.sub("\u05d1", word), _HEBREW_LETTERS, _HEBREW_PREFIXES)
+    return list(dict.fromkeys(read))
+
+
 def _kana(word: str) -> str:
     return _squeeze("".join(_KANA_CONSONANTS.get(ch, "") for ch in word))
 
@@ -458,25 +485,40 @@ def message_skeletons(message: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     """``(script, skeletons)`` of each run of two or three words in Arabic or Hebrew letters,
     in katakana, in Cyrillic, in Georgian or in Armenian, side by side ("マヤ・オカフォー" is
     two words), for looking names up."""
-    arabic = [
-        _consonants(w, _ARABIC_LETTERS, _ARABIC_PREFIXES) for w in _ARABIC_WORD.findall(message)
-    ]
-    hebrew = [
-        _consonants(w, _HEBREW_LETTERS, _HEBREW_PREFIXES) for w in _HEBREW_WORD.findall(message)
-    ]
-    kana = [[_kana(w)] for w in _katakana_words(message)]
-    cyrillic = [_cyrillic_readings(w) for w in _CYRILLIC_WORD.findall(message)]
-    georgian = [_spelt(w, _GEORGIAN_ENDINGS) for w in _GEORGIAN_WORD.findall(message)]
-    armenian = [_spelt(w, _ARMENIAN_ENDINGS) for w in _ARMENIAN_WORD.findall(message)]
-    ethiopic = [_ethiopic(w) for w in _ETHIOPIC_WORD.findall(message)]
-    scripts = (
-        *(("arabic", arabic), ("hebrew", hebrew), ("kana", kana), ("spelt", cyrillic)),
-        *(("georgian", georgian), ("spelt", armenian), ("spelt", ethiopic)),
+    scripts: tuple[tuple[str, list[str], Callable[[str], list[str]]], ...] = (
+        ("arabic", _ARABIC_WORD.findall(message), _arabic),
+        ("hebrew", _HEBREW_WORD.findall(message), _hebrew),
+        ("kana", _katakana_words(message), lambda w: [_kana(w)]),
+        ("spelt", _CYRILLIC_WORD.findall(message), _cyrillic_readings),
+        ("georgian", _GEORGIAN_WORD.findall(message), lambda w: _spelt(w, _GEORGIAN_ENDINGS)),
+        ("spelt", _ARMENIAN_WORD.findall(message), lambda w: _spelt(w, _ARMENIAN_ENDINGS)),
+        ("spelt", _ETHIOPIC_WORD.findall(message), _ethiopic),
     )
-    for script, runs in scripts:
+    for script, found, read in scripts:
+        runs = [read(w) for w in found]
         for size in (2, 3):
             for start in range(len(runs) - size + 1):
-                yield from ((script, s) for s in _choices(runs[start : start + size]))
+                capitalised = all(w[:1].isupper() for w in found[start : start + size])
+                for skeleton in _choices(runs[start : start + size]):
+                    if script not in _SPELT:
+                        yield script, skeleton
+                    elif capitalised or not _short(skeleton):
+                        yield script, _unvoiced(skeleton)
+
+
+_SPELT = frozenset({"spelt", "georgian"})
+"""Scripts that spell a name letter for letter, vowels and all."""
+
+
+def _short(skeleton: tuple[str, ...]) -> bool:
+    """A spelt skeleton too short to read unless every word is capitalised
+    (:data:`MIN_CAPITALISED`): a word of one consonant, or fewer than :data:`MIN_CYRILLIC`."""
+    each, whole = MIN_CYRILLIC
+    return min(map(len, skeleton)) < each or sum(map(len, skeleton)) < whole
+
+
+def _arabic(word: str) -> list[str]:
+    return _consonants(word, _ARABIC_LETTERS, _ARABIC_PREFIXES)
 
 
 def _choices(readings: list[list[str]]) -> Iterator[tuple[str, ...]]:

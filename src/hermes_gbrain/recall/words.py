@@ -233,6 +233,13 @@ _LATIN_FUNCTION_WORDS = frozenset(
     hvør hvat hvussu hava eitt hann hevur mær verður ikki kanst hjá fyri tað
     yi dama bëgg laaj ndax ngir ñaata naka xam lañu sama moom
     tētahi kei pēhea āhea hoki kāore
+    mme gape yone nna tshwanetse batla dins cossi ont quin dels podi amb quantas sabes
+    airson bhios cuin ciamar bheil dhomh deanamh eile kodi bwanji ndani ndikufuna ndiuzeni
+    kuti chiyani nanga momwe ndipo nthawi liti amene kapena yomwe ʻoku ngaahi naʻe fiemaʻu
+    fekauʻaki lelei kiu kio estas pri povas kiun volas tion kiom ankoraŭ havas kie nuu ngwenda
+    atia uhoro iigana wayo sɛ wɔ sɛn bɛn mepɛ anaa ɛdeɛn yɛn biara ɛhe ɛyɛ cumu quandu vogliu
+    induve nantu quantu aghju ellu njagala ekirala okumanya ddala engeri baagala kerek qalay
+    turaly qasan qansa qayda nege jatyr bolady bizdin anei iaʻu keia kekahi ʻaʻole
     """.split()  # noqa: SIM905, RUF001 - a word list reads better as text; Turkish has a dotless i
 )
 """Function words of German, Spanish, French, Portuguese, Italian, Dutch, Swedish, Danish,
@@ -241,7 +248,8 @@ Norwegian, Polish, Turkish, Vietnamese, Indonesian, Swahili and Hindi written in
 Galician, Slovenian, Croatian, Romanian, Afrikaans, Icelandic, Tagalog, Malay, Zulu,
 Yoruba, Welsh, Irish, Albanian, Uzbek, Hausa, Somali, Igbo, Kurdish, Xhosa, Maltese,
 Javanese, Luxembourgish, Bosnian, Oromo, Shona, Kinyarwanda, Malagasy, Haitian Creole,
-Faroese, Wolof and Maori, that are no
+Faroese, Wolof, Maori, Tswana, Occitan, Scottish Gaelic, Chichewa, Tongan, Esperanto, Kikuyu,
+Twi, Corsican, Luganda, Kazakh written in Latin letters and Hawaiian, that are no
 English word once their accents are dropped ("thế" would be "the", "bên" "ben") and share no
 English word's stem (Estonian "mis" and "selle" would take "miss" and "sells" with them, Welsh
 "ble" the "BLE" of a radio, Irish "cad" the "CAD" of a drawing, Somali "sidee" "side"; Hausa
@@ -250,7 +258,10 @@ what an apostrophe leaves of Uzbek's "bo'ladi"; Maltese "fil" is the stem of "fi
 Javanese "iso" and "awake" are English, and so are Luxembourgish "net", "fir" and "well",
 Bosnian "bio", Oromo "sun" and Shona "here", Faroese "sum" and "vit", Wolof "lan" and
 Maori "mō"; Bosnian "ali" and Oromo "jira" are names, Maori "kia" a maker of cars, and
-Faroese "eg" is how English writes "e.g." without its dots): they
+Faroese "eg" is how English writes "e.g." without its dots; Tswana "eng" is how English
+shortens "engineering", Hawaiian "aha" and Twi "no" and "so" are English, Esperanto "ĉu"
+without its hat is chat's "see you", and Esperanto "kiel", Twi "hwan" and Tswana "efe" are
+names of a city and of people): they
 anchor nothing, and they mark a message as written in one of those languages."""
 STOP_WORDS = (
     ENGLISH_STOP_WORDS
@@ -523,7 +534,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-STEMS_VERSION = 13
+STEMS_VERSION = 14
 """Bumped when :func:`stem`, the stop words or the cutting of words change: stem counts kept
 on disk (the title vocabulary, the title index) were made with other stems and are made again
 or ignored."""
