@@ -1234,7 +1234,9 @@ def test_a_prefix_glued_to_a_capitalised_title_is_parted_from_it() -> None:
 def test_a_concept_after_another_language_s_a_is_any_one() -> None:
     breaker = row("concepts/circuit-breaker", "Circuit breaker",
                   "Stop calling a failing service for a while, then try again.")  # fmt: skip
-    home = "Chì differenza ci hè trà un circuit breaker è un fusibile? U salvavita salta sempre."
+    home = (
+        "Chì differenza ci hè trà un circuit breaker è un fusibile? Salta quandu accendu u fornu."
+    )
     assert gate_rows([breaker], home) == []
     ours = "Chì differenza ci hè trà u circuit breaker è u retry? Vogliu sapè quandu si riapre."
     assert slugs(gate_rows([breaker], ours)) == [breaker.slug]

@@ -59,6 +59,11 @@ def _reads_as(name: str, message: str) -> bool:
         ("Dario Bianchi", "Кто такой Дарио Бьянки?"),  # Italian "ch" before "i": a "k"
         ("Jonah Reyes", "Джона Рейес рейнджердэри кытта"),  # Yakut: few letters, capitalised
         ("Jomo Otieno", "Жомо Отиено шуурхай"),
+        ("Maya Okafor", "Майя Окафор нæ волонтерты"),  # Ossetian: one consonant, capitalised
+        ("Chiara Valdez", "Кьяра Вальдес"),  # a "z" spelt as an "s"
+        ("Rosa Ibarra", "Роза Ибарра"),  # and an "s" as a "z"
+        ("Lucía Fernández", "Лусиа Фернандес"),  # a soft "c" spelt as spoken
+        ("Javier Morales", "Хавьер Моралес"),  # a Spanish "j" spelt as a "kh"
         ("Dario Bianchi", "داريو بيانكي"),
         ("Lin Chen", "ሊን ቸን ኣብ ኣየናይ ፕሮጀክት እያ ትሰርሕ?"),  # Tigrinya: syllables, spelt
         ("Farid Haddad", "ፋሪድ ሓዳድ"),
