@@ -357,7 +357,17 @@ words of Malagasy, Haitian Creole, Faroese, Wolof and Maori, and months of Malag
 Creole; and the judge refitted on every set up to ``sealed139``); ``sealed188`` to
 ``sealed191``: by four more, measured once on those rules and that judge (one rule was then
 chosen looking at every set up to ``sealed191``: a title set apart after a lead-in of chat words
-as opening its sentence). The record is ``bench/RELEVANCE.md``."""
+as opening its sentence); ``sealed192`` to ``sealed195``: by four more, measured once on those
+rules and that judge (four rules were then chosen looking at every set up to ``sealed195``: two
+vav as a Yiddish "v", a short name spelt letter for letter with every word capitalised, a title
+right after "summarise", and a title asked about after "does the" with a verb of what a text
+says); ``sealed196`` to ``sealed199``: by four more, measured once on those rules and that judge
+(nine rules were then chosen looking at every set up to ``sealed199``: "s" and "z" alike, a soft
+"c" and a Spanish "j" as spoken in names spelt letter for letter, a word of one consonant in a
+capitalised name, a project's status, "is that" before a title, a heading's "q", a concept after
+another language's "a", and function words of Tswana, Occitan, Scottish Gaelic, Chichewa,
+Tongan, Esperanto, Kikuyu, Twi, Corsican, Luganda, Kazakh in Latin letters and Hawaiian; and the
+judge refitted on every set up to ``sealed139``). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
