@@ -213,9 +213,9 @@ def summarised(title: tuple[str, ...], message: Message) -> bool:
 
 
 def status_asked(title: tuple[str, ...], message: Message) -> bool:
-    """The title, two words or more, stands right after "status of" or "update on" (or "status
-    of the"): "whats the status of conservancy pilots, need it for my pipeline review" asks
-    where the brain's project stands, whatever the answer is for."""
+    """The title, two words or more, stands right after "status of", "update on", "progress on"
+    and the like (or "status of the"): "whats the status of conservancy pilots, need it for my
+    pipeline review" asks where the brain's project stands, whatever the answer is for."""
     m = ("", "", "", *message.sequence)
     return len(title) >= 2 and any(
         (m[i - 1] in _OF and m[i - 2] in _STATUS)
@@ -229,9 +229,9 @@ _OF = frozenset({"of", "on"})
 
 
 def identified(title: tuple[str, ...], message: Message) -> bool:
-    """The title, two words or more, ends the message right after "is that" or "is this" (or
-    before "or"): "volunteers keep getting locked out of the apps — is that keystone auth?"
-    asks whether what it tells of is the brain's thing."""
+    """The title, two words or more, ends the message (or stands before "or") right after "is
+    that", "is this" or "is it" ("was" too): "volunteers keep getting locked out of the apps —
+    is that keystone auth?" asks whether what it tells of is the brain's thing."""
     m, n = ("", "", *message.sequence, ""), len(title)
     return len(title) >= 2 and any(
         m[i - 2] in {"is", "was"} and m[i - 1] in {"that", "this", "it"} and m[i + n] in {"", "or"}

@@ -214,7 +214,9 @@ def _elsewhere(
     did about a decision (:attr:`.message.Message.we_did`: "why did we go with kotlin for the
     android app?"), asks what a title it says whole is "for us"
     (:attr:`.message.Message.for_us`: "what does active learning mean for us?") or
-    gives it as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`), nor,
+    gives it as the page's owner's ("tamsin's field handbook", :func:`.naming.held_by_name`) or
+    is written in another language, whose own words explain nothing (but a concept after that
+    language's "a" is any one: "trà un circuit breaker è un fusibile"), nor,
     whatever the message wants it for ("annual report 2025, need the headline numbers for an
     LP intro"), for a meeting on a date the message gives ("the sync design review on march
     2nd"), a page of its day or ISO week ("standup notes w14 - did anyone flag a
@@ -230,10 +232,15 @@ def _elsewhere(
     (:func:`.naming.designated`), a title asked for as a page
     (:func:`.naming.page_asked`: "low-power radio page: anything on duty cycles? they're killing
     my battery"), a project's title right after "explain" (:func:`.naming.explained`: "explain
-    poacher alerts in two sentences for a donor") or as what a piece of writing is on
+    poacher alerts in two sentences for a donor") or any title right after "summarise"
+    (:func:`.naming.summarised`: "can u summarise offline-first design in 2 lines for a
+    customer deck"), a project whose status it asks (:func:`.naming.status_asked`), a title
+    that ends "is that …" (:func:`.naming.identified`: "… locked out of the apps — is that
+    keystone auth?"), a title as what a piece of writing is on
     (:func:`.naming.written_about`: "needs a para on driftwood sync"), a title right before a verb
-    of what a text says (:func:`.naming.quoted_from`: "working capital review mentions 90 day
-    receivables"), a concept's title said whole beside whether we do it
+    of what a text says or asked about with one after "does the" (:func:`.naming.quoted_from`:
+    "working capital review mentions 90 day receivables", "what does the remote work policy
+    actually say?"), a concept's title said whole beside whether we do it
     (:attr:`.message.Message.we_use`), a labelled title's label and rest said in the writer's
     order (:func:`.naming.label_and_rest_said`: "the mom test reading notes")
     or a title in another script than Latin quoted whole among Latin words

@@ -86,8 +86,9 @@ MIN_UNJOINED = 2
 """Consonants each word of a name read without its "j" needs: Arabic's short words ("ما", what)
 read as little."""
 MIN_CYRILLIC = (2, 5)
-"""Consonants each word and the whole name need in Cyrillic, where a name's words are read
-wherever they stand, prepositions and all."""
+"""Consonants each word and the whole name need in a script that spells a name letter for
+letter (Cyrillic, Georgian, Armenian, Ethiopic), where a name's words are read wherever they
+stand, prepositions and all, unless every word is capitalised (:data:`MIN_CAPITALISED`)."""
 MIN_CAPITALISED = 4
 """Consonants enough for a name spelt letter for letter whose every word is capitalised
 ("Джона Рейес" for *Jonah Reyes*); in lowercase so few could be any words ("кто мэр", who is
