@@ -196,11 +196,11 @@ def opened(title: tuple[str, ...], message: Message) -> bool:
 
 
 def explained(title: tuple[str, ...], message: Message) -> bool:
-    """The title, two words or more, stands right after "explain", "summarise" or "describe"
-    (or "explain the", "explain our"): "explain poacher alerts in two sentences for a donor
-    who isn't technical" asks what that is, whoever the answer is for. Read for the brain's
-    projects only: a concept is explained for homework too ("explain vector clocks to me like
-    i'm cramming")."""
+    """The title, two words or more, stands right after "explain" or "describe" (or "explain
+    the", "explain our"): "explain poacher alerts in two sentences for a donor who isn't
+    technical" asks what that is, whoever the answer is for. Read for the brain's projects
+    only: a concept is explained for homework too ("explain vector clocks to me like i'm
+    cramming"); "summarise" is read for any title (:func:`summarised`)."""
     return _right_after(title, message, _EXPLAIN)
 
 
@@ -240,7 +240,7 @@ def identified(title: tuple[str, ...], message: Message) -> bool:
 
 
 _SUMMARISE = frozenset({"summarise", "summarize"})
-_EXPLAIN = frozenset({"explain", "describe", *_SUMMARISE})
+_EXPLAIN = frozenset({"explain", "describe"})
 
 
 def _right_after(title: tuple[str, ...], message: Message, verbs: frozenset[str]) -> bool:
