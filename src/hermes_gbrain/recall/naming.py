@@ -7,6 +7,7 @@ other title holds, by a word and a letter, or by a form of address.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..api import SearchRow
 from .dates import agree, date_marks, is_date_stem, is_periodic
@@ -84,6 +85,23 @@ def _places(run: Sequence[str | None], said: Sequence[str | None]) -> list[int]:
     return [i for i in range(len(said) - len(run) + 1) if said[i : i + len(run)] == run]
 
 
+class _Place(NamedTuple):
+    """One place a run of words stands in the message: the three words before it, nearest
+    first, and the three after it ("" past either end), which the rules below read."""
+
+    before: tuple[str, str, str]
+    after: tuple[str, str, str]
+
+
+def _placed(run: Sequence[str], said: Sequence[str]) -> list[_Place]:
+    """Each place ``run`` stands in ``said`` (:func:`_places`), with the words around it."""
+    n, m = len(run), ("", "", "", *said, "", "", "")
+    return [
+        _Place((m[i + 2], m[i + 1], m[i]), (m[i + n + 3], m[i + n + 4], m[i + n + 5]))
+        for i in _places(run, said)
+    ]
+
+
 def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
     """The title's words, in order and contiguous, inside the message's (``m``)."""
     t = tuple(words(title))
@@ -100,9 +118,8 @@ def written_about(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after a piece of writing and "on" or
     "about" ("the tech annex needs a para on driftwood sync"): the writer asks for text on
     the thing the page is about, whatever the text is for."""
-    m = message.sequence
     return len(title) >= 2 and any(
-        i >= 2 and m[i - 1] in ("on", "about") and m[i - 2] in _PIECES for i in _places(title, m)
+        b[0] in ("on", "about") and b[1] in _PIECES for b, _ in _placed(title, message.sequence)
     )
 
 
@@ -164,28 +181,18 @@ _SAYS = frozenset(
 """Verbs of what a text says, right after a title: the message speaks of the page's words."""
 
 
-def _around(title: tuple[str, ...], message: Message) -> list[tuple[str, str, str]]:
-    """The word before and the two words after each place the title's words stand in the
-    message ("" past either end)."""
-    said, n = ("", *message.sequence, "", ""), len(title)
-    return [(said[i], said[i + n + 1], said[i + n + 2]) for i in _places(title, message.sequence)]
-
-
-def _after(title: tuple[str, ...], message: Message) -> list[tuple[str, str]]:
-    """The two words after each place the title's words stand in the message ("" past its end)."""
-    return [(after, then) for _, after, then in _around(title, message)]
-
-
 def paged(title: tuple[str, ...], message: Message) -> bool:
     """The title's words stand right before "page", "doc", "wiki" or "writeup" ("open the
     glossary page pls"): the message asks for the page by its title, whatever its words are."""
-    return any(word in _PAGE_WORDS for word, _ in _after(title, message))
+    return any(a[0] in _PAGE_WORDS for _, a in _placed(title, message.sequence))
 
 
 def page_asked(title: tuple[str, ...], message: Message) -> bool:
     """:func:`paged`, and the page is no one else's: not followed by "of" or "for" ("the
     keystone auth page of my blog host")."""
-    return any(w in _PAGE_WORDS and nxt not in _BELONGS for w, nxt in _after(title, message))
+    return any(
+        a[0] in _PAGE_WORDS and a[1] not in _BELONGS for _, a in _placed(title, message.sequence)
+    )
 
 
 def opened(title: tuple[str, ...], message: Message) -> bool:
@@ -216,11 +223,9 @@ def status_asked(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after "status of", "update on", "progress on"
     and the like (or "status of the"): "whats the status of conservancy pilots, need it for my
     pipeline review" asks where the brain's project stands, whatever the answer is for."""
-    m = ("", "", "", *message.sequence)
     return len(title) >= 2 and any(
-        (m[i - 1] in _OF and m[i - 2] in _STATUS)
-        or (m[i - 1] == "the" and m[i - 2] in _OF and m[i - 3] in _STATUS)
-        for i in (i + 3 for i in _places(title, message.sequence))
+        (b[0] in _OF and b[1] in _STATUS) or (b[0] == "the" and b[1] in _OF and b[2] in _STATUS)
+        for b, _ in _placed(title, message.sequence)
     )
 
 
@@ -232,10 +237,9 @@ def identified(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, ends the message (or stands before "or") right after "is
     that", "is this" or "is it" ("was" too): "volunteers keep getting locked out of the apps —
     is that keystone auth?" asks whether what it tells of is the brain's thing."""
-    m, n = ("", "", *message.sequence, ""), len(title)
     return len(title) >= 2 and any(
-        m[i - 2] in {"is", "was"} and m[i - 1] in {"that", "this", "it"} and m[i + n] in {"", "or"}
-        for i in (i + 2 for i in _places(title, message.sequence))
+        b[1] in {"is", "was"} and b[0] in {"that", "this", "it"} and a[0] in {"", "or"}
+        for b, a in _placed(title, message.sequence)
     )
 
 
@@ -244,10 +248,9 @@ _EXPLAIN = frozenset({"explain", "describe"})
 
 
 def _right_after(title: tuple[str, ...], message: Message, verbs: frozenset[str]) -> bool:
-    m = message.sequence
     return len(title) >= 2 and any(
-        (i and m[i - 1] in verbs) or (i >= 2 and m[i - 2] in verbs and m[i - 1] in _BETWEEN)
-        for i in _places(title, m)
+        b[0] in verbs or (b[1] in verbs and b[0] in _BETWEEN)
+        for b, _ in _placed(title, message.sequence)
     )
 
 
@@ -263,12 +266,11 @@ def quoted_from(title: tuple[str, ...], message: Message) -> bool:
     expense policy says…"), or is asked about with one after "does the" (:data:`_SAY`: "what
     does the remote work policy actually say? … for fire warden cover"): the message speaks of
     what the page says, whatever it asks of it."""
-    m, n = ("", "", *message.sequence, "", ""), len(title)
-    for i in (i + 2 for i in _places(title, message.sequence)):
-        after = m[i + n + 1] if m[i + n] in _HEDGES else m[i + n]
-        if m[i + n] in _SAYS and m[i - 1] not in {*THEIRS, "s"}:
+    for b, a in _placed(title, message.sequence):
+        if a[0] in _SAYS and b[0] not in {*THEIRS, "s"}:
             return True
-        if after in _SAY and m[i - 1] == "the" and m[i - 2] in _DOES:
+        verb = a[1] if a[0] in _HEDGES else a[0]
+        if verb in _SAY and b[0] == "the" and b[1] in _DOES:
             return True
     return False
 
@@ -296,15 +298,15 @@ def kind_said(title: tuple[str, ...], kind: str, message: Message) -> bool:
     message names the brain's page of that kind, whatever it wants it for."""
     kinds = _KIND_WORDS.get(kind, frozenset())
     return any(
-        after in kinds and then not in _BELONGS and before not in _NOT_OURS
-        for before, after, then in _around(title, message)
+        a[0] in kinds and a[1] not in _BELONGS and b[0] not in _NOT_OURS
+        for b, a in _placed(title, message.sequence)
     )
 
 
 def words_before(t: tuple[str, ...], m: tuple[str, ...]) -> set[str]:
     """The words right before each place the title's words (``t``) stand in the message's
     (``m``)."""
-    return {m[i - 1] for i in _places(t, m) if i}
+    return {b[0] for b, _ in _placed(t, m) if b[0]}
 
 
 def names_said_whole(
@@ -327,11 +329,11 @@ def held_by_name(read: RowWords, message: Message) -> bool:
     if len(t) < 2:
         return False
     return any(
-        i >= 2
-        and m[i - 1] == "s"
-        and (owner := content_stem(m[i - 2])) is not None
+        b[0] == "s"
+        and bool(b[1])
+        and (owner := content_stem(b[1])) is not None
         and owner in read.body
-        for i in _places(t, m)
+        for b, _ in _placed(t, m)
     )
 
 
@@ -360,10 +362,10 @@ def after_another_thing(read: RowWords, message: Message) -> bool:
     t, said = read.sequence, message.sequence
     if len(t) < 2:
         return False
-    for i in _places(t, said):
-        if i < 2 or said[i - 2] != "the" or not said[i - 1].isalpha():
+    for b, _ in _placed(t, said):
+        if b[1] != "the" or not b[0].isalpha():
             continue
-        root = content_stem(said[i - 1])
+        root = content_stem(b[0])
         if root and root not in GENERIC_STEMS and not is_date_stem(root) and root not in read.body:
             return True
     return False
