@@ -51,6 +51,8 @@ LATER_SETS = (
     *("sealed188", "sealed189", "sealed190", "sealed191"),
     *("sealed192", "sealed193", "sealed194", "sealed195"),
     *("sealed196", "sealed197", "sealed198", "sealed199"),
+    *("sealed200", "sealed201", "sealed202", "sealed203"),
+    *("sealed204", "sealed205", "sealed206", "sealed207"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -67,7 +69,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed199'
+        # the gate, 'fresh' and 'sealed' to 'sealed207'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
