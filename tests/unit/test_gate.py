@@ -796,6 +796,19 @@ def test_a_project_opened_with_what_it_is_for_that_it_never_mentions_is_used_els
     )
 
 
+def test_what_a_title_is_for_is_no_thing_outside_the_brain_when_its_titles_hold_it() -> None:
+    fernseed = row("projects/fernseed-classifier", "Fernseed Classifier", 1.0, "keyword_exact",
+                   "project", snippet="An on-phone species model.")  # fmt: skip
+    asked = "fernseed classifier accuracy + latency numbers, for a grant report"
+    titles = ["Fernseed Classifier", "Grant applications", "Grant report: Okavango"]
+    vocab = TitleVocabulary.build([*titles, *(f"T{i}" for i in range(30))])
+    # the brain writes grant reports: what the numbers are for is of its world
+    assert slugs(gate_rows([fernseed], asked, vocabulary=vocab)) == [fernseed.slug]
+    # a thing no title holds is still outside it, and without the vocabulary nothing says so
+    assert gate_rows([fernseed], asked.replace("grant", "wedding"), vocabulary=vocab) == []
+    assert gate_rows([fernseed], asked) == []
+
+
 def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:
     kotlin = row("decisions/kotlin-android", "Decision: Kotlin for the Android app", 1.0,
                  "keyword_exact", "decision", snippet="Chosen in March; iOS waits.")  # fmt: skip

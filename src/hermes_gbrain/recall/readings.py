@@ -185,7 +185,13 @@ _OWN_TYPES = frozenset({"project", "meeting"})
 
 
 def _elsewhere(
-    row: SearchRow, read: RowWords, wanted: set[str], asked: set[str], message: Message
+    row: SearchRow,
+    read: RowWords,
+    wanted: set[str],
+    asked: set[str],
+    message: Message,
+    *,
+    vocabulary: TitleVocabulary | None = None,
 ) -> bool:
     """The message uses the row's title as ordinary words about something else: it names
     nothing (no capitalised word inside the sentence), the row is no person's or company's
@@ -200,7 +206,8 @@ def _elsewhere(
     :func:`.naming.after_another_thing`: "is the jaguar brand refresh working?") and does not
     ask whether the brain has it ("is there a
     remote work policy?"), and none when it gives a thing as the writer's own or as what it
-    is for that the row never mentions, in a sentence that holds a word of the title
+    is for that neither the row nor any of the brain's titles holds (:func:`_beyond`), in a
+    sentence that holds a word of the title
     (:meth:`.message.Message.outside_near`: "for a five-person bakery";
     :attr:`.message.Message.purposes`, unless it asks whether the brain holds it: "drone
     survey rules for wedding photographers"), or a note's title "… notes" without
@@ -326,9 +333,9 @@ def _elsewhere(
         return False  # "due diligence asks about zero trust networking — do we actually do that?"
     if _quoted_in_its_script(read, wanted):
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
-    if message.outside_near(read.sequence) - read.body:
+    if _beyond(message.outside_near(read.sequence), read, vocabulary):
         return True  # "an expense policy for a five-person bakery"
-    if message.purposes_near(read.sequence) - read.body and not message.asks_held:
+    if _beyond(message.purposes_near(read.sequence), read, vocabulary) and not message.asks_held:
         return True  # "drone survey rules for wedding photographers"; not "is there a page"
     if kind_said(read.sequence, row.type or "", message):
         return False  # "the wasserstandsmonitor project - does it report droughts?"
@@ -348,6 +355,17 @@ def _elsewhere(
     if anyones and not message.asks_held:
         return len(foreign) >= 1
     return len(foreign) + len(foreign & message.capitalised) >= ELSEWHERE_WORDS
+
+
+def _beyond(things: frozenset[str], read: RowWords, vocabulary: TitleVocabulary | None) -> bool:
+    """A thing the message gives as the writer's own or as what a title is for that neither
+    the row nor any of this brain's titles (its vocabulary) holds: a thing the titles hold is
+    no thing outside the brain ("fernseed classifier accuracy + latency numbers, for a grant
+    report", in a brain with grant reports), as a word common in any brain's titles is none
+    (:mod:`.outside`)."""
+    return any(
+        t not in read.body and (vocabulary is None or t not in vocabulary.df) for t in things
+    )
 
 
 _ANY_ONE = frozenset("un una une uno ein eine einen einem einer een um uma ett egy".split())  # noqa: SIM905
@@ -413,7 +431,7 @@ def reading_of(
     words_ = row_words or RowWords.of(row)
     wanted = message.wanted_by(row, words_)
     asked = {s for s in wanted if is_distinctive(s, vocabulary)}
-    elsewhere = _elsewhere(row, words_, wanted, asked, message)
+    elsewhere = _elsewhere(row, words_, wanted, asked, message, vocabulary=vocabulary)
     spelt = _mended(row, wanted, message, words_)
     common = _as_common_noun(row, words_, message) or (
         is_person(row) and _borne_by_another(words_, message, vocabulary, spelt)
