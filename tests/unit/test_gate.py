@@ -809,6 +809,18 @@ def test_what_a_title_is_for_is_no_thing_outside_the_brain_when_its_titles_hold_
     assert gate_rows([fernseed], asked) == []
 
 
+def test_a_title_said_without_its_function_words_is_said_whole() -> None:
+    notes = row("notes/reading-notes-the-mom-test", "Reading notes: The Mom Test", 1.0,
+                "keyword_exact", "note", snippet="Ask about their life.")  # fmt: skip
+    _alone(
+        notes,
+        # a thing of the writer's own keeps out a page not said whole ...
+        nothing=("mom test reading, main takeaway? reworking my interview guide",),
+        # ... but "the" is no word a writer must say for the title to be said whole
+        itself=("mom test reading notes, main takeaway? reworking my interview guide",),
+    )
+
+
 def test_a_decision_the_message_asks_what_we_did_about_is_ours() -> None:
     kotlin = row("decisions/kotlin-android", "Decision: Kotlin for the Android app", 1.0,
                  "keyword_exact", "decision", snippet="Chosen in March; iOS waits.")  # fmt: skip

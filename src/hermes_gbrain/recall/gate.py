@@ -264,6 +264,7 @@ from .vocabulary import (
     is_hub,
 )
 from .words import (
+    ENGLISH_STOP_WORDS,
     GENERIC_STEMS,
     STOP_WORDS,
     abbreviated,
@@ -525,9 +526,14 @@ def _only_names(backing: set[str], read: RowWords, message: Message) -> bool:
 def _said_whole(reading: Reading, message: Message) -> bool:
     """Every word of the row's title is in the message, as written or misspelt by a slip
     (:attr:`.readings.Reading.spelt`: "tomas lindqvst bio pls, … for the conference
-    programme" says *Tomas Lindqvist* whole)."""
+    programme" says *Tomas Lindqvist* whole), but for its English function words, which a
+    writer drops ("mom test reading notes, main takeaway? reworking my interview guide" says
+    *Reading notes: The Mom Test* whole)."""
     mended = reading.spelt - reading.wanted
-    return all(w in message.said or content_stem(w) in mended for w in reading.row.sequence)
+    return all(
+        w in message.said or w in ENGLISH_STOP_WORDS or content_stem(w) in mended
+        for w in reading.row.sequence
+    )
 
 
 def _another_thing(
