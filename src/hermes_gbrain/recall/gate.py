@@ -530,10 +530,9 @@ def _said_whole(reading: Reading, message: Message) -> bool:
     writer drops ("mom test reading notes, main takeaway? reworking my interview guide" says
     *Reading notes: The Mom Test* whole)."""
     mended = reading.spelt - reading.wanted
-    return all(
-        w in message.said or w in ENGLISH_STOP_WORDS or content_stem(w) in mended
-        for w in reading.row.sequence
-    )
+    seq = reading.row.sequence
+    meant = [w for w in seq if w not in ENGLISH_STOP_WORDS] or seq  # a title of them all: all
+    return all(w in message.said or content_stem(w) in mended for w in meant)
 
 
 def _another_thing(
