@@ -373,7 +373,9 @@ judge refitted on every set up to ``sealed139``); ``sealed200`` to ``sealed203``
 measured once on those rules and that judge (one rule was then chosen looking at every set up
 to ``sealed203``: what a title is for, or a thing of the writer's own, that this brain's titles
 hold is no thing outside it); ``sealed204`` to ``sealed207``: by four more, measured once on
-those rules and that judge. The record is ``bench/RELEVANCE.md``."""
+those rules and that judge (one rule was then chosen looking at every set up to ``sealed207``:
+a title said whole without its English function words; and the judge refitted on every set up
+to ``sealed139``). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
