@@ -131,6 +131,37 @@ def test_every_variable_is_documented_and_every_documented_one_exists() -> None:
     assert sorted(in_readme - in_code) == [], "in README.md but read nowhere in src/"
 
 
+_DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "bench" / "RELEVANCE.md"]
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_variables_in_the_other_docs_exist_in_the_code() -> None:
+    in_code = _code_variables()
+    for doc in _DOCS[1:]:
+        found = set(_VARIABLE.findall(doc.read_text(encoding="utf-8")))
+        assert sorted(found - in_code) == [], f"{doc.name} names variables read nowhere in src/"
+
+
+def _anchors(doc: Path) -> set[str]:
+    """GitHub's anchors for a file's headings: lowercased, punctuation dropped, spaces as -."""
+    text = re.sub(r"```.*?```", "", doc.read_text(encoding="utf-8"), flags=re.DOTALL)
+    heads = re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", head.strip().lower()).replace(" ", "-") for head in heads}
+
+
+def test_every_link_between_the_docs_reaches_a_file_and_a_heading() -> None:
+    for doc in _DOCS:
+        text = re.sub(r"```.*?```", "", doc.read_text(encoding="utf-8"), flags=re.DOTALL)
+        for target in _LINK.findall(text):
+            if re.match(r"[a-z]+:", target):
+                continue  # another site
+            path, _, anchor = target.partition("#")
+            linked = (doc.parent / path).resolve() if path else doc
+            assert linked.exists(), f"{doc.name} links to a missing {target}"
+            if anchor:
+                assert anchor in _anchors(linked), f"{doc.name} links to a missing {target}"
+
+
 def _global_flags() -> set[str]:
     """Flags of ``hermes-gbrain`` itself (``--debug``, ``--version``), accepted everywhere."""
     return {

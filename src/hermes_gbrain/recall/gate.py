@@ -317,7 +317,7 @@ class Gate:
     holds across embedding models whose cosines sit at different heights."""
     min_cosine: float | None = None
     """An absolute floor for the same rule (None: none). The benchmark measures floors
-    alone with the margin off (README, "Relevance"): they inject on no-answer messages."""
+    alone with the margin off (bench/RELEVANCE.md): they inject on no-answer messages."""
     titles: TitleMatcher | None = field(default=None, compare=False, repr=False)
     """Every title of the brain (the digest's title index), for pages the message names
     that search did not return."""
