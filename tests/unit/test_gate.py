@@ -1762,6 +1762,13 @@ def test_a_title_the_message_asks_our_page_on_or_writing_about_is_named() -> Non
     assert slugs(gate_rows([trust], asked)) == [trust.slug]
     asked = "foundation's due diligence form asks about zero trust networking - what is that?"
     assert gate_rows([trust], asked) == []
+    privacy = row("concepts/differential-privacy", "Differential privacy", 1.0, "keyword_exact",
+                  "concept", snippet="Noise added so no one record can be told apart.")  # fmt: skip
+    # the title right after "we use": the team's own practice
+    ours = "do we actually use differential privacy anywhere or is it aspirational"
+    assert slugs(gate_rows([privacy], ours)) == [privacy.slug]
+    # after anyone else's "use", it is theirs
+    assert gate_rows([privacy], "how does apple use differential privacy in the ios keyboard") == []
 
 
 def test_a_title_before_what_a_text_says_or_a_writeup_is_named() -> None:
@@ -2011,6 +2018,22 @@ def test_two_of_the_brains_titles_said_whole_are_about_this_brain() -> None:
     assert gate_rows([grid, occupancy], camera, gate=RULES) == []
     twice = "tips for camera grid overlay settings on sony a7iii, camera grid lines too"
     assert gate_rows([grid, occupancy], twice, gate=RULES) == []  # one title, said twice
+    # a one-word title compared with another is said as a title too, and named
+    backpressure = row("concepts/backpressure", "Backpressure", 0.9, "keyword_exact", "concept",
+                       snippet="A slow consumer tells the producer to slow down.")  # fmt: skip
+    breaker = row("concepts/circuit-breaker", "Circuit Breaker", 0.8, "keyword_exact", "concept",
+                  snippet="Stops calling a failing service for a while.")  # fmt: skip
+    compared = "backpressure vs circuit breaker, quick difference?"
+    assert set(slugs(gate_rows([backpressure, breaker], compared, gate=RULES))) == {
+        backpressure.slug,
+        breaker.slug,
+    }
+    # beside no other title it is the word; for a thing of the writer's own, theirs
+    assert (
+        gate_rows([backpressure, breaker], "backpressure vs stock exhaust, quick difference?") == []
+    )
+    homework = "for my ML homework: explain backpressure vs circuit breaker in two paragraphs"
+    assert gate_rows([backpressure, breaker], homework, gate=RULES) == []
 
 
 def test_initials_in_capitals_name_a_page_beside_a_thing_of_the_writers_own() -> None:
@@ -2247,6 +2270,12 @@ def test_a_title_before_the_word_for_its_kind_names_its_page() -> None:
     for whose in ("a", "their"):
         theirs = asked.replace("the wasserstandsmonitor", f"{whose} wasserstandsmonitor")
         assert gate_rows([grants, monitor], theirs, gate=RULES, vocabulary=vocab) == []
+    # "thing" says it as well as "project" does
+    thing = "the wasserstandsmonitor thing, does it actually alert on droughts?"
+    assert slugs(gate_rows([grants, monitor], thing, gate=RULES, vocabulary=vocab)) == [
+        monitor.slug
+    ]
+    assert gate_rows([grants, monitor], thing.replace(" thing", ""), vocabulary=vocab) == []
 
 
 def test_a_question_whether_we_decided_it_asks_for_the_decision() -> None:

@@ -236,7 +236,7 @@ from .dates import agree, beside_a_month, date_marks, is_date_stem
 from .judge import THRESHOLD as JUDGE_THRESHOLD
 from .judge import admitted
 from .loose import companion_row, leading_row, tied_rows
-from .message import SENTENCE_END, Message
+from .message import SENTENCE_END, Message, plain_title
 from .named import NAME_TYPES, TitleMatcher
 from .naming import (
     addressed,
@@ -421,6 +421,8 @@ def _tier(
         row.title, words_, message, spelt, asked, vocabulary=vocabulary
     ):
         return 1
+    if not elsewhere and plain_title(seq) in message.compared:
+        return 1  # "backpressure vs circuit breaker, quick difference?"
     if not elsewhere and lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
     if not elsewhere and kind_said(seq, row.type or "", message):

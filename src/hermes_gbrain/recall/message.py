@@ -89,8 +89,12 @@ class Message:
     """Titles of the rows it gives after "the", or right after an opening "does", "is" and
     the like (:func:`_after_the`; set by :meth:`knowing`)."""
     titles_said: int = 0
-    """How many of the rows' titles of two words or more it says whole, apart from one another
-    (:func:`_titles_said`; set by :meth:`knowing`)."""
+    """How many of the rows' titles it says whole, apart from one another: of two words or
+    more, or of one compared with another (:func:`_titles_said`; set by :meth:`knowing`)."""
+    compared: frozenset[tuple[str, ...]] = frozenset()
+    """Titles (as :func:`plain_title`) it compares with another of the rows' titles ("model
+    distillation vs quantization"; set by :meth:`knowing`), each named, when it gives no thing
+    of the writer's own (:attr:`outside`)."""
     phrases: frozenset[tuple[str, str]] = frozenset()
     """Its pairs of words side by side (:func:`.rowwords.side_by_side`)."""
     topic: str = ""
@@ -241,12 +245,15 @@ class Message:
         for row in rows:
             seen |= row.body & self.names
         plain = {plain_title(row.sequence) for row in rows}
+        # "for my ML homework: explain model distillation vs quantization": the writer's own
+        compared = frozenset() if self.outside else _compared(self.sequence, plain)
         return replace(
             self,
             known=seen,
             opened=_opened(self.sequence, plain) | _opened_after_a_mark(self.text, plain),
             definite=_after_the(self.sequence, plain),
-            titles_said=_titles_said(self.sequence, plain),
+            titles_said=_titles_said(self.sequence, plain, compared),
+            compared=compared,
         )
 
     def reading(self, also: str) -> Message:
@@ -586,18 +593,45 @@ def _after_the(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[
     )
 
 
-def _titles_said(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> int:
-    """How many titles of two words or more the message says whole, each where no longer one
-    holds it ("osprey tracker kickoff" says one, not two; one said twice is one)."""
+_VERSUS = frozenset({"vs", "versus"})
+"""Words that set two things side by side to be compared."""
+
+
+def _title_spans(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> set[tuple[int, int]]:
+    """Where the message says titles whole, each where no longer one holds it."""
     spans = {
         (i, i + len(t))
         for t in plain
-        if len(t) >= 2
+        if t
         for i in range(len(said) - len(t) + 1)
         if said[i : i + len(t)] == t
     }
     inside = {(i, j) for i, j in spans for a, b in spans if a <= i and j <= b and (a, b) != (i, j)}
-    return len({said[i:j] for i, j in spans - inside})
+    return spans - inside
+
+
+def _compared(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """Titles said whole on either side of "vs" with another title on the other
+    ("backpressure vs circuit breaker, quick difference?")."""
+    spans = _title_spans(said, plain)
+    return frozenset(
+        said[i:j]
+        for i, j in spans
+        for a, b in spans
+        if (b + 1 == i and said[b] in _VERSUS) or (j + 1 == a and said[j] in _VERSUS)
+    )
+
+
+def _titles_said(
+    said: tuple[str, ...], plain: set[tuple[str, ...]], compared: frozenset[tuple[str, ...]]
+) -> int:
+    """How many titles the message says whole, each where no longer one holds it ("osprey
+    tracker kickoff" says one, not two; one said twice is one): of two words or more, or of
+    one word among ``compared`` (:func:`_compared`; a one-word title alone is often an
+    ordinary word)."""
+    return len(
+        {said[i:j] for i, j in _title_spans(said, plain) if j - i >= 2 or said[i:j] in compared}
+    )
 
 
 def _stands(

@@ -233,6 +233,21 @@ _STATUS = frozenset({"status", "update", "progress"})
 _OF = frozenset({"of", "on"})
 
 
+def used_by_us(title: tuple[str, ...], message: Message) -> bool:
+    """The title stands right after "we use" (or "we do", "we apply", "we actually use" and
+    the like): "do we actually use differential privacy anywhere" asks about the writer's
+    team's own practice, which the brain's page on it answers; "how does apple use
+    differential privacy" asks about someone else's."""
+    return any(
+        b[0] in _PRACTISE and (b[1] == "we" or (b[1] in _HEDGES and b[2] == "we"))
+        for b, _ in _placed(title, message.sequence)
+    )
+
+
+_PRACTISE = frozenset({"use", "do", "apply", "follow", "practise", "practice", "run"})
+_HEDGES = frozenset({"actually", "really", "already", "even", "still", "currently"})
+
+
 def identified(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, ends the message (or stands before "or") right after "is
     that", "is this" or "is it" ("was" too): "volunteers keep getting locked out of the apps —
@@ -283,7 +298,7 @@ _DOES = frozenset({"does", "do", "did"})
 
 
 _KIND_WORDS = {
-    "project": frozenset({"project", "projects"}),
+    "project": frozenset({"project", "projects", "thing"}),
     "decision": frozenset({"decision"}),
     "runbook": frozenset({"runbook"}),
     "concept": frozenset({"concept"}),

@@ -34,6 +34,7 @@ from .naming import (
     status_asked,
     summarised,
     unexplained,
+    used_by_us,
     words_before,
     written_about,
 )
@@ -248,8 +249,9 @@ def _elsewhere(
     of what a text says or asked about with one after "does the" (:func:`.naming.quoted_from`:
     "working capital review mentions 90 day receivables", "what does the remote work policy
     actually say?"), a concept's title said whole beside whether we do it
-    (:attr:`.message.Message.we_use`), a labelled title's label and rest said in the writer's
-    order (:func:`.naming.label_and_rest_said`: "the mom test reading notes")
+    (:attr:`.message.Message.we_use`) or right after "we use" (:func:`.naming.used_by_us`: "do
+    we actually use differential privacy anywhere"), a labelled title's label and rest said in
+    the writer's order (:func:`.naming.label_and_rest_said`: "the mom test reading notes")
     or a title in another script than Latin quoted whole among Latin words
     (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples");
     nor, when
@@ -331,6 +333,8 @@ def _elsewhere(
         and set(read.sequence) <= message.said
     ):
         return False  # "due diligence asks about zero trust networking — do we actually do that?"
+    if (row.type or "") == "concept" and used_by_us(read.sequence, message):
+        return False  # "do we actually use differential privacy anywhere or is it aspirational"
     if _quoted_in_its_script(read, wanted):
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
     if _beyond(message.outside_near(read.sequence), read, vocabulary):
