@@ -1335,6 +1335,13 @@ def test_a_title_set_apart_at_the_opening_is_named_whatever_follows() -> None:
     assert slugs(gate_rows([train], asked, gate=RULES, vocabulary=vocab)) == [train.slug]  # "q"
     asked = "expense policy for a bakery - someone's asking if receipts two weeks late are ok"
     assert gate_rows([policy], asked) == []
+    # set apart in the writer's spelling: one word a slip off
+    occupancy = row("concepts/occupancy-modelling", "Occupancy Modelling", 1.0, "keyword_exact",
+                    "concept", snippet="Separates detection from presence.")  # fmt: skip
+    asked = "Occupancy modeling — relevant to the camera trap counts?"
+    assert slugs(gate_rows([occupancy], asked)) == [occupancy.slug]
+    assert gate_rows([occupancy], "Occupancy modeling relevant to the camera trap counts?") == []
+    assert gate_rows([occupancy], "Ocupancy modeling — relevant to the camera trap counts?") == []
 
 
 def test_a_title_set_apart_at_a_later_sentence_or_after_its_label_is_named() -> None:

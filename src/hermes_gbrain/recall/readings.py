@@ -181,6 +181,20 @@ def _as_common_noun(row: SearchRow, read: RowWords, message: Message) -> bool:
     return kind == "project" and _common_noun(read.sequence, message, plural=())
 
 
+def _set_apart(headings: Iterable[tuple[str, ...]], titles: Iterable[tuple[str, ...]]) -> bool:
+    """A heading of the message is one of ``titles`` word for word, or but for one word a
+    slip off (:func:`.words.near`: "Occupancy modeling — relevant to the camera trap counts?")."""
+    heads = set(headings)
+    return any(
+        len(h) == len(t)
+        and all(a == b or near(a, b) for a, b in zip(h, t, strict=True))
+        and sum(a != b for a, b in zip(h, t, strict=True)) <= 1
+        for t in titles
+        if t
+        for h in heads
+    )
+
+
 _OWN_TYPES = frozenset({"project", "meeting"})
 """Pages whose titles name the brain's own work: a message that opens with one is about it."""
 
@@ -231,7 +245,8 @@ def _elsewhere(
     regression") or of its month said with every other word of its title ("the investor
     update for april, I want to reuse the runway paragraph"), a title the message or one of its
     sentences opens with, set apart
-    (:attr:`.message.Message.headings`: "hiring plan 2026 — which roles first?"; "weekly
+    (:attr:`.message.Message.headings`, one word a slip off or none: "hiring plan 2026 — which
+    roles first?", "Occupancy modeling — relevant to the camera trap counts?"; "weekly
     release train — when does a fix go out" beside *Decision: Weekly release train*, its title
     after a label; "Travel notes: Okavango visit — …", with its label), a title of
     :data:`.naming.WHOLE_TITLE_WORDS` words or more said whole, with its label or without
@@ -298,8 +313,9 @@ def _elsewhere(
     ):
         return False  # "the sync design review on march 2nd", "standup notes w14": its date
         # ("the investor update for april": its month and every other word of its title)
-    if message.headings & {read.sequence, tuple(words(read.unlabelled))}:
+    if _set_apart(message.headings, (read.sequence, tuple(words(read.unlabelled)))):
         return False  # "hiring plan 2026 - which roles first?": the title set apart, whole
+        # (a slip too: "Occupancy modeling — …" for *Occupancy Modelling*)
     if label_and_rest_said(row.title, read.unlabelled, message):
         return False  # "gonna reread the mom test reading notes before the ranger interviews"
     if label_and_part_set_apart(row.title, read.unlabelled, message):
