@@ -140,6 +140,8 @@ SPLITS = (
     *("sealed196", "sealed197", "sealed198", "sealed199"),
     *("sealed200", "sealed201", "sealed202", "sealed203"),
     *("sealed204", "sealed205", "sealed206", "sealed207"),
+    *("sealed208", "sealed209", "sealed210", "sealed211"),
+    *("sealed212", "sealed213", "sealed214", "sealed215"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -375,7 +377,11 @@ to ``sealed203``: what a title is for, or a thing of the writer's own, that this
 hold is no thing outside it); ``sealed204`` to ``sealed207``: by four more, measured once on
 those rules and that judge (one rule was then chosen looking at every set up to ``sealed207``:
 a title said whole without its English function words; and the judge refitted on every set up
-to ``sealed139``). The record is ``bench/RELEVANCE.md``."""
+to ``sealed139``); ``sealed208`` to ``sealed211``: by four more, measured once on those rules
+and that judge (three rules were then chosen looking at every set up to ``sealed211``: a
+one-word title compared with another, a concept's title right after "we use", and "thing"
+after a project's title); ``sealed212`` to ``sealed215``: by four more, measured once on those
+rules and that judge. The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -53,6 +53,8 @@ LATER_SETS = (
     *("sealed196", "sealed197", "sealed198", "sealed199"),
     *("sealed200", "sealed201", "sealed202", "sealed203"),
     *("sealed204", "sealed205", "sealed206", "sealed207"),
+    *("sealed208", "sealed209", "sealed210", "sealed211"),
+    *("sealed212", "sealed213", "sealed214", "sealed215"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -69,7 +71,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed207'
+        # the gate, 'fresh' and 'sealed' to 'sealed215'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
