@@ -615,6 +615,9 @@ def test_a_name_in_latin_letters_names_its_page_titled_in_another_script_by_its_
     assert slugs(gate_rows([person], "what does Yuki Sato handle?")) == [person.slug]
     # one word of the slug is not the name
     assert gate_rows([], "how do i cook yuki rice", gate=gate) == []
+    # said whole, it is the name, whatever else the message asks about it
+    asked = "and mashrou alwaha is desert water sources right?"
+    assert slugs(gate_rows([], asked, gate=gate)) == ["projects/mashrou-alwaha"]
 
 
 def test_latin_words_in_a_message_in_another_script_are_names() -> None:

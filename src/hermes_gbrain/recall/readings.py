@@ -268,7 +268,8 @@ def _elsewhere(
     we actually use differential privacy anywhere"), a labelled title's label and rest said in
     the writer's order (:func:`.naming.label_and_rest_said`: "the mom test reading notes")
     or a title in another script than Latin quoted whole among Latin words
-    (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples");
+    (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples")
+    or said whole in Latin letters (:func:`_romanised_whole`: "huanjing jiance - water quality?");
     nor, when
     it gives nothing the row never mentions as what the title is for, for a title right before
     the word for its page's kind (:func:`.naming.kind_said`: "the wasserstandsmonitor project -
@@ -353,6 +354,8 @@ def _elsewhere(
         return False  # "do we actually use differential privacy anywhere or is it aspirational"
     if _quoted_in_its_script(read, wanted):
         return False  # "a project called مشروع الواحة in the wiki": its name, as written
+    if _romanised_whole(read, message):
+        return False  # "and mashrou alwaha is desert water sources right?": its name too
     if _beyond(message.outside_near(read.sequence), read, vocabulary):
         return True  # "an expense policy for a five-person bakery"
     if _beyond(message.purposes_near(read.sequence), read, vocabulary) and not message.asks_held:
@@ -411,6 +414,20 @@ def _quoted_in_its_script(read: RowWords, wanted: set[str]) -> bool:
     if not title or any(s.isascii() for s in title):
         return False
     return title <= wanted and all(in_latin_script(s) for s in wanted - title)
+
+
+def _romanised_whole(read: RowWords, message: Message) -> bool:
+    """A title written wholly in another script than Latin, said in Latin letters (its
+    slug's, or its Cyrillic and Greek words retyped: :func:`.rowwords.latin_form`), two words
+    or more side by side ("huanjing jiance - water quality?" for *环境监测平台*): a name as
+    people type it, never words used about something else."""
+    if not read.latin or any(s.isascii() for s in read.title):
+        return False
+    run = tuple(words(read.latin))
+    said = message.sequence
+    return len(run) >= 2 and any(
+        said[i : i + len(run)] == run for i in range(len(said) - len(run) + 1)
+    )
 
 
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:
