@@ -381,7 +381,9 @@ to ``sealed139``); ``sealed208`` to ``sealed211``: by four more, measured once o
 and that judge (three rules were then chosen looking at every set up to ``sealed211``: a
 one-word title compared with another, a concept's title right after "we use", and "thing"
 after a project's title); ``sealed212`` to ``sealed215``: by four more, measured once on those
-rules and that judge. The record is ``bench/RELEVANCE.md``."""
+rules and that judge (two rules were then chosen looking at every set up to ``sealed215``: a
+title set apart with one word a slip off, and a title in another script said whole in Latin
+letters). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
