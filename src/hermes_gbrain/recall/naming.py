@@ -102,7 +102,7 @@ def _placed(run: Sequence[str], said: Sequence[str]) -> list[_Place]:
     ]
 
 
-def _phrase_in(title: str, m: tuple[str, ...]) -> bool:
+def phrase_in(title: str, m: tuple[str, ...]) -> bool:
     """The title's words, in order and contiguous, inside the message's (``m``)."""
     t = tuple(words(title))
     return len(t) >= 2 and bool(_places(t, m))
@@ -130,7 +130,7 @@ def label_and_rest_said(title: str, unlabelled: str, message: Message) -> bool:
     if not unlabelled:
         return False
     label = tuple(words(title.partition(":")[0]))
-    return bool(_places(label, message.sequence)) and _phrase_in(unlabelled, message.sequence)
+    return bool(_places(label, message.sequence)) and phrase_in(unlabelled, message.sequence)
 
 
 def label_and_part_set_apart(title: str, unlabelled: str, message: Message) -> bool:
@@ -549,7 +549,7 @@ def _names(
     if named and named <= wanted and whole:
         return True
     # the title as a phrase of the message ("the working capital review")
-    if _phrase_in(text, message.sequence) and (
+    if phrase_in(text, message.sequence) and (
         distinctive >= 1 or len(words(text)) >= 3 or message.other_language
     ):
         return True  # or, in another language, a phrase of ours: "launch checklist buat rilis"

@@ -29,6 +29,7 @@ from .naming import (
     label_and_rest_said,
     opened,
     page_asked,
+    phrase_in,
     quoted_from,
     spelt_otherwise,
     status_asked,
@@ -181,17 +182,23 @@ def _as_common_noun(row: SearchRow, read: RowWords, message: Message) -> bool:
     return kind == "project" and _common_noun(read.sequence, message, plural=())
 
 
+def _slips_between(run: Sequence[str], other: Sequence[str]) -> int | None:
+    """How many words of two runs of the same length differ by a slip (:func:`.words.near`),
+    every other word the same; None when they differ otherwise."""
+    if len(run) != len(other):
+        return None
+    pairs = list(zip(run, other, strict=True))
+    if not all(a == b or near(a, b) for a, b in pairs):
+        return None
+    return sum(a != b for a, b in pairs)
+
+
 def _set_apart(headings: Iterable[tuple[str, ...]], titles: Iterable[tuple[str, ...]]) -> bool:
     """A heading of the message is one of ``titles`` word for word, or but for one word a
-    slip off (:func:`.words.near`: "Occupancy modeling — relevant to the camera trap counts?")."""
+    slip off ("Occupancy modeling — relevant to the camera trap counts?")."""
     heads = set(headings)
     return any(
-        len(h) == len(t)
-        and all(a == b or near(a, b) for a, b in zip(h, t, strict=True))
-        and sum(a != b for a, b in zip(h, t, strict=True)) <= 1
-        for t in titles
-        if t
-        for h in heads
+        (n := _slips_between(h, t)) is not None and n <= 1 for t in titles if t for h in heads
     )
 
 
@@ -423,11 +430,7 @@ def _romanised_whole(read: RowWords, message: Message) -> bool:
     people type it, never words used about something else."""
     if not read.latin or any(s.isascii() for s in read.title):
         return False
-    run = tuple(words(read.latin))
-    said = message.sequence
-    return len(run) >= 2 and any(
-        said[i : i + len(run)] == run for i in range(len(said) - len(run) + 1)
-    )
+    return phrase_in(read.latin, message.sequence)
 
 
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:
@@ -543,11 +546,7 @@ def _slipped_in_place(read: RowWords, message: Message, dated: set[str]) -> bool
     of them a slip off."""
     t = tuple(w for w in read.sequence if stem(w) not in dated and not w.isdigit())
     m = message.sequence
-    for i in range(len(m) - len(t) + 1):
-        pairs = list(zip(t, m[i : i + len(t)], strict=True))
-        if all(a == b or near(a, b) for a, b in pairs) and sum(a != b for a, b in pairs) == 1:
-            return True
-    return False
+    return any(_slips_between(t, m[i : i + len(t)]) == 1 for i in range(len(m) - len(t) + 1))
 
 
 def count_backing(backing: set[str]) -> int:
