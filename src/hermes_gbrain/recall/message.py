@@ -246,13 +246,14 @@ class Message:
             seen |= row.body & self.names
         plain = {plain_title(row.sequence) for row in rows}
         # "for my ML homework: explain model distillation vs quantization": the writer's own
-        compared = frozenset() if self.outside else _compared(self.sequence, plain)
+        spans = _title_spans(self.sequence, plain)
+        compared = frozenset() if self.outside else _compared(self.sequence, spans)
         return replace(
             self,
             known=seen,
             opened=_opened(self.sequence, plain) | _opened_after_a_mark(self.text, plain),
             definite=_after_the(self.sequence, plain),
-            titles_said=_titles_said(self.sequence, plain, compared),
+            titles_said=_titles_said(self.sequence, spans, compared),
             compared=compared,
         )
 
@@ -610,10 +611,9 @@ def _title_spans(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> set[tupl
     return spans - inside
 
 
-def _compared(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
-    """Titles said whole on either side of "vs" with another title on the other
-    ("backpressure vs circuit breaker, quick difference?")."""
-    spans = _title_spans(said, plain)
+def _compared(said: tuple[str, ...], spans: set[tuple[int, int]]) -> frozenset[tuple[str, ...]]:
+    """Titles said whole (at ``spans``, :func:`_title_spans`) on either side of "vs" with
+    another title on the other ("backpressure vs circuit breaker, quick difference?")."""
     return frozenset(
         said[i:j]
         for i, j in spans
@@ -623,15 +623,13 @@ def _compared(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[t
 
 
 def _titles_said(
-    said: tuple[str, ...], plain: set[tuple[str, ...]], compared: frozenset[tuple[str, ...]]
+    said: tuple[str, ...], spans: set[tuple[int, int]], compared: frozenset[tuple[str, ...]]
 ) -> int:
-    """How many titles the message says whole, each where no longer one holds it ("osprey
-    tracker kickoff" says one, not two; one said twice is one): of two words or more, or of
-    one word among ``compared`` (:func:`_compared`; a one-word title alone is often an
-    ordinary word)."""
-    return len(
-        {said[i:j] for i, j in _title_spans(said, plain) if j - i >= 2 or said[i:j] in compared}
-    )
+    """How many titles the message says whole (at ``spans``, :func:`_title_spans`), each
+    where no longer one holds it ("osprey tracker kickoff" says one, not two; one said twice
+    is one): of two words or more, or of one word among ``compared`` (:func:`_compared`; a
+    one-word title alone is often an ordinary word)."""
+    return len({said[i:j] for i, j in spans if j - i >= 2 or said[i:j] in compared})
 
 
 def _stands(
