@@ -519,6 +519,30 @@ def paraphrase_reach(
     return "paraphrase hit of its ceiling: " + "; ".join(parts) if parts else ""
 
 
+def named_in_context(
+    injected: Sequence[tuple[Turn, Injected]], window: Sequence[tuple[Turn, Injected]]
+) -> str:
+    """Named misses whose page an earlier turn showed within the repeat window. The model
+    has those in its history (Hermes 0.19.0 replays each turn's injected context), and the provider
+    does not show them again by design; the named hit counts them as misses all the same,
+    and this line says how many of its misses they are."""
+    named = missed = held = 0
+    for (turn, (slugs, _)), (_, (earlier, _)) in zip(injected, window, strict=True):
+        if turn.kind != "named":
+            continue
+        named += 1
+        if turn.relevant[0] not in slugs:
+            missed += 1
+            held += turn.relevant[0] in earlier
+    if not missed:
+        return ""
+    counted = (named - missed + held) / named
+    return (
+        f"named misses already in the model's history: {held} of {missed} were shown in the "
+        f"last {NO_REPEAT_TURNS} turns (named hit counting them: {counted:.3f})"
+    )
+
+
 # -- retrieval ------------------------------------------------------------------------------
 
 Retrieve = Callable[[str, Sequence[str], Sequence[str]], Sequence[SearchRow]]
@@ -603,12 +627,14 @@ def run_provider(
     sessions: Sequence[Session], retrieve: Retrieve, rules: Gate
 ) -> dict[str, list[tuple[Turn, Injected]]]:
     """The full provider: briefing on turn 1, gated pointers on every turn, no repeats.
-    ``read`` holds, per turn, the slugs of the rows the gate read (no text)."""
+    ``read`` holds, per turn, the slugs of the rows the gate read, and ``window`` those of
+    the pages shown in the turns before that are not shown again yet (no text)."""
     layers: dict[str, list[tuple[Turn, Injected]]] = {
         "briefing": [],
         "pointers": [],
         "all": [],
         "read": [],
+        "window": [],
     }
     for session in sessions:
         recent: list[list[str]] = []  # keys shown per earlier turn
@@ -630,6 +656,7 @@ def run_provider(
             both = [r.slug for r in briefed] + [r.slug for r in pointed]
             layers["all"].append((turn, (both, briefing + block)))
             layers["read"].append((turn, ([r.slug for r in rows], "")))
+            layers["window"].append((turn, ([k.split(":", 1)[1] for k in shown], "")))
             recent.append([row_key(r) for r in (*briefed, *pointed)])
             history.append(turn.message)
     return layers
@@ -693,6 +720,8 @@ class Run:
         default_factory=dict
     )
     """Per half, the provider's turns as injected and as read (:func:`paraphrase_reach`)."""
+    window: dict[str, list[tuple[Turn, Injected]]] = field(default_factory=dict)
+    """Per half, the pages each turn had shown in its repeat window (:func:`named_in_context`)."""
 
 
 def title_gate(brain: GBrain) -> Gate:
@@ -757,6 +786,7 @@ def measure_brain(
             unpaired = run_provider(chosen, calls["volunteer_context + search, no pairs"], rules)
             unjudged = run_provider(chosen, calls[PROVIDER_RETRIEVAL], replace(rules, judge=None))
             run.reach[half] = (layers["all"], layers["read"])
+            run.window[half] = layers["window"]
             run.tables[half] = [
                 measure("gbrain provider: briefing + pointers", layers["all"]),
                 measure("  briefing (first turn)", layers["briefing"]),
@@ -838,6 +868,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(_row(figures))
             if half in run.reach and (line := paraphrase_reach(*run.reach[half])):
                 print(line)
+            if half in run.window and (
+                line := named_in_context(run.reach[half][0], run.window[half])
+            ):
+                print(line)
             print(f"\ntargets (gbrain provider, {brain_name}, {half}):")
             for label, value, op, want, ok in _targets(run.tables[half][0]):
                 name = f"{'hybrid ' if 'hybrid' in brain_name else ''}{half}: {label}"
@@ -849,7 +883,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for brain_name, run in runs.items():
         injected = [pair for half in halves for pair in run.reach[half][0]]
         read = [pair for half in halves for pair in run.reach[half][1]]
+        window = [pair for half in halves for pair in run.window[half]]
         print(f"\n[{brain_name}, every set] {paraphrase_reach(injected, read)}")
+        if line := named_in_context(injected, window):
+            print(f"[{brain_name}, every set] {line}")
     print(
         "\nThe keyword-only brain is GBrain without an embedding provider: a paraphrase that "
         "shares no distinctive word with its page cannot be found by any call. The hybrid "
