@@ -142,6 +142,8 @@ SPLITS = (
     *("sealed204", "sealed205", "sealed206", "sealed207"),
     *("sealed208", "sealed209", "sealed210", "sealed211"),
     *("sealed212", "sealed213", "sealed214", "sealed215"),
+    *("sealed216", "sealed217", "sealed218", "sealed219"),
+    *("sealed220", "sealed221", "sealed222", "sealed223"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

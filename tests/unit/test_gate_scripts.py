@@ -578,6 +578,9 @@ def test_a_name_written_in_latin_letters_names_its_page_titled_in_cyrillic() -> 
     assert slugs(gate_rows([], asked, gate=Gate(titles=titles))) == ["people/olga-smirnova"]
     assert slugs(gate_rows([person], asked)) == ["people/olga-smirnova"]
     assert gate_rows([], "which firmware does olga look after?", gate=Gate(titles=titles)) == []
+    # asked how to reach her: a question about the person, her name said in Latin letters
+    asked = "olga smirnova, the collar firmware engineer - how do i reach her?"
+    assert slugs(gate_rows([person], asked, gate=Gate(judge=None))) == [person.slug]
 
 
 def test_a_surname_in_latin_letters_names_its_page_titled_in_cyrillic() -> None:

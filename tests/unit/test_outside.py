@@ -29,6 +29,14 @@ ORDINARY = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)
         # a name before it is the thing's make or maker: the thing is what follows
         ("zip on my Osprey backpack broke", {"backpack"}),
         ("can my Sony camera shoot at night", {"camera"}),
+        # a family word gives the name after it to a relative, "my" or not ...
+        ("niece maya turns 7 next week", {"maya"}),
+        ("my niece maya turns 7 next week", {"niece"}),  # "my" reads the niece
+        # ... but "son" is "his" or "they are" in other languages
+        ("¿son los mismos collares solares?", set()),
+        # a piece of the writer's own work places nothing outside
+        ("need a one-liner for my research deck", set()),
+        ("need it for a spec sheet", set()),
     ],
 )
 def test_the_thing_after_my_or_for_a(message: str, things: set[str]) -> None:

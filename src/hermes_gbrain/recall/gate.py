@@ -397,8 +397,14 @@ def _tier(
         return None  # "Родезиялық риджбек (ridgeback) күшігі": the word, glossed
     if _a_company_word_abroad(row, words_, message):
         return None  # "ગુજરાતમાં બગલા અને heron પક્ષીઓ": birds, not *Blue Heron Logistics*
-    if message.how_to and not message.who and is_person(row) and not title & wanted:
+    if (
+        message.how_to
+        and not message.who
+        and is_person(row)
+        and not (title | content_stems(words_.latin)) & wanted
+    ):
         return None  # "how do I cache npm deps in github actions?" asks no one who set it up
+        # ("olga smirnova … how do i reach her?" names *Ольга Смирнова* in Latin letters)
     if row.evidence == "alias_hit" and _another_thing(row, reading, message, vocabulary):
         return None  # "kestrel vs peregrine falcon, which dives faster?": the bird
     if row.evidence in STRONG_EVIDENCE and body & message.wanted:
@@ -817,6 +823,8 @@ def gate_rows(
         any_named = _promote(honoured, tiers, shown) or any_named  # "森さんってどの…"
     if gate.titles is not None and (across := gate.titles.across_scripts(message)):
         any_named = _promote(across, tiers, shown) or any_named  # "من هي ليلى فراهاني؟"
+    if gate.titles is not None and not said.outside and (slugged := gate.titles.by_slug(message)):
+        any_named = _promote(slugged, tiers, shown) or any_named  # "postgres for reporting"
     if any_named:  # something is named: named pages, and at most one loose row ahead of them
         named = tiers.get(0, []) + tiers.get(1, [])
         loose = tiers.get(2, []) + tiers.get(3, [])

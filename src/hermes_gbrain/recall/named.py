@@ -117,6 +117,7 @@ class TitleMatcher:
     __slots__ = (
         *("_days", "_initials", "_keys", "_lone", "_name_words", "_skeletons", "_slipped"),
         *("_brahmic", "_kana", "_months", "_name_parts", "_people", "_undated", "_pages", "pages"),
+        "_handles",
     )
 
     def __init__(
@@ -140,6 +141,7 @@ class TitleMatcher:
         meetings: dict[frozenset[str], list[SearchRow]] = {}
         self._months: dict[tuple[str, str], list[SearchRow]] = {}
         self._pages: dict[tuple[str, str], SearchRow] = {}
+        self._handles: dict[str, list[tuple[tuple[str, ...], SearchRow]]] = {}
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
@@ -148,6 +150,8 @@ class TitleMatcher:
             row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
             self._pages[(source, slug)] = row
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
+            if handle := _handle(slug, title):
+                self._handles.setdefault(handle[0], []).append((handle, row))
             in_latin = latin_form(title, slug)
             latin = frozenset(content_stems(in_latin))
             if latin and latin != stems:  # "Olga Smirnova" for *Ольга Смирнова*, "sato yuki"
@@ -320,6 +324,19 @@ class TitleMatcher:
                 found.append(owners[0])
         return found[:MAX_CANDIDATES]
 
+    def by_slug(self, message: str) -> list[SearchRow]:
+        """Pages whose slug's words the message says in order, one word between at most,
+        where the slug is no spelling of the title ("the postgres for reporting decision" for
+        *Decision: PostgreSQL for the reporting store* at ``decisions/postgres-reporting``):
+        the pointers show the model every page by its slug, and people take it up."""
+        said = words(message)
+        found: list[SearchRow] = []
+        for place, word in enumerate(said):
+            for handle, row in self._handles.get(word, ()):
+                if row not in found and _follows(handle[1:], said, place):
+                    found.append(row)
+        return found[:MAX_CANDIDATES]
+
     def candidates(self, message: str, wanted: set[str]) -> list[SearchRow]:
         """Pages every title word of which is in ``wanted`` (the message's stems) and every
         unspaced run of which is in the message's text, in index order; then the page
@@ -344,6 +361,29 @@ class TitleMatcher:
             if len(owners) == 1 and len(found) < MAX_CANDIDATES:
                 found.append(owners[0])
         return found
+
+
+def _handle(slug: str, title: str) -> tuple[str, ...]:
+    """The words of a slug's last part when they are all in Latin letters or figures, not
+    all the title's words, and share one with the title (so two words or more; a title in
+    another script is read by its Latin form: :func:`.rowwords.latin_form`); ``()``
+    otherwise."""
+    handle = tuple(slug.rpartition("/")[2].split("-"))
+    titled = set(words(title))
+    if not all(w.isascii() and w.isalnum() for w in handle):
+        return ()
+    return handle if titled & set(handle) and not set(handle) <= titled else ()
+
+
+def _follows(rest: tuple[str, ...], said: list[str], place: int) -> bool:
+    """``rest`` stands after ``said[place]`` in order, each word one or two places after the
+    one before it."""
+    for word in rest:
+        nxt = next((k for k in (place + 1, place + 2) if k < len(said) and said[k] == word), None)
+        if nxt is None:
+            return False
+        place = nxt
+    return True
 
 
 def _only_readings(skeletons: set[str], filed: dict[str, set[str]]) -> str:

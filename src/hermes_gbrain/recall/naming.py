@@ -109,18 +109,28 @@ def phrase_in(title: str, m: tuple[str, ...]) -> bool:
 
 
 _PIECES = frozenset(
-    "para paras paragraph paragraphs section blurb slide sentence sentences writeup".split()  # noqa: SIM905
+    "para paras paragraph paragraphs section blurb slide sentence sentences writeup liner".split()  # noqa: SIM905
 )
-"""Pieces of writing a message asks for on a subject ("a para on driftwood sync")."""
+"""Pieces of writing a message asks for on a subject ("a para on driftwood sync", "a
+one-liner on …")."""
 
 
 def written_about(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after a piece of writing and "on" or
-    "about" ("the tech annex needs a para on driftwood sync"): the writer asks for text on
-    the thing the page is about, whatever the text is for."""
+    "about" ("the tech annex needs a para on driftwood sync"), or right before a piece
+    but not after "a" ("annual report 2025 one-liner for my intro slide"; "a zero trust
+    networking writeup for my blog" is one of the writer's own): the writer asks for text
+    on the thing the page is about, whatever the text is for."""
     return len(title) >= 2 and any(
-        b[0] in ("on", "about") and b[1] in _PIECES for b, _ in _placed(title, message.sequence)
+        (b[0] in ("on", "about") and b[1] in _PIECES)
+        or (_piece_after(a) and b[0] not in ("a", "an"))
+        for b, a in _placed(title, message.sequence)
     )
+
+
+def _piece_after(after: Sequence[str]) -> bool:
+    """A piece of writing right after the title ("… blurb", "… one-liner")."""
+    return after[0] in _PIECES or tuple(after[:2]) == ("one", "liner")
 
 
 def label_and_rest_said(title: str, unlabelled: str, message: Message) -> bool:

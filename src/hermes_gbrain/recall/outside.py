@@ -23,6 +23,13 @@ LOOK_AHEAD = 3
 """Words after "my" or "for a" read for the thing (past "own", "very", "personal", numbers and
 generic words: "for a 50 person law firm" gives "law", "my personal pixel 7" "pixel")."""
 _FOR = frozenset({"a", "an", "my"})
+_MADE = frozenset(
+    stem(w)
+    for w in "deck slide sheet memo newsletter presentation handout debrief pitch".split()  # noqa: SIM905
+)
+"""What a writer makes or holds out of what they ask ("for my research deck", "for a spec
+sheet", "came up in my interview debrief"): the thing is theirs, but what they put in it is
+the message's subject, so it places nothing outside the brain."""
 _PASSED = ENGLISH_STOP_WORDS | {"personal", "private"}
 """Read past: function words and what only says whose the thing is ("my personal pixel")."""
 
@@ -37,6 +44,8 @@ def _thing(after: list[str], ordinary: Collection[str], names: Collection[str] =
         found = stem(word)
         if found in GENERIC_STEMS:
             continue
+        if {found, *(stem(w) for w in after[i + 1 : i + 2])} & _MADE:
+            return None  # "my intro slide", "a spec sheet": a piece of the writer's own work
         if found in names and (made := _thing(after[i + 1 : i + 2], ordinary)):
             return made
         return None if found in ordinary else found
@@ -62,10 +71,22 @@ def _things(
     return found
 
 
+_FAMILY = frozenset(
+    "niece nephew daughter sister brother cousin aunt uncle mum mom dad wife husband"  # noqa: SIM905
+    " grandma grandpa grandson granddaughter stepson stepdaughter".split()
+)
+"""Family words: right before a name, they give it to a relative of the writer's, with "my"
+or without ("niece maya turns 7 next week, gift ideas?"). Not "son": French and Catalan say
+"his", Spanish "they are" ("¿son los mismos collares?")."""
+
+
 def _owned(said: list[str], i: int) -> list[str] | None:
-    """The words after "my", "for a", "for an" or "for my"."""
+    """The words after "my", "for a", "for an" or "for my", and the one word after a family
+    word without "my" (:data:`_FAMILY`)."""
     if said[i] == "my":
         return said[i + 1 :]
+    if said[i] in _FAMILY and (not i or said[i - 1] != "my"):  # "my son wants": "my" reads it
+        return said[i + 1 : i + 2]
     if said[i] == "for" and i + 1 < len(said) and said[i + 1] in _FOR:
         return said[i + 2 :]
     return None

@@ -267,7 +267,8 @@ def _elsewhere(
     customer deck"), a project whose status it asks (:func:`.naming.status_asked`), a title
     that ends "is that …" (:func:`.naming.identified`: "… locked out of the apps — is that
     keystone auth?"), a title as what a piece of writing is on
-    (:func:`.naming.written_about`: "needs a para on driftwood sync"), a title right before a verb
+    (:func:`.naming.written_about`: "needs a para on driftwood sync", "annual report 2025
+    one-liner for my intro slide"), a title right before a verb
     of what a text says or asked about with one after "does the" (:func:`.naming.quoted_from`:
     "working capital review mentions 90 day receivables", "what does the remote work policy
     actually say?"), a concept's title said whole beside whether we do it
