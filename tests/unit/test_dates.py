@@ -41,6 +41,11 @@ from hermes_gbrain.recall.dates import agree, date_marks, is_date_stem, is_perio
         ("3 out of 5, give it 2 me", set()),  # Haitian's "out" and "me" are English words
         ("ny fivoriana tamin'ny 12 Martsa", {"m3", "d3-12"}),  # Malagasy
         ("mas o menos", set()),  # "mas" only beside a day
+        ("on-call retro han Marso", {"m3"}),  # Waray, with Tagalog's months
+        ("de board meeting summary van maart", {"m3"}),  # Dutch
+        ("laporan bulan Agustus", {"m8"}),  # Indonesian
+        ("what did Mei Lin say", set()),  # "mei" only beside a day ...
+        ("vergadering van 12 mei", {"m5", "d5-12"}),  # ... as Dutch dates it
         ("в марте", {"m3"}),
         ("3月9日の会議", {"m3", "d3-9"}),
         ("5월 30일 회의에서", {"m5", "d5-30"}),  # Korean, the day apart or not

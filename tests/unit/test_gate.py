@@ -1819,6 +1819,8 @@ def test_a_title_the_message_asks_our_page_on_or_writing_about_is_named() -> Non
     assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug]
     asked = "offline first design one-liner for my research deck"
     assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug]
+    asked = "writing a blog post on offline first design for the website, the gist pls"
+    assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug]
     asked = "need a diagram on offline first design for my research deck"
     assert gate_rows([offline], asked, gate=RULES) == []
     asked = "offline first design poster for my research deck"

@@ -51,18 +51,22 @@ _ABROAD_MONTHS = (
     "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь",
     "январе феврале марте апреле мае июне июле августе сентябре октябре ноябре декабре",
     "janoary febroary martsa aprily mey jona jolay aogositra septambra oktobra novambra desambra",
+    "enero pebrero marso abril mayo hunyo hulyo agosto setyembre oktubre nobyembre disyembre",
+    "januari februari maart april mei juni juli augustus september oktober november december",
+    "januari februari maret april mei juni juli agustus september oktober november desember",
 )
 _ABROAD = {
     name: number for line in _ABROAD_MONTHS for number, name in enumerate(line.split(), 1)
 } | {"maerz": 3, "setiembre": 9}
 _ABROAD.update(janvye=1, fevriye=2, mas=3, jiye=7, septanm=9, oktob=10, novanm=11, desanm=12)
 _ABROAD_BESIDE_DAY = frozenset(
-    {"mars", "mai", "mayo", "marco", "julio", "май", "мая", "mas", "mey", "jona"}
+    {"mars", "mai", "mayo", "marco", "julio", "май", "мая", "mas", "mey", "jona", "mei"}
 )
-"""Names of months in French, German, Spanish, Portuguese, Italian, Russian, Malagasy and
-Haitian Creole (folded: "marz" for März, "oktob" for oktòb; Haitian's "me", "jen" and "out"
-are left out, English words all), and those that are also words or names ("mars", "Marco",
-"Julio", "mas"), read only beside a day ("9 mars", "9. März", "9 de marzo", "16 mas")."""
+"""Names of months in French, German, Spanish, Portuguese, Italian, Russian, Malagasy,
+Haitian Creole, Tagalog (and Waray and Cebuano, which share them), Dutch and Indonesian
+(folded: "marz" for März, "oktob" for oktòb; Haitian's "me", "jen" and "out" are left out,
+English words all), and those that are also words or names ("mars", "Marco", "Julio", "mas",
+"Mei"), read only beside a day ("9 mars", "9. März", "9 de marzo", "16 mas")."""
 _LETTERS = "a-z\u0430-\u044f\u0451"
 """Latin letters, folded, and the Russian alphabet in lower case."""
 _ABROAD_WORD = re.compile(f"[{_LETTERS}]+")

@@ -109,10 +109,11 @@ def phrase_in(title: str, m: tuple[str, ...]) -> bool:
 
 
 _PIECES = frozenset(
-    "para paras paragraph paragraphs section blurb slide sentence sentences writeup liner".split()  # noqa: SIM905
+    "para paras paragraph paragraphs section blurb slide sentence sentences writeup liner post"  # noqa: SIM905
+    " posts article articles".split()
 )
 """Pieces of writing a message asks for on a subject ("a para on driftwood sync", "a
-one-liner on …")."""
+one-liner on …", "a blog post on offline first design")."""
 
 
 def written_about(title: tuple[str, ...], message: Message) -> bool:
