@@ -385,7 +385,13 @@ one-word title compared with another, a concept's title right after "we use", an
 after a project's title); ``sealed212`` to ``sealed215``: by four more, measured once on those
 rules and that judge (two rules were then chosen looking at every set up to ``sealed215``: a
 title set apart with one word a slip off, and a title in another script said whole in Latin
-letters). The record is ``bench/RELEVANCE.md``."""
+letters); ``sealed216`` to ``sealed219``: by four more, measured once on those rules and that
+judge (five rules were then chosen looking at every set up to ``sealed219``: a page called by
+its slug, a piece of the writer's own work, a family word before a name, a title right before a
+piece of writing, and a person's name in Latin letters in a how-to question); ``sealed220`` to
+``sealed223``: by four more, measured once on those rules and that judge (two rules were then
+chosen looking at every set up to ``sealed223``: months in Tagalog, Dutch and Indonesian, and a
+post or an article as a piece of writing). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

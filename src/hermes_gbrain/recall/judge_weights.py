@@ -3,37 +3,37 @@
 Written by ``bench/judge_fit.py --write``, fitted on the sets up to sealed139; not edited by hand.
 """
 
-BIAS = -1.6728820648305414
+BIAS = -1.6722598552279875
 WEIGHTS: tuple[float, ...] = (
-    -0.1187739299983411,  # rank
-    0.5086247460882145,  # first
-    0.726831517756901,  # score_share
-    -0.3730077073056389,  # wanted
-    0.24063518856970492,  # asked
-    1.5420856305589294,  # asked_in_body
-    1.4992499947340874,  # wanted_in_body
-    -1.857679502485834,  # asked_in_backing
-    0.3778289410885264,  # asked_in_title
-    -0.7067773645295884,  # wanted_in_title
-    -0.48681863746786425,  # title_words
-    0.7830562925860495,  # title_share
-    0.03817552505726213,  # asked_missing
-    0.9324041824499623,  # asked_share
-    -0.28989136686326245,  # elsewhere
-    -1.8008743246159529,  # common
-    -0.13936579371176167,  # names
-    0.149356564916091,  # names_in_body
-    -0.08075712555961849,  # latin
-    0.04445193058533118,  # length
-    -0.3242470894333075,  # evidence_keyword_exact
-    0.011195867263731521,  # evidence_weak_semantic
-    -1.6228723980598423,  # evidence_alias_hit
-    -0.15649309748299817,  # evidence_exact_title_match
-    -0.5433769826060274,  # name_page
-    0.3195324996803417,  # person
-    -1.0959608519736115,  # tier_none
-    3.1337796385289267,  # tier_named
-    -0.023284802397393344,  # tier_title_word
-    0.05733941094742668,  # tier_content
-    -0.3010592688294543,  # picked
+    -0.11874702549556491,  # rank
+    0.5080528094185262,  # first
+    0.7274802572675624,  # score_share
+    -0.3726447833394107,  # wanted
+    0.24152552787579293,  # asked
+    1.5581664539711224,  # asked_in_body
+    1.4979841360623127,  # wanted_in_body
+    -1.8753042261683461,  # asked_in_backing
+    0.37823883641525863,  # asked_in_title
+    -0.706273509181805,  # wanted_in_title
+    -0.48665065680716557,  # title_words
+    0.7804671726785534,  # title_share
+    0.03689344967644106,  # asked_missing
+    0.9322511134842919,  # asked_share
+    -0.2897098929824791,  # elsewhere
+    -1.7997865291168869,  # common
+    -0.1388356754535265,  # names
+    0.14854095179197574,  # names_in_body
+    -0.08099944973512166,  # latin
+    0.044452051807644735,  # length
+    -0.32391533647632426,  # evidence_keyword_exact
+    0.011501368604773887,  # evidence_weak_semantic
+    -1.622886005953057,  # evidence_alias_hit
+    -0.1555746748300419,  # evidence_exact_title_match
+    -0.5425789274000066,  # name_page
+    0.31939224633519375,  # person
+    -1.097353001534331,  # tier_none
+    3.13440085858612,  # tier_named
+    -0.022342018030727766,  # tier_title_word
+    0.058906616579324646,  # tier_content
+    -0.30039466298894196,  # picked
 )
