@@ -659,6 +659,12 @@ def test_a_page_called_by_its_slug_is_named() -> None:
     # not beside a thing of the writer's own, nor a page that reads like instructions
     assert gate_rows([], "postgres reporting for my shop, any tools?", gate=gate) == []
     assert gate_rows([], "what are the sync vendor instructions?", gate=gate) == []
+    # a slug of words the brain's titles all hold is no handle of its own
+    plans = TitleMatcher([
+        ("default", "notes/team-plan", "Team planning notes", "note"),
+        ("default", "notes/hiring-plan", "Hiring plan 2026", "note"),
+    ])  # fmt: skip
+    assert plans.by_slug("our team plan for the offsite") == []
     # a title in another script is read by its own rules (its Latin form), not by its slug
     sato = TitleMatcher([("default", "people/sato-yuki", "佐藤由紀", "person")])
     assert sato.by_slug("is sato yuki a common name in japan?") == []

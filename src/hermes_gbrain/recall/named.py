@@ -142,6 +142,8 @@ class TitleMatcher:
         self._months: dict[tuple[str, str], list[SearchRow]] = {}
         self._pages: dict[tuple[str, str], SearchRow] = {}
         self._handles: dict[str, list[tuple[tuple[str, ...], SearchRow]]] = {}
+        handles: list[tuple[tuple[str, ...], SearchRow]] = []
+        titled: set[str] = set()
         self.pages = 0
         for source, slug, title, kind in pages:
             stems = frozenset(content_stems(title))
@@ -150,8 +152,9 @@ class TitleMatcher:
             row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
             self._pages[(source, slug)] = row
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
+            titled.update(words(title))
             if handle := _handle(slug, title):
-                self._handles.setdefault(handle[0], []).append((handle, row))
+                handles.append((handle, row))
             in_latin = latin_form(title, slug)
             latin = frozenset(content_stems(in_latin))
             if latin and latin != stems:  # "Olga Smirnova" for *Ольга Смирнова*, "sato yuki"
@@ -196,6 +199,9 @@ class TitleMatcher:
                     for key in {word} | slips(word):
                         self._slipped.setdefault(key, set()).add(word)
             self.pages += 1
+        for handle, row in handles:  # a word of its own, that no title holds: "postgres"
+            if not set(handle) <= titled:
+                self._handles.setdefault(handle[0], []).append((handle, row))
         # a meeting's words besides its date, filed like a title under its rarest word,
         # when no other meeting has the same: a message costs a few look-ups here too
         self._undated: dict[str, list[_Entry]] = {}
@@ -326,9 +332,11 @@ class TitleMatcher:
 
     def by_slug(self, message: str) -> list[SearchRow]:
         """Pages whose slug's words the message says in order, one word between at most,
-        where the slug is no spelling of the title ("the postgres for reporting decision" for
-        *Decision: PostgreSQL for the reporting store* at ``decisions/postgres-reporting``):
-        the pointers show the model every page by its slug, and people take it up."""
+        where the slug is no spelling of the title and has a word no title holds ("the
+        postgres for reporting decision" for *Decision: PostgreSQL for the reporting store* at
+        ``decisions/postgres-reporting``; not "our team plan" for ``notes/team-plan`` in a brain
+        with a *Hiring plan*): the pointers show the model every page by its slug, and people
+        take it up."""
         said = words(message)
         found: list[SearchRow] = []
         for place, word in enumerate(said):
