@@ -823,8 +823,8 @@ def gate_rows(
         any_named = _promote(honoured, tiers, shown) or any_named  # "森さんってどの…"
     if gate.titles is not None and (across := gate.titles.across_scripts(message)):
         any_named = _promote(across, tiers, shown) or any_named  # "من هي ليلى فراهاني؟"
-    if gate.titles is not None and not said.outside and (slugged := gate.titles.by_slug(message)):
-        any_named = _promote(slugged, tiers, shown) or any_named  # "postgres for reporting"
+    if gate.titles is not None and not said.outside:  # "postgres for reporting"
+        any_named = _promote(gate.titles.by_slug(said.sequence), tiers, shown) or any_named
     if any_named:  # something is named: named pages, and at most one loose row ahead of them
         named = tiers.get(0, []) + tiers.get(1, [])
         loose = tiers.get(2, []) + tiers.get(3, [])

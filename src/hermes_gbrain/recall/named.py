@@ -27,7 +27,7 @@ gate decides with the same rules as for search rows (:func:`.gate.gate_rows`).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..api import SearchRow
@@ -150,10 +150,11 @@ class TitleMatcher:
             if not stems:
                 continue
             row = SearchRow(slug=slug, title=title, source_id=source, type=kind or None)
+            title_words = words(title)
             self._pages[(source, slug)] = row
             self._keys.setdefault(_key(stems, counts), []).append(_Entry(row, stems))
-            titled.update(words(title))
-            if handle := _handle(slug, title):
+            titled.update(title_words)
+            if handle := _handle(slug, title_words):
                 handles.append((handle, row))
             in_latin = latin_form(title, slug)
             latin = frozenset(content_stems(in_latin))
@@ -176,7 +177,7 @@ class TitleMatcher:
                 if latin and latin != stems:  # "Smirnova" for *Ольга Смирнова*
                     for word in _own_words(in_latin, kind, counts, held=0):
                         self._lone.setdefault(word, []).append(row)
-            for kana, said in title_kana(words(title)):
+            for kana, said in title_kana(title_words):
                 self._kana.setdefault(kana, set()).add(said)
             # a title in another script is written by its Latin form too ("లైలా హసన్" for
             # *ليلى حسن* at ``people/layla-hassan``)
@@ -184,9 +185,9 @@ class TitleMatcher:
                 for sounds, said in title_brahmic(words(form)):
                     self._brahmic.setdefault(sounds, set()).add(said)
             if kind in LONE_TYPES:
-                for skeleton in latin_skeletons(words(title)):
+                for skeleton in latin_skeletons(title_words):
                     self._skeletons.setdefault(skeleton, []).append(row)
-                for word in words(title):
+                for word in title_words:
                     if not (word.isascii() and word.isalpha()):
                         continue
                     self._name_parts.add(word)
@@ -194,7 +195,7 @@ class TitleMatcher:
                         self._people.setdefault(("word", word), []).append(row)
                         self._people.setdefault(("kana", as_kana(word)), []).append(row)
             if kind in NAME_TYPES and len(stems) >= 2:
-                for word in {w for w in words(title) if len(w) >= SLIP_MIN}:
+                for word in {w for w in title_words if len(w) >= SLIP_MIN}:
                     self._name_words.setdefault(word, []).append(row)
                     for key in {word} | slips(word):
                         self._slipped.setdefault(key, set()).add(word)
@@ -330,14 +331,13 @@ class TitleMatcher:
                 found.append(owners[0])
         return found[:MAX_CANDIDATES]
 
-    def by_slug(self, message: str) -> list[SearchRow]:
+    def by_slug(self, said: Sequence[str]) -> list[SearchRow]:
         """Pages whose slug's words the message says in order, one word between at most,
         where the slug is no spelling of the title and has a word no title holds ("the
         postgres for reporting decision" for *Decision: PostgreSQL for the reporting store* at
         ``decisions/postgres-reporting``; not "our team plan" for ``notes/team-plan`` in a brain
         with a *Hiring plan*): the pointers show the model every page by its slug, and people
-        take it up."""
-        said = words(message)
+        take it up. ``said``: the message's words (:func:`.words.words`)."""
         found: list[SearchRow] = []
         for place, word in enumerate(said):
             for handle, row in self._handles.get(word, ()):
@@ -371,19 +371,19 @@ class TitleMatcher:
         return found
 
 
-def _handle(slug: str, title: str) -> tuple[str, ...]:
+def _handle(slug: str, title_words: Iterable[str]) -> tuple[str, ...]:
     """The words of a slug's last part when they are all in Latin letters or figures, not
     all the title's words, and share one with the title (so two words or more; a title in
     another script is read by its Latin form: :func:`.rowwords.latin_form`); ``()``
     otherwise."""
     handle = tuple(slug.rpartition("/")[2].split("-"))
-    titled = set(words(title))
+    titled = set(title_words)
     if not all(w.isascii() and w.isalnum() for w in handle):
         return ()
     return handle if titled & set(handle) and not set(handle) <= titled else ()
 
 
-def _follows(rest: tuple[str, ...], said: list[str], place: int) -> bool:
+def _follows(rest: tuple[str, ...], said: Sequence[str], place: int) -> bool:
     """``rest`` stands after ``said[place]`` in order, each word one or two places after the
     one before it."""
     for word in rest:
