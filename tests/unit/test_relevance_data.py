@@ -57,6 +57,8 @@ LATER_SETS = (
     *("sealed212", "sealed213", "sealed214", "sealed215"),
     *("sealed216", "sealed217", "sealed218", "sealed219"),
     *("sealed220", "sealed221", "sealed222", "sealed223"),
+    *("sealed224", "sealed225", "sealed226", "sealed227"),
+    *("sealed228", "sealed229", "sealed230", "sealed231"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -73,7 +75,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed223'
+        # the gate, 'fresh' and 'sealed' to 'sealed231'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
