@@ -144,6 +144,8 @@ SPLITS = (
     *("sealed212", "sealed213", "sealed214", "sealed215"),
     *("sealed216", "sealed217", "sealed218", "sealed219"),
     *("sealed220", "sealed221", "sealed222", "sealed223"),
+    *("sealed224", "sealed225", "sealed226", "sealed227"),
+    *("sealed228", "sealed229", "sealed230", "sealed231"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -391,7 +393,16 @@ its slug, a piece of the writer's own work, a family word before a name, a title
 piece of writing, and a person's name in Latin letters in a how-to question); ``sealed220`` to
 ``sealed223``: by four more, measured once on those rules and that judge (two rules were then
 chosen looking at every set up to ``sealed223``: months in Tagalog, Dutch and Indonesian, and a
-post or an article as a piece of writing). The record is ``bench/RELEVANCE.md``."""
+post or an article as a piece of writing); ``sealed224`` to ``sealed227``: by four more,
+measured once on those rules and that judge (seven rules were then chosen looking at every set
+up to ``sealed227``: a thing of the writer's own read within its sentence, a request's "pls"
+after a title, a sentence's opening past a word of moving on, a one-word title opening any
+sentence, a lowercase English word among another script, a two-word name in a script of South
+Asia read from two words, and whether we ever tried a concept); ``sealed228`` to
+``sealed231``: by four more, measured once on those rules and that judge (four rules were then
+chosen looking at every set up to ``sealed231``: a title among words of a language with no
+English function word, a friend's or relative's name in other languages, how short to put a
+title, and a title's word after another maker's name). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -62,3 +62,10 @@ def test_a_plan_is_no_pipeline_and_a_word_too_short_reads_as_nothing() -> None:
     assert _reads_as("Series A fundraise", "સિરીઝ A ફંડરેઝ") == {"Series", "fundraise",
                                                               "Series fundraise"}  # fmt: skip
     assert brahmic_runs("what is the beacon app?") == set()
+
+
+def test_one_word_never_reads_as_two_words_of_a_title() -> None:
+    # "मित्रस्य" (a friend's) has the consonants of *Mateo Rossi*, in one word: a name of two
+    # words is written as two
+    assert _reads_as("Mateo Rossi", "मम मित्रस्य विवाहः अग्रिममासे अस्ति") == set()
+    assert _reads_as("Mateo Rossi", "मातेओ रोस्सी कौन है?") == {"Mateo Rossi"}

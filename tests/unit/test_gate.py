@@ -679,6 +679,19 @@ def test_a_name_after_a_family_word_is_a_relatives() -> None:
     # the name alone still backs the page that mentions her
     asked = "how many euros is maya raising?"
     assert slugs(gate_rows([fundraise], asked, gate=RULES)) == [fundraise.slug]
+    # a friend's name too, in other languages as well, on the person's own page
+    maya = row("people/maya-okafor", "Maya Okafor", 1.0, "keyword_exact", "person",
+               snippet="CEO of Kestrel Works; Maya leads the Series A.")  # fmt: skip
+    for asked in (
+        "friend Maya turns 30 on saturday, gift ideas under 50 euros",
+        "A mo amica Maya si marita in settembre, chì li possu rigalà?",
+        "Moja sotra Maya ma w sobotu narodniny, što bych jej mohła darić?",
+    ):
+        assert gate_rows([maya], asked) == [], asked
+    assert slugs(gate_rows([maya], "Maya turns 30 on saturday, what does she lead?")) == [maya.slug]
+    # the whole name is the brain's person, whoever's friend she is
+    asked = "my friend Maya Okafor wants the board deck"
+    assert slugs(gate_rows([maya], asked)) == [maya.slug]
 
 
 def test_a_piece_of_the_writers_own_work_places_nothing_outside_the_brain() -> None:
@@ -1759,6 +1772,12 @@ def test_a_one_word_title_set_apart_at_the_opening_is_named() -> None:
     assert slugs(gate_rows([pressure], "backpressure - where do we apply it?")) == [pressure.slug]
     # the same word inside the sentence is still an ordinary word that needs support
     assert gate_rows([pressure], "where do we apply backpressure?") == []
+    # the opening of a later sentence, and past a lead-in of moving on, set apart too
+    asked = "ok thanks. oh and backpressure — is that something the collar would do?"
+    assert slugs(gate_rows([pressure], asked)) == [pressure.slug]
+    assert gate_rows([pressure], "oh and where do we apply backpressure?") == []
+    # a request's "pls" after it is no word of the title
+    assert slugs(gate_rows([pressure], "backpressure pls. where do we apply it")) == [pressure.slug]
 
 
 def test_a_title_right_before_page_or_doc_is_named() -> None:
@@ -1840,6 +1859,13 @@ def test_a_title_the_message_asks_our_page_on_or_writing_about_is_named() -> Non
     assert slugs(gate_rows([trust], asked)) == [trust.slug]
     asked = "foundation's due diligence form asks about zero trust networking - what is that?"
     assert gate_rows([trust], asked) == []
+    # or whether we ever tried it
+    distil = row("concepts/model-distillation", "Model distillation", 1.0, "keyword_exact",
+                 "concept", snippet="A small model learns to copy a large one.")  # fmt: skip
+    asked = "model distillation for fernseed, did we ever try it or is it only int8 on the phone"
+    assert slugs(gate_rows([distil], asked)) == [distil.slug]
+    asked = "model distillation for fernseed, who would try it or is it only int8 on the phone"
+    assert gate_rows([distil], asked) == []
     privacy = row("concepts/differential-privacy", "Differential privacy", 1.0, "keyword_exact",
                   "concept", snippet="Noise added so no one record can be told apart.")  # fmt: skip
     # the title right after "we use": the team's own practice
@@ -2413,6 +2439,11 @@ def test_a_project_asked_to_be_explained_is_the_brain_s_whoever_it_is_for() -> N
     deck = "can u summarise vector clocks in 2 lines for a customer deck"
     assert slugs(gate_rows([clocks], deck, gate=RULES, vocabulary=vocab)) == [clocks.slug]
     assert gate_rows([clocks], deck.replace("summarise", "explain"), gate=RULES,
+                     vocabulary=vocab) == []  # fmt: skip
+    # how short to put it, right after the title, asks for the page too
+    short = "need vector clocks in 2 sentences for a distributed systems screen"
+    assert slugs(gate_rows([clocks], short, gate=RULES, vocabulary=vocab)) == [clocks.slug]
+    assert gate_rows([clocks], short.replace(" in 2 sentences", ""), gate=RULES,
                      vocabulary=vocab) == []  # fmt: skip
 
 

@@ -1246,3 +1246,53 @@ def test_a_concept_after_another_language_s_a_is_any_one() -> None:
     assert gate_rows([breaker], home) == []
     ours = "Chì differenza ci hè trà u circuit breaker è u retry? Vogliu sapè quandu si riapre."
     assert slugs(gate_rows([breaker], ours)) == [breaker.slug]
+
+
+def test_a_lowercase_english_word_among_another_script_is_no_name() -> None:
+    hike = row("notes/weekend-hiking-trip-notes", "Weekend hiking trip notes",
+               "Mount Longonot on Saturday: bring water and sun cream.", "note")  # fmt: skip
+    drone = row("projects/drone-survey", "Drone survey",
+                "Thermal drones count elephants at night.", "project")  # fmt: skip
+    # one word of the title, in Latin letters and lowercase: the writer's English word
+    assert gate_rows([hike], "Гунибалде ине ккола — hiking ботинкаби кинал рицизе?") == []
+    assert gate_rows([drone], "विवाहसमारोहे drone उड्डाययितुं भारते अनुज्ञापत्रम् आवश्यकं वा?") == []
+    # the title whole, or the word written as a name is written, names the page
+    assert slugs(gate_rows([hike], "weekend hiking trip notes-мæ гæсгæ цы хæссын хъæуы?")) == [
+        hike.slug
+    ]
+    for asked in (
+        "विवाहसमारोहे Drone उड्डाययितुं अनुज्ञापत्रम् आवश्यकं वा?",
+        "Drone उड्डाययितुं अनुज्ञापत्रम् आवश्यकं वा?",  # capitalised, at the start too
+    ):
+        assert slugs(gate_rows([drone], asked)) == [drone.slug]
+    # two of its words in Latin letters, not the whole title, are the title's too
+    trips = row("decisions/four-day-field-trips", "Decision: Four-day field trips",
+                "Field trips last four days at most.", "decision")  # fmt: skip
+    asked = "field trip တစ်ခါသွားရင် အများဆုံး ဘယ်နှစ်ရက်အထိ သွားလို့ရလဲ"
+    assert slugs(gate_rows([trips], asked)) == [trips.slug]
+    assert gate_rows([trips], asked.replace("field trip", "field")) == []
+
+
+def test_a_title_among_words_of_a_language_with_no_english_is_named() -> None:
+    report = row("notes/annual-report-2025", "Annual report 2025",
+                 "Our first full year: 9 conservancies, revenue up.", "note")  # fmt: skip
+    # Tetum: no function word of any language the gate knows, and none of English
+    asked = "Annual report 2025 dehan saida kona-ba ita-nia tinan primeiru?"
+    assert slugs(gate_rows([report], asked)) == [report.slug]
+    # in English, the same unknown words say it is used about something else
+    asked = "Annual report 2025 dehan saida kona tinan primeiru, what about it?"
+    assert gate_rows([report], asked) == []
+
+
+def test_a_title_s_word_after_another_maker_s_name_is_theirs() -> None:
+    roster = row("projects/ranger-roster", "Ranger roster",
+                 "Rangers' shifts for the northern sector.", "project")  # fmt: skip
+    asked = "Ford Ranger tu elok untuak jalan tanah? Adiak ambo nio mambali nan bekas"
+    assert gate_rows([roster], asked) == []
+    asked = "Tu elok untuak jalan tanah, Ranger roster? Adiak ambo nio mambali nan bekas"
+    assert slugs(gate_rows([roster], asked)) == [roster.slug]
+    # a maker the brain's titles hold is the brain's own
+    vocab = TitleVocabulary.build([roster.title, "Ford Foundation", "Ford Foundation grant",
+                                   *(f"T{i}" for i in range(30))])  # fmt: skip
+    asked = "Ford Ranger tu elok untuak jalan tanah? Adiak ambo nio mambali nan bekas"
+    assert slugs(gate_rows([roster], asked, vocabulary=vocab)) == [roster.slug]

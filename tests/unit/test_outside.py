@@ -37,6 +37,9 @@ ORDINARY = frozenset(stem(w) for w in ORDINARY_TITLE_WORDS)
         # a piece of the writer's own work places nothing outside
         ("need a one-liner for my research deck", set()),
         ("need it for a spec sheet", set()),
+        # each sentence is read alone
+        ("what did the money pay for. a donor asked", set()),
+        ("what did the money pay for a donor", {"donor"}),
     ],
 )
 def test_the_thing_after_my_or_for_a(message: str, things: set[str]) -> None:

@@ -148,7 +148,7 @@ def title_brahmic(title_words: Iterable[str]) -> Iterator[tuple[str, str]]:
             yield skeleton, word
     for (first, a), (second, b) in itertools.pairwise(read):
         if len(a) + len(b) >= PAIR_MIN:
-            yield a + b, f"{first} {second}"
+            yield f"{a} {b}", f"{first} {second}"
 
 
 def brahmic_runs(message: str) -> set[str]:
@@ -159,7 +159,7 @@ def brahmic_runs(message: str) -> set[str]:
     runs = {s for readings in words for s in readings if len(s) >= WORD_MIN}
     for first, second in itertools.pairwise(words):
         if first:
-            runs.update(first[0] + b for b in second if len(first[0]) + len(b) >= PAIR_MIN)
+            runs.update(f"{first[0]} {b}" for b in second if len(first[0]) + len(b) >= PAIR_MIN)
     return runs
 
 

@@ -387,6 +387,8 @@ def _tier(
     if apart and not (whole or initials_written(message.text, row.title)):
         return None  # "my neighbour Tomas"; "my brother sam": a one-word alias is no name,
         # but for an acronym ("Need our CRDT notes for a blog post")
+    if is_person(row) and message.relatives & set(words_.sequence) and not whole:
+        return None  # "friend Maya turns 30", "Moja sotra Maya": the writer's own Maya
     if (row.type or "") not in NAME_TYPES and held_by_another(
         words_, message, concept=row.type == "concept"
     ):
@@ -454,8 +456,12 @@ def _tier(
         and _beside_another(words_, backing, asked, message)
     ):
         return None  # "blue heron vs great egret": the name's words and others it never holds
+    if not whole and _anothers_make(words_, message, vocabulary):
+        return None  # "cache deg Microsoft Edge", "Ford Ranger": a product of a maker we never hold
     if anchors & names and _part_of_a_place(row, words_, anchors & names, message):
         names = set()  # "Сколько дней идёт судно по Северному морскому пути?"
+    if _a_word_among_another_script(row, title, anchors & names, message):
+        names = set()  # "Гунибалде ине ккола — hiking ботинкаби …": boots, not the hike notes
     alone = asked <= anchors and (
         (row.type or "") not in _NOTE_TYPES
         or _two_words_said(words_, message)
@@ -474,6 +480,47 @@ def _tier(
     ):
         return 3  # one supporting word and a close embedding (a lexical or a vector row)
     return None
+
+
+_MAKE_AND_WORD = re.compile(r"\b([A-Z][a-z]{2,})\s+([A-Z][a-z]+)\b")
+"""Two capitalised words side by side, the first a maker's name ("Microsoft Edge")."""
+
+
+def _anothers_make(read: RowWords, message: Message, vocabulary: TitleVocabulary | None) -> bool:
+    """Every word of the title the message says stands capitalised right after a capitalised
+    word that neither the row nor any of the brain's titles holds: the product of another
+    maker ("Ford Ranger tu elok untuak jalan tanah?" beside *Ranger roster*, in Minangkabau;
+    "Cary Grant ka filimu" beside *Grant Applications*), not a word of the brain's."""
+    said = {s for s in read.title & message.wanted if not s.isdigit() and not is_date_stem(s)}
+    made: set[str] = set()
+    for maker, word in _MAKE_AND_WORD.findall(message.text):
+        brand = content_stem(maker.lower())
+        if brand is None or brand in read.body or brand in read.title:
+            continue
+        if vocabulary is not None and brand in vocabulary.df:
+            continue
+        if (thing := content_stem(word.lower())) is not None:
+            made.add(thing)
+    return bool(said) and said <= made
+
+
+def _a_word_among_another_script(
+    row: SearchRow, title: set[str], named: set[str], message: Message
+) -> bool:
+    """The one word of a title of two words or more that a message in another script writes in
+    Latin letters, all in lowercase, and no other word of that title: a word of English among
+    its own ("विवाहसमारोहे drone …", "… किं app श्रेष्ठम्?"), not the name a capitalised word
+    is ("Beacon 3.0的发布计划…"), nor the title's words ("field trip တစ်ခါ…"), when the row
+    names no one."""
+    if len(named) != 1 or (row.type or "") in NAME_TYPES:
+        return False
+    undated = {s for s in title if not s.isdigit() and not is_date_stem(s)}
+    if len(undated) < 2 or named & (message.capitalised | message.mentioned):
+        return False
+    latin = [w for w in re.findall(r"[A-Za-z][\w'-]*", message.text) if w.isascii()]
+    if any(w[0].isupper() and content_stem(w.lower()) in named for w in latin):
+        return False  # "Tidepool 仪表盘…": written as a name is, if at the sentence's start
+    return len(undated & {content_stem(w.lower()) for w in latin}) < 2
 
 
 def _month_alone(said_of_title: set[str], asked: set[str]) -> set[str]:

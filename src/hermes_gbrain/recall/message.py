@@ -14,12 +14,13 @@ from dataclasses import dataclass, replace
 from ..api import SearchRow
 from .dates import date_marks, said_in_figures
 from .glosses import kind_words
-from .outside import outside_things, owners, purposes
+from .outside import outside_things, owners, purposes, relatives
 from .rowwords import RowWords, side_by_side
 from .trivial import TRIVIAL_WORDS
 from .vocabulary import ORDINARY_STEMS
 from .words import (
     GENERIC_WORDS,
+    SENTENCE_END,
     STOP_WORDS,
     compact,
     content_stem,
@@ -147,6 +148,10 @@ class Message:
     cased: frozenset[tuple[str, str]] = frozenset()
     """Words side by side, the first capitalised and the second not (:func:`_cased`: "Elena
     chcela", "Priya per"): folded, as :attr:`adjacent` holds them."""
+    relatives: frozenset[str] = frozenset()
+    """Words given to a relative or friend of the writer's, right after the word for them
+    (:func:`.outside.relatives`: "friend Maya turns 30"): a name there is no one of the
+    brain's unless the message says the whole of it."""
     mentioned: frozenset[str] = frozenset()
     """The people it mentions as a chat does ("@Nadia"; :func:`.words.mentions`): names
     of this brain's people, in :attr:`names` too, but the ones it is addressed to, not
@@ -213,6 +218,7 @@ class Message:
             set_apart=frozenset(content_stems(opening)),
             headings=_headings(message),
             mentioned=mentioned,
+            relatives=relatives(message),
             outside_by_sentence=_things_by_sentence(message, capitalised, outside_things),
             purposes_by_sentence=_things_by_sentence(message, capitalised, purposes),
             capitalised=frozenset(capitalised),
@@ -301,9 +307,6 @@ class Message:
 
 INFLECTED_ENDING = 3
 """Letters another language may add to a title's word (:meth:`Message.inflected`)."""
-SENTENCE_END = re.compile(r"[.?!;\n]+(?:\s|$)|[\u3002\uff1f\uff01]")
-"""Where a sentence ends: a full stop, question or exclamation mark or semicolon before a
-space, a line's end, or their full-width forms."""
 
 
 def _things_by_sentence(
@@ -356,10 +359,11 @@ _WE_DID = re.compile(
 android app?", "what we decided about open-sourcing the field handbook", "did we decide to
 delete raw audio after 30 days?")."""
 _WE_USE = re.compile(
-    r"\b(?:do|did|does) we (?:actually |really |already |even )?"
-    r"(?:do|use|follow|apply|practi[cs]e) (?:that|it|this|those|them)\b"
+    r"\b(?:do|did|does) we (?:actually |really |already |even |ever )?"
+    r"(?:do|use|follow|apply|practi[cs]e|try) (?:that|it|this|those|them)\b"
 )
-"""A question whether the writer's team does what the message has just named."""
+"""A question whether the writer's team does, or ever tried, what the message has just named
+("model distillation for fernseed, did we ever try it")."""
 _LANGUAGE_NAMED = re.compile(
     r"\b(?:in|en|auf|em|na|w|по) (?:english|anglais|englisch|ingl[eéê]se?s?|engels|angielsku"
     r"|portuguese|portugais|spanish|espagnol|french|fran[cç]ais|german|allemand|italian"
@@ -488,13 +492,15 @@ _HEADLINE = re.compile(r"\s*(?:[-\u2013\u2014]|:)")
 """A dash or a colon at the end of an opening."""
 
 
-_ASIDE = GENERIC_WORDS | {"q"}
-"""Words that go with anything, and the "q" of "weekly release train q: …", a question."""
+_ASIDE = GENERIC_WORDS | {"q", "pls", "plz", "please", "thx"}
+"""Words that go with anything, the "q" of "weekly release train q: …", a question, and the
+"pls" of "launch checklist pls, need it for …", a request."""
 
 
 def _headings(message: str) -> frozenset[tuple[str, ...]]:
     """:attr:`Message.headings`: the opening of each sentence (after a lead-in of
-    :data:`_LEAD_IN` words set apart: "ok different thing, keystone auth — …"), also without the
+    :data:`_LEAD_IN` words set apart: "ok different thing, keystone auth — …", or of
+    :data:`_MOVING_ON` words not set apart: "oh and geofencing — …"), also without the
     words that go with anything it ends with ("expense policy question - someone's asking …",
     "weekly release train q: …"),
     and of each one whose opening a colon ends, the words up to the mark after it (a title with
@@ -512,6 +518,9 @@ def _headings(message: str) -> frozenset[tuple[str, ...]]:
             continue
         heading = tuple(words(opening))
         found.add(heading)
+        while len(heading) > 1 and heading[0] in _MOVING_ON:  # "oh and geofencing — …"
+            heading = heading[1:]
+            found.add(heading)
         while heading and heading[-1] in _ASIDE:  # "expense policy question - …"
             heading = heading[:-1]
             found.add(heading)
@@ -532,6 +541,15 @@ _LEAD_IN = frozenset(w for w in TRIVIAL_WORDS if " " not in w) | frozenset(
 auth — …"): the title after it opens the sentence. The words of a trivial reply
 (:data:`.trivial.TRIVIAL_WORDS`: "ok", "thanks", "hi") and of moving on; not "unrelated" or
 "random", which say what follows is no work of the brain's."""
+
+
+_MOVING_ON = frozenset(
+    "so also and btw oh ok okay now then anyway yeah yes yep hi hey hello thanks thx cheers"  # noqa: SIM905
+    " cool great nice sure right k".split()
+)
+"""Words a sentence may open with before what it is about, not set apart ("oh and geofencing —
+…"): those of :data:`_LEAD_IN` that stand alone, not "the" or "one" of "by the way", "one
+more thing"."""
 
 
 def _opening(message: str) -> str:

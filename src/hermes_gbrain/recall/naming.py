@@ -164,12 +164,13 @@ def _name_like(title: str, word: str, message: Message, asked: set[str]) -> bool
     """A one-word title is named by itself only as a name: capitalised inside the
     message's sentence, written as no ordinary word is ("DuckDB", "iOS", a run of an
     unspaced script), the only thing the message asks about ("Geofencing?"), set apart at
-    its opening ("backpressure - where do we apply it?"), or asked for as a page ("open the
+    the opening of a sentence (:attr:`.message.Message.headings`: "backpressure - where do we
+    apply it?"), or asked for as a page ("open the
     glossary page": :func:`paged`)."""
     if word in message.names or is_unspaced(word[:1]) or asked <= {word}:
         return True
-    if message.heading == tuple(words(title)) or paged(tuple(words(title)), message):
-        return True
+    if tuple(words(title)) in message.headings or paged(tuple(words(title)), message):
+        return True  # "oh and geofencing — …": a sentence's opening, past its lead-in
     surface = title.strip(" \t\"'.,:;!?()[]")
     return not (surface.isalpha() and surface[1:].islower())
 
@@ -226,8 +227,22 @@ def summarised(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after "summarise" (or "summarise the",
     "summarise our"): one summarises a text, so "can u summarise offline-first design in 2
     lines for a customer deck" asks for the brain's page, a concept's too, whoever the summary
-    is for."""
-    return _right_after(title, message, _SUMMARISE)
+    is for; so does a title right before how short to put it (:data:`_BRIEF`: "roadmap 2026 in
+    one line for the newsletter")."""
+    return _right_after(title, message, _SUMMARISE) or (
+        len(title) >= 2
+        and any(
+            a[0] == "in" and a[1] in _FEW and a[2] in _BRIEF and b[0] not in _EXPLAIN
+            for b, a in _placed(title, message.sequence)
+        )
+    )
+
+
+_FEW = frozenset("a one two three few 1 2 3".split())  # noqa: SIM905
+_BRIEF = frozenset("line lines sentence sentences para paragraph".split())  # noqa: SIM905
+"""How long a summary a message asks for right after the title ("roadmap 2026 in one line for
+the newsletter", "hybrid logical clocks in 2 sentences"): the page, put short; not after
+"explain", which asks about the thing, not the page ("explain vector clocks in 2 lines")."""
 
 
 def status_asked(title: tuple[str, ...], message: Message) -> bool:

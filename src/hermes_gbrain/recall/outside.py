@@ -15,9 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from .dates import said_in_figures
-from .words import ENGLISH_STOP_WORDS, GENERIC_STEMS, message_names, stem, words
+from .words import (
+    ENGLISH_STOP_WORDS,
+    GENERIC_STEMS,
+    SENTENCE_END,
+    message_names,
+    stem,
+    words,
+)
 
-__all__ = ["LOOK_AHEAD", "outside_things", "owners", "purposes"]
+__all__ = ["LOOK_AHEAD", "outside_things", "owners", "purposes", "relatives"]
 
 LOOK_AHEAD = 3
 """Words after "my" or "for a" read for the thing (past "own", "very", "personal", numbers and
@@ -59,25 +66,59 @@ def _things(
     after: Callable[[list[str], int], list[str] | None],
 ) -> list[tuple[int, str]]:
     """The things (:func:`_thing`) read in the words ``after`` gives for each place of the
-    message's words, where it gives any, with that place."""
-    said = words(message)
+    message's words, where it gives any, with that place. Each sentence is read alone: "what
+    did the money pay for. a donor asked" gives no donor anything."""
     if names is None:
         names = message_names(message)
     found: list[tuple[int, str]] = []
-    for i in range(len(said)):
-        following = after(said, i)
-        if following and (thing := _thing(following, ordinary, names)):
-            found.append((i, thing))
+    start = 0
+    for said in _sentence_words(message):
+        for i in range(len(said)):
+            following = after(said, i)
+            if following and (thing := _thing(following, ordinary, names)):
+                found.append((start + i, thing))
+        start += len(said)
     return found
 
 
+def _sentence_words(message: str) -> list[list[str]]:
+    """The words of each sentence, in order; the message's words as one sentence when the
+    sentences' words do not add up to them (a mark inside a word)."""
+    said = words(message)
+    parts = [words(part) for part in SENTENCE_END.split(message)]
+    if [w for part in parts for w in part] != said:
+        return [said]
+    return [part for part in parts if part]
+
+
 _FAMILY = frozenset(
-    "niece nephew daughter sister brother cousin aunt uncle mum mom dad wife husband"  # noqa: SIM905
-    " grandma grandpa grandson granddaughter stepson stepdaughter".split()
+    """
+    niece nephew daughter sister brother cousin aunt uncle mum mom dad wife husband
+    grandma grandpa grandson granddaughter stepson stepdaughter
+    friend buddy bestie bff neighbour neighbor roommate flatmate girlfriend boyfriend fiance
+    fiancee
+    amigo amiga hermano hermana sobrino sobrina tia tio abuela abuelo hija hijo esposa esposo
+    novia novio vecino vecina
+    irma irmao sobrinho sobrinha filha filho namorada namorado vizinho vizinha
+    amico amica fratello sorella cugino cugina zia nonna nonno figlia figlio moglie marito
+    fidanzata fidanzato cucinu cucina
+    amie frere soeur cousine neveu tante oncle fils copain copine voisin voisine
+    freund freundin bruder schwester neffe nichte onkel oma opa tochter sohn nachbar nachbarin
+    vriend vriendin broer zus dochter zoon
+    przyjaciel przyjaciolka brat siostra kuzyn kuzynka corka syn ciocia wujek babcia dziadek
+    sestra bratr sotra kamarad
+    teman kawan sobat sahabat adik kakak sepupu paman istri suami
+    rafiki binamu mjomba shangazi kaibigan kapatid pinsan tita tito
+    друг подруга брат сестра племянник племянница дочь сын
+    दोस्त मित्र साथी भाई बहन
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
-"""Family words: right before a name, they give it to a relative of the writer's, with "my"
-or without ("niece maya turns 7 next week, gift ideas?"). Not "son": French and Catalan say
-"his", Spanish "they are" ("¿son los mismos collares?")."""
+"""Words for a relative or a friend, in English and in the languages writers most often use:
+right before a name, they give it to someone of the writer's own, with "my" or without
+("niece maya turns 7 next week, gift ideas?", "friend Maya turns 30", "A mo amica Maya si
+marita"). Not English "son": French and Catalan say "his", Spanish "they are" ("¿son los
+mismos collares?"); nor words other languages use otherwise ("prima" is "first", "Frau" is
+"Mrs", "mae" is Welsh "is")."""
 
 
 def _owned(said: list[str], i: int) -> list[str] | None:
@@ -90,6 +131,14 @@ def _owned(said: list[str], i: int) -> list[str] | None:
     if said[i] == "for" and i + 1 < len(said) and said[i + 1] in _FOR:
         return said[i + 2 :]
     return None
+
+
+def relatives(message: str) -> frozenset[str]:
+    """The words right after a word for a relative or a friend (:data:`_FAMILY`), "my" before
+    it or not: names the message gives to someone of the writer's own ("friend Maya turns 30",
+    "Moja sotra Maya ma w sobotu narodniny"), as written, folded."""
+    said = words(message)
+    return frozenset(said[i + 1] for i in range(len(said) - 1) if said[i] in _FAMILY)
 
 
 def _meant_for(said: list[str], i: int) -> list[str] | None:

@@ -42,6 +42,7 @@ from .naming import (
 from .rowwords import RowWords, is_person, summary_text
 from .vocabulary import TitleVocabulary, is_distinctive
 from .words import (
+    ENGLISH_STOP_WORDS,
     GENERIC_STEMS,
     STOP_WORDS,
     content_stem,
@@ -302,7 +303,8 @@ def _elsewhere(
         return False  # "tamsin's field handbook": the page says whose it is
     if message.for_us and set(words(read.unlabelled or row.title)) <= message.said:
         return False  # "what does active learning mean for us specifically?": said whole
-    if message.other_language:  # its own words ("¿cuántos … lleva rastreados") explain nothing
+    if message.other_language or _in_no_english(read, message):
+        # its own words ("¿cuántos … lleva rastreados") explain nothing
         # but a concept after its "a" is any one: "trà un circuit breaker è un fusibile"
         return (row.type or "") == "concept" and bool(before & _ANY_ONE)
     dated = date_marks(row.title)
@@ -386,6 +388,29 @@ def _elsewhere(
     if anyones and not message.asks_held:
         return len(foreign) >= 1
     return len(foreign) + len(foreign & message.capitalised) >= ELSEWHERE_WORDS
+
+
+_ENGLISH_SHORT = frozenset(
+    "the of to is it we my me us an or if up am in on at vs per near".split()  # noqa: SIM905
+)
+"""English function words :data:`.words.ENGLISH_STOP_WORDS` leaves out, those of two or three
+letters among them, but "a" and "i", which other languages write as often."""
+NO_ENGLISH_WORDS = 3
+"""Words of its own, beside a title, that a message in a language :func:`.words.other_language`
+does not know needs, none of them English, before its words explain nothing."""
+
+
+def _in_no_english(read: RowWords, message: Message) -> bool:
+    """The message, in Latin letters, says a title's words and :data:`NO_ENGLISH_WORDS` or more
+    others, and no English function word at all: written in a language the gate has no
+    words of ("Annual report 2025 dehan saida kona-ba ita-nia tinan primeiru?", Tetum; "hiring
+    plan 2027 quanti posti novi xe previsti?", Venetian), whose words say nothing of whether
+    the title is used about something else."""
+    title = set(read.sequence)
+    own = [w for w in message.sequence if w not in title and not w.isdigit()]
+    if len(own) < NO_ENGLISH_WORDS or not all(w.isascii() for w in own):
+        return False
+    return not set(message.sequence) & (ENGLISH_STOP_WORDS | _ENGLISH_SHORT)
 
 
 def _beyond(things: frozenset[str], read: RowWords, vocabulary: TitleVocabulary | None) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "GENERIC_STEMS",
     "GENERIC_WORDS",
     "HONORIFICS",
+    "SENTENCE_END",
     "STOP_STEMS",
     "STOP_WORDS",
     "acronyms",
@@ -54,6 +55,10 @@ __all__ = [
     "words",
     "words_and_marks",
 ]
+
+SENTENCE_END = re.compile(r"[.?!;\n]+(?:\s|$)|[\u3002\uff1f\uff01]")
+"""Where a sentence ends: a full stop, question or exclamation mark or semicolon before a
+space, a line's end, or their full-width forms."""
 
 
 _NO_MARKS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0xD800, 0xF8FF))
