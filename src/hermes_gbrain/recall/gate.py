@@ -457,7 +457,7 @@ def _tier(
     ):
         return None  # "blue heron vs great egret": the name's words and others it never holds
     if not whole and _anothers_make(words_, message, vocabulary):
-        return None  # "cache deg Microsoft Edge", "Ford Ranger": a product of a maker we never hold
+        return None  # "Ford Ranger tu elok …", "Cary Grant ka filimu": another maker's, another's
     if anchors & names and _part_of_a_place(row, words_, anchors & names, message):
         names = set()  # "Сколько дней идёт судно по Северному морскому пути?"
     if _a_word_among_another_script(row, title, anchors & names, message):

@@ -393,8 +393,8 @@ def _elsewhere(
 _ENGLISH_SHORT = frozenset(
     "the of to is it we my me us an or if up am in on at vs per near".split()  # noqa: SIM905
 )
-"""English function words :data:`.words.ENGLISH_STOP_WORDS` leaves out, those of two or three
-letters among them, but "a" and "i", which other languages write as often."""
+"""English words of a question that :data:`.words.ENGLISH_STOP_WORDS` leaves out (short function
+words, "vs", "per", "near"), but "a" and "i", which other languages write as often."""
 NO_ENGLISH_WORDS = 3
 """Words of its own, beside a title, that a message in a language :func:`.words.other_language`
 does not know needs, none of them English, before its words explain nothing."""
