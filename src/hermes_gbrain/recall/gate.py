@@ -482,25 +482,22 @@ def _tier(
     return None
 
 
-_MAKE_AND_WORD = re.compile(r"\b([A-Z][a-z]{2,})\s+([A-Z][a-z]+)\b")
-"""Two capitalised words side by side, the first a maker's name ("Microsoft Edge")."""
-
-
 def _anothers_make(read: RowWords, message: Message, vocabulary: TitleVocabulary | None) -> bool:
     """Every word of the title the message says stands capitalised right after a capitalised
-    word that neither the row nor any of the brain's titles holds: the product of another
-    maker ("Ford Ranger tu elok untuak jalan tanah?" beside *Ranger roster*, in Minangkabau;
-    "Cary Grant ka filimu" beside *Grant Applications*), not a word of the brain's."""
+    word that neither the row nor any of the brain's titles holds (:attr:`.message.Message.
+    made_by`): the product of another maker ("Ford Ranger tu elok untuak jalan tanah?" beside
+    *Ranger roster*, in Minangkabau; "Cary Grant ka filimu" beside *Grant Applications*), not a
+    word of the brain's."""
+    if not message.made_by:
+        return False
     said = {s for s in read.title & message.wanted if not s.isdigit() and not is_date_stem(s)}
-    made: set[str] = set()
-    for maker, word in _MAKE_AND_WORD.findall(message.text):
-        brand = content_stem(maker.lower())
-        if brand is None or brand in read.body or brand in read.title:
-            continue
-        if vocabulary is not None and brand in vocabulary.df:
-            continue
-        if (thing := content_stem(word.lower())) is not None:
-            made.add(thing)
+    made = {
+        thing
+        for maker, thing in message.made_by
+        if maker not in read.body
+        and maker not in read.title
+        and (vocabulary is None or maker not in vocabulary.df)
+    }
     return bool(said) and said <= made
 
 
@@ -517,10 +514,9 @@ def _a_word_among_another_script(
     undated = {s for s in title if not s.isdigit() and not is_date_stem(s)}
     if len(undated) < 2 or named & (message.capitalised | message.mentioned):
         return False
-    latin = [w for w in re.findall(r"[A-Za-z][\w'-]*", message.text) if w.isascii()]
-    if any(w[0].isupper() and content_stem(w.lower()) in named for w in latin):
+    if named & message.latin_capitalised:
         return False  # "Tidepool 仪表盘…": written as a name is, if at the sentence's start
-    return len(undated & {content_stem(w.lower()) for w in latin}) < 2
+    return len(undated & message.latin) < 2
 
 
 def _month_alone(said_of_title: set[str], asked: set[str]) -> set[str]:

@@ -164,6 +164,13 @@ class Message:
     """The stems of its capitalised words inside a sentence (:func:`.words.message_names`):
     of :attr:`names`, those it writes as names are written, not Latin words among another
     script's or mentions."""
+    latin: frozenset[str] = frozenset()
+    """The stems of its words in Latin letters (:func:`_latin_stems`)."""
+    latin_capitalised: frozenset[str] = frozenset()
+    """The stems of its words in Latin letters written capitalised, first in a sentence or not."""
+    made_by: tuple[tuple[str, str], ...] = ()
+    """Each capitalised word right after another capitalised word, as ``(maker, word)`` stems
+    (:func:`_made_by`: "Ford Ranger")."""
     by_sentence: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     """Each sentence's words and stems, when the message has two sentences or more
     (:meth:`stems_near`)."""
@@ -222,6 +229,9 @@ class Message:
             outside_by_sentence=_things_by_sentence(message, capitalised, outside_things),
             purposes_by_sentence=_things_by_sentence(message, capitalised, purposes),
             capitalised=frozenset(capitalised),
+            latin=_latin_stems(message),
+            latin_capitalised=_latin_stems(message, capitalised=True),
+            made_by=_made_by(message),
             by_sentence=_by_sentence(message),
         )
 
@@ -307,6 +317,32 @@ class Message:
 
 INFLECTED_ENDING = 3
 """Letters another language may add to a title's word (:meth:`Message.inflected`)."""
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_MAKE_AND_WORD = re.compile(r"\b([A-Z][a-z]{2,})\s+([A-Z][a-z]+)\b")
+"""Two capitalised words side by side, the first a maker's name ("Ford Ranger")."""
+
+
+def _latin_stems(message: str, *, capitalised: bool = False) -> frozenset[str]:
+    """:attr:`Message.latin` (or, ``capitalised``, :attr:`Message.latin_capitalised`)."""
+    return frozenset(
+        s
+        for w in _LATIN_WORD.findall(message)
+        if w.isascii()
+        and (not capitalised or w[0].isupper())
+        and (s := content_stem(w.lower())) is not None
+    )
+
+
+def _made_by(message: str) -> tuple[tuple[str, str], ...]:
+    """:attr:`Message.made_by`."""
+    return tuple(
+        (maker, thing)
+        for first, second in _MAKE_AND_WORD.findall(message)
+        if (maker := content_stem(first.lower())) is not None
+        and (thing := content_stem(second.lower())) is not None
+    )
 
 
 def _things_by_sentence(
