@@ -31,6 +31,7 @@ from .words import (
     mentions,
     message_acronyms,
     message_names,
+    no_english_word,
     other_language,
     run_in,
     umlauts_typed,
@@ -164,10 +165,13 @@ class Message:
     """The stems of its capitalised words inside a sentence (:func:`.words.message_names`):
     of :attr:`names`, those it writes as names are written, not Latin words among another
     script's or mentions."""
+    no_english: bool = False
+    """No word of it is an English function word (:func:`.words.no_english_word`)."""
     latin: frozenset[str] = frozenset()
-    """The stems of its words in Latin letters (:func:`_latin_stems`)."""
+    """In a message written mostly in another script, the stems of its words in Latin letters
+    (:func:`_latin_stems`); empty otherwise."""
     latin_capitalised: frozenset[str] = frozenset()
-    """The stems of its words in Latin letters written capitalised, first in a sentence or not."""
+    """Of those, the words written capitalised, first in a sentence or not."""
     made_by: tuple[tuple[str, str], ...] = ()
     """Each capitalised word right after another capitalised word, as ``(maker, word)`` stems
     (:func:`_made_by`: "Ford Ranger")."""
@@ -179,7 +183,8 @@ class Message:
     def of(cls, message: str) -> Message:
         mentioned = frozenset(mentions(message))
         capitalised = message_names(message)
-        names = capitalised | latin_among_others(message) | mentioned
+        among_others = latin_among_others(message)
+        names = capitalised | among_others | mentioned
         figures = said_in_figures(message)  # "q two twenty twenty six": dictated
         glossed = (umlauts_typed(message), in_latin_letters(message), kind_words(message), figures)
         retyped = " ".join(filter(None, glossed))
@@ -229,8 +234,11 @@ class Message:
             outside_by_sentence=_things_by_sentence(message, capitalised, outside_things),
             purposes_by_sentence=_things_by_sentence(message, capitalised, purposes),
             capitalised=frozenset(capitalised),
-            latin=_latin_stems(message),
-            latin_capitalised=_latin_stems(message, capitalised=True),
+            no_english=no_english_word(sequence),
+            latin=_latin_stems(message) if among_others else frozenset(),
+            latin_capitalised=(
+                _latin_stems(message, capitalised=True) if among_others else frozenset()
+            ),
             made_by=_made_by(message),
             by_sentence=_by_sentence(message),
         )

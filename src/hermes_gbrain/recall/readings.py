@@ -42,7 +42,6 @@ from .naming import (
 from .rowwords import RowWords, is_person, summary_text
 from .vocabulary import TitleVocabulary, is_distinctive
 from .words import (
-    ENGLISH_STOP_WORDS,
     GENERIC_STEMS,
     STOP_WORDS,
     content_stem,
@@ -390,11 +389,6 @@ def _elsewhere(
     return len(foreign) + len(foreign & message.capitalised) >= ELSEWHERE_WORDS
 
 
-_ENGLISH_SHORT = frozenset(
-    "the of to is it we my me us an or if up am in on at vs per near".split()  # noqa: SIM905
-)
-"""English words of a question that :data:`.words.ENGLISH_STOP_WORDS` leaves out (short function
-words, "vs", "per", "near"), but "a" and "i", which other languages write as often."""
 NO_ENGLISH_WORDS = 3
 """Words of its own, beside a title, that a message in a language :func:`.words.other_language`
 does not know needs, none of them English, before its words explain nothing."""
@@ -402,15 +396,15 @@ does not know needs, none of them English, before its words explain nothing."""
 
 def _in_no_english(read: RowWords, message: Message) -> bool:
     """The message, in Latin letters, says a title's words and :data:`NO_ENGLISH_WORDS` or more
-    others, and no English function word at all: written in a language the gate has no
-    words of ("Annual report 2025 dehan saida kona-ba ita-nia tinan primeiru?", Tetum; "hiring
-    plan 2027 quanti posti novi xe previsti?", Venetian), whose words say nothing of whether
-    the title is used about something else."""
+    others, and no English function word at all (:attr:`.message.Message.no_english`): written
+    in a language the gate has no words of ("Annual report 2025 dehan saida kona-ba ita-nia
+    tinan primeiru?", Tetum; "hiring plan 2027 quanti posti novi xe previsti?", Venetian), whose
+    words say nothing of whether the title is used about something else."""
+    if not message.no_english:
+        return False
     title = set(read.sequence)
     own = [w for w in message.sequence if w not in title and not w.isdigit()]
-    if len(own) < NO_ENGLISH_WORDS or not all(w.isascii() for w in own):
-        return False
-    return not set(message.sequence) & (ENGLISH_STOP_WORDS | _ENGLISH_SHORT)
+    return len(own) >= NO_ENGLISH_WORDS and all(w.isascii() for w in own)
 
 
 def _beyond(things: frozenset[str], read: RowWords, vocabulary: TitleVocabulary | None) -> bool:

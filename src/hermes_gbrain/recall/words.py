@@ -45,6 +45,7 @@ __all__ = [
     "message_acronyms",
     "message_names",
     "near",
+    "no_english_word",
     "other_language",
     "run_in",
     "slips",
@@ -306,6 +307,21 @@ def in_latin_script(word: str) -> bool:
     """Every character of the word is ASCII or a Latin letter with an accent (:data:`_ACCENTED`:
     "siðunni", "fila" as well as "page")."""
     return all(ch.isascii() or _ACCENTED.match(ch) is not None for ch in word)
+
+
+_ENGLISH_SHORT = frozenset(
+    "the of to is it we my me us an or if up am in on at vs per near".split()  # noqa: SIM905
+)
+"""English words of a question that :data:`ENGLISH_STOP_WORDS` leaves out (short function words,
+"vs", "per", "near"), but "a" and "i", which other languages write as often."""
+_ENGLISH_MARKS = ENGLISH_STOP_WORDS | _ENGLISH_SHORT
+
+
+def no_english_word(said: Iterable[str]) -> bool:
+    """None of the words (folded, as :func:`words` gives them) is an English function word: a
+    message in Latin letters so written is in another language, even one whose own function
+    words no list here holds ("… dehan saida kona-ba ita-nia tinan primeiru?", Tetum)."""
+    return _ENGLISH_MARKS.isdisjoint(said)
 
 
 def other_language(text: str) -> bool:
