@@ -692,6 +692,37 @@ def test_a_name_after_a_family_word_is_a_relatives() -> None:
     # the whole name is the brain's person, whoever's friend she is
     asked = "my friend Maya Okafor wants the board deck"
     assert slugs(gate_rows([maya], asked)) == [maya.slug]
+    # Ligurian's cousin too, Zazaki's friend with "my" after it, and a stranger "called" so
+    olga = row("people/olga-novak", "Olga Novak", 1.0, "keyword_exact", "person",
+               snippet="Wildlife vet; Olga advises on collar fit.")  # fmt: skip
+    asked = "mæ cuxin Olga a se marida a zugno, cöse ghe posso regalâ?"
+    assert gate_rows([olga], asked) == []
+    assert slugs(gate_rows([olga], asked.replace("cuxin ", ""))) == [olga.slug]
+    asked = "embaza mi Maya turns 30 on saturday, what does she lead?"
+    assert gate_rows([maya], asked) == []
+    asked = "meeting someone called Olga next week, how do you pronounce it properly"
+    assert gate_rows([olga], asked) == []
+    assert slugs(gate_rows([olga], asked.replace("someone called ", ""))) == [olga.slug]
+    asked = "is the vet named Olga on the collar fit call?"  # a role: the brain's Olga
+    assert slugs(gate_rows([olga], asked, gate=RULES)) == [olga.slug]
+
+
+def test_a_first_name_given_an_age_under_eighteen_is_a_child_s() -> None:
+    sam = row("people/samuel-mwangi", "Sam", 0.95, "alias_hit", None,
+              snippet="Head ranger at the conservancy.")  # fmt: skip
+    maya = row("people/maya-okafor", "Maya Okafor", 1.0, "keyword_exact", "person",
+               snippet="CEO of Kestrel Works; Maya leads the Series A.")  # fmt: skip
+    for asked in (
+        "sam turns 10 next week, gift ideas under 30 euros? he's obsessed with dinosaurs",
+        "Maya's birthday is saturday, gift ideas for a 6 year old",
+        "party games for maya's 7th birthday?",
+    ):
+        assert gate_rows([sam, maya], asked) == [], asked
+    # a grown-up's age, or the whole name, is the brain's person
+    assert slugs(gate_rows([maya], "Maya turns 40 on saturday, what does she lead?")) == [maya.slug]
+    asked = "Maya Okafor's son turns 6, what should the team send?"
+    assert slugs(gate_rows([maya], asked)) == [maya.slug]
+    assert slugs(gate_rows([sam], "did sam like the new photo capture?")) == [sam.slug]
 
 
 def test_a_piece_of_the_writers_own_work_places_nothing_outside_the_brain() -> None:
@@ -1246,6 +1277,9 @@ def test_a_name_of_several_words_after_an_article_is_a_common_noun() -> None:
                 "company", snippet="Ships our devices from Lisbon.")  # fmt: skip
     assert gate_rows([heron], "write me a haiku about a blue heron at dawn") == []
     assert slugs(gate_rows([heron], "did blue heron ship the collars?")) == [heron.slug]
+    # a company's whole name after "a" is that company's, before what it sent
+    heron_asked = "there's something in my inbox about a blue heron logistics invoice?"
+    assert slugs(gate_rows([heron], heron_asked)) == [heron.slug]
     # "a" before a name in Portuguese or Spanish is no indefinite article
     camila = row("people/camila-souza", "Camila Souza", 1.0, "keyword_exact", "person",
                  snippet="Designer.")  # fmt: skip
@@ -2382,6 +2416,30 @@ def test_a_title_before_the_word_for_its_kind_names_its_page() -> None:
     assert gate_rows([grants, monitor], thing.replace(" thing", ""), vocabulary=vocab) == []
 
 
+def test_a_labelled_title_s_rest_before_its_label_or_kind_names_its_page() -> None:
+    trips = row("decisions/four-day-field-trips", "Decision: Four-day field trips", 1.0,
+                "keyword_exact", "decision",
+                snippet="No field trip runs longer than four days.")  # fmt: skip
+    drain = row("notes/incident-report-collar-battery", "Incident report: collar battery drain",
+                1.0, "keyword_exact", "note",
+                snippet="Firmware 3.1 kept the GPS awake; collars died in nine days.")  # fmt: skip
+    vocab = TitleVocabulary.build([trips.title, drain.title, *(f"T{i}" for i in range(30))])
+    # "rule" says a decision's kind; a word of the label says the page's
+    asked = "four-day field trips rule, does that count travel days?"
+    assert slugs(gate_rows([trips], asked, gate=RULES, vocabulary=vocab)) == [trips.slug]
+    asked = "collar battery drain incident — root cause? someone on a call asked"
+    assert slugs(gate_rows([drain], asked, gate=RULES, vocabulary=vocab)) == [drain.slug]
+    # without the label's word, the other words are about something else
+    bare = asked.replace(" incident", "")
+    assert gate_rows([drain], bare, gate=RULES, vocabulary=vocab) == []
+    # anyone's rule, and the writer's own incident, stay theirs
+    for other in (
+        "a four-day field trips rule for my scout troop, does it count travel days?",
+        "my phone had a battery drain incident last night, any fix?",
+    ):
+        assert gate_rows([trips, drain], other, gate=RULES, vocabulary=vocab) == [], other
+
+
 def test_a_question_whether_we_decided_it_asks_for_the_decision() -> None:
     audio = row("decisions/delete-raw-audio", "Decision: Delete raw audio after 30 days", 1.0,
                 "keyword_exact", "decision",
@@ -2466,3 +2524,28 @@ def test_a_title_asked_as_what_a_thing_told_of_is_named() -> None:
         "my kids keep getting locked out of their tablets — is that keystone auth stuff any good?"
     )
     assert gate_rows([auth], asked) == []  # not the thing itself: something of its kind
+
+
+def test_a_numbered_title_said_whole_is_the_brain_s_page_whatever_it_is_for() -> None:
+    plan = row("notes/hiring-plan-2026", "Hiring Plan 2026", 1.0, "keyword_exact", "note",
+               snippet="Eight hires in 2026: two mobile engineers and a customer success lead, "
+               "approved at the board meeting.")  # fmt: skip
+    days = row("notes/holiday-schedule-2026", "Holiday schedule 2026", 1.0, "keyword_exact",
+               "note", snippet="Office closed 24 Dec to 1 Jan.")  # fmt: skip
+    vocab = TitleVocabulary.build([plan.title, days.title, *(f"T{i}" for i in range(30))])
+    asked = "hiring plan 2026 which roles are we opening"
+    assert slugs(gate_rows([plan], asked, gate=RULES, vocabulary=vocab)) == [plan.slug]
+    # a title without a figure, said whole, is still ordinary words about the writer's own
+    policy = row("notes/hiring-plan", "Hiring Plan", 1.0, "keyword_exact", "note",
+                 snippet=plan.snippet)  # fmt: skip
+    vocab = TitleVocabulary.build([plan.title, policy.title, *(f"T{i}" for i in range(30))])
+    bare = "hiring plan which roles are we opening, the bakery is busy"
+    assert gate_rows([policy], bare, gate=RULES, vocabulary=vocab) == []
+    # another's, or for something else right after it, stays another's
+    for other in (
+        "tesla's hiring plan 2026 which roles are they opening",
+        "what does the Tesla hiring plan 2026 say about which roles they open",
+        "a hiring plan 2026 which roles should a bakery open",
+        "holiday schedule 2026 for uk schools in surrey",
+    ):
+        assert gate_rows([plan, days], other, gate=RULES, vocabulary=vocab) == [], other

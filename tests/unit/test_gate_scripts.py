@@ -1279,9 +1279,28 @@ def test_a_title_among_words_of_a_language_with_no_english_is_named() -> None:
     # Tetum: no function word of any language the gate knows, and none of English
     asked = "Annual report 2025 dehan saida kona-ba ita-nia tinan primeiru?"
     assert slugs(gate_rows([report], asked)) == [report.slug]
+    # an English function word of the title's own ("work") is no sign of English
+    policy = row("notes/remote-work-policy", "Remote work policy",
+                 "Two remote days a week; core hours 10 to 3.", "note")  # fmt: skip
+    asked = "nanu ya ing makasulat keng remote work policy? atlung aldo ba keng metung a domingo?"
+    assert slugs(gate_rows([policy], asked)) == [policy.slug]
     # in English, the same unknown words say it is used about something else
-    asked = "Annual report 2025 dehan saida kona tinan primeiru, what about it?"
-    assert gate_rows([report], asked) == []
+    asked = "nanu ya ing makasulat keng remote work policy? atlung aldo ba, for work?"
+    assert gate_rows([policy], asked) == []
+
+
+def test_a_name_the_row_holds_with_another_language_s_ending_is_mentioned() -> None:
+    mwangi = row("people/samuel-mwangi", "Samuel Mwangi",
+                 "Head ranger; his team runs Beacon on every patrol.", "person")  # fmt: skip
+    # Karelian: "Beaconas", Beacon with a case ending
+    asked = "midä sanoi Mwangi Beaconas? tarvičen hänen sanat case studyh"
+    assert slugs(gate_rows([mwangi], asked)) == [mwangi.slug]
+    # a name the row never holds stays one it never mentions, and so does a longer word
+    assert gate_rows([mwangi], asked.replace("Beaconas", "Toyotas")) == []
+    assert gate_rows([mwangi], asked.replace("Beaconas", "Beaconsfieldas")) == []
+    assert gate_rows([mwangi], asked.replace("Beaconas", "Runaz")) == []  # "run": too short
+    # in English, a name with more letters is another thing ("Beaconia", a place of its own)
+    assert gate_rows([mwangi], "did Mwangi like Beaconia?") == []
 
 
 def test_a_title_s_word_after_another_maker_s_name_is_theirs() -> None:

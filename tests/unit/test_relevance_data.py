@@ -59,6 +59,8 @@ LATER_SETS = (
     *("sealed220", "sealed221", "sealed222", "sealed223"),
     *("sealed224", "sealed225", "sealed226", "sealed227"),
     *("sealed228", "sealed229", "sealed230", "sealed231"),
+    *("sealed232", "sealed233", "sealed234", "sealed235"),
+    *("sealed236", "sealed237", "sealed238", "sealed239"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -75,7 +77,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed231'
+        # the gate, 'fresh' and 'sealed' to 'sealed239'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS

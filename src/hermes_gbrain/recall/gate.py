@@ -75,7 +75,9 @@ the default ``anchored`` mode, a row needs an anchor in the message, in tiers:
    *Decision: Weekly release train*; "back to work. remote work policy: how many days?"), with its
    label too ("Travel notes: Okavango visit — did they fly?"), no title of four words or more said
    whole (these whatever the message wants the page for: "annual report 2025, need the headline
-   numbers for an LP intro"), no title but a concept's given after "the" when the message names
+   numbers for an LP intro"), no title with a figure in it said whole, not another's nor for
+   something right after it ("hiring plan 2026 which roles are we opening"), no title but a
+   concept's given after "the" when the message names
    nothing the row never mentions ("does the remote work policy allow working from abroad?"), and
    two distinctive, not generic words of the message appear nowhere in the row ("write a remote work
    policy for my cousin's bakery", "my garage circuit breaker won't reset"); one is enough after "a"
@@ -118,8 +120,9 @@ whole and then given as another's, "of" or "from" one the row never mentions, na
 A person's or company's page is not named by a message that has its title's words only as a
 common noun: after "a" or "an", or in the plural where the title is not, never capitalised
 inside the sentence ("how does a kestrel hover?", "do kestrels hover?" are about birds, not
-*Kestrel Works*), whatever GBrain's evidence. Nor is a person's page named by their first
-name right before a word that may be another surname ("maya angelou quote" beside *Maya
+*Kestrel Works*), whatever GBrain's evidence; a company's name of two words or more said whole
+is the company's, after "a" too ("a northwind capital call"). Nor is a person's page named by
+their first name right before a word that may be another surname ("maya angelou quote" beside *Maya
 Okafor*: not a word of the page or of other titles, not a verb, not in a script written
 without spaces). Either reading gives way when the page holds two more distinctive words of
 the message ("when does marulas contract renew"). A message asking how to
@@ -145,11 +148,14 @@ article may stand one word of its kind before it ("an american kestrel", "a blue
 project's title is read the same way after an article, not in the plural ("un cóndor andino";
 "who puts the collars on the rhinos" is about *Solar Collar*). A first name given to someone
 else backs no row either, and a person's name counts only as written ("grid lines" is not *Lin
-Chen*). A person's or company's page backed only by its title's words is not named when two
+Chen*). A message that gives someone an age under 18 names no person by a first name or an
+alias alone ("sam turns 10 next week, gift ideas?": a child, not *Samuel Mwangi*). A person's
+or company's page backed only by its title's words is not named when two
 distinctive words of the message are nowhere in it ("blue heron vs great egret"). A capitalised
 word a row never mentions still rules it out, unless it is an acronym the row writes out,
-however short ("DPAs": "data processing agreements"; "PRs": "pull request"), or a person the
-message is addressed to ("@Tomas how do the tags merge?"). "My" before a
+however short ("DPAs": "data processing agreements"; "PRs": "pull request"), a person the
+message is addressed to ("@Tomas how do the tags merge?") or, in another language, a word of
+the row's with an ending of that language ("Beaconas", Karelian, for *Beacon*). "My" before a
 concept's title makes it the writer's own thing, not the brain's ("my circuit breaker keeps
 tripping").
 
@@ -389,6 +395,9 @@ def _tier(
         # but for an acronym ("Need our CRDT notes for a blog post")
     if is_person(row) and message.relatives & set(words_.sequence) and not whole:
         return None  # "friend Maya turns 30", "Moja sotra Maya": the writer's own Maya
+    if message.child and (alias or (is_person(row) and not set(seq) <= message.said)):
+        return None  # "sam turns 10 next week, gift ideas?": a child, not *Samuel Mwangi*
+        # (an alias hit carries only the alias: "sam", no type)
     if (row.type or "") not in NAME_TYPES and held_by_another(
         words_, message, concept=row.type == "concept"
     ):
@@ -433,7 +442,7 @@ def _tier(
         return 1  # "backpressure vs circuit breaker, quick difference?"
     if not elsewhere and lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
-    if not elsewhere and kind_said(seq, row.type or "", message):
+    if not elsewhere and kind_said(words_, row.title, row.type or "", message):
         return 1  # "the wasserstandsmonitor project - does it report droughts?"
     names, wanted = message.names, wanted - spent
     backing = backing_words(body, wanted, vocabulary)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from ..api import SearchRow
 from .dates import date_marks, said_in_figures
 from .glosses import kind_words
-from .outside import outside_things, owners, purposes, relatives
+from .outside import a_child, outside_things, owners, purposes, relatives
 from .rowwords import RowWords, side_by_side
 from .trivial import TRIVIAL_WORDS
 from .vocabulary import ORDINARY_STEMS
@@ -25,13 +25,13 @@ from .words import (
     compact,
     content_stem,
     content_stems,
+    english_words,
     fold,
     in_latin_letters,
     latin_among_others,
     mentions,
     message_acronyms,
     message_names,
-    no_english_word,
     other_language,
     run_in,
     umlauts_typed,
@@ -153,6 +153,10 @@ class Message:
     """Words given to a relative or friend of the writer's, right after the word for them
     (:func:`.outside.relatives`: "friend Maya turns 30"): a name there is no one of the
     brain's unless the message says the whole of it."""
+    child: bool = False
+    """It gives someone an age under 18 (:func:`.outside.a_child`: "sam turns 10 next week"):
+    a first name there is a child's, no one of the brain's unless the message says the whole
+    of it."""
     mentioned: frozenset[str] = frozenset()
     """The people it mentions as a chat does ("@Nadia"; :func:`.words.mentions`): names
     of this brain's people, in :attr:`names` too, but the ones it is addressed to, not
@@ -165,8 +169,8 @@ class Message:
     """The stems of its capitalised words inside a sentence (:func:`.words.message_names`):
     of :attr:`names`, those it writes as names are written, not Latin words among another
     script's or mentions."""
-    no_english: bool = False
-    """No word of it is an English function word (:func:`.words.no_english_word`)."""
+    english: frozenset[str] = frozenset()
+    """Its words that are English function words (:func:`.words.english_words`)."""
     latin: frozenset[str] = frozenset()
     """In a message written mostly in another script, the stems of its words in Latin letters
     (:func:`_latin_stems`); empty otherwise."""
@@ -231,10 +235,11 @@ class Message:
             headings=_headings(message),
             mentioned=mentioned,
             relatives=relatives(message),
+            child=a_child(message),
             outside_by_sentence=_things_by_sentence(message, capitalised, outside_things),
             purposes_by_sentence=_things_by_sentence(message, capitalised, purposes),
             capitalised=frozenset(capitalised),
-            no_english=no_english_word(sequence),
+            english=english_words(sequence),
             latin=_latin_stems(message) if among_others else frozenset(),
             latin_capitalised=(
                 _latin_stems(message, capitalised=True) if among_others else frozenset()

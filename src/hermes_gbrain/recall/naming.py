@@ -245,6 +245,22 @@ the newsletter", "hybrid logical clocks in 2 sentences"): the page, put short; n
 "explain", which asks about the thing, not the page ("explain vector clocks in 2 lines")."""
 
 
+def numbered(title: tuple[str, ...], message: Message) -> bool:
+    """The title, two words or more and one of them a figure ("hiring plan 2026", "quarterly
+    report q2 2026", "release plan for beacon 3.0"), said whole and in order, not after "a",
+    another's possessive or "my" and not followed by "of" or "for" ("holiday schedule 2026 for
+    uk schools"): a numbered title is one document, so "hiring plan 2026 which roles are we
+    opening" asks for the page, whatever else the message wants it for."""
+    return (
+        len(title) >= 2
+        and any(any(c.isdigit() for c in w) for w in title)
+        and any(
+            b[0] not in _NOT_OURS and a[0] not in _BELONGS
+            for b, a in _placed(title, message.sequence)
+        )
+    )
+
+
 def status_asked(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after "status of", "update on", "progress on"
     and the like (or "status of the"): "whats the status of conservancy pilots, need it for my
@@ -325,22 +341,30 @@ _DOES = frozenset({"does", "do", "did"})
 
 _KIND_WORDS = {
     "project": frozenset({"project", "projects", "thing"}),
-    "decision": frozenset({"decision"}),
+    "decision": frozenset({"decision", "rule"}),
     "runbook": frozenset({"runbook"}),
     "concept": frozenset({"concept"}),
 }
 """The word a writer puts after a page's title to say what kind of page it is, by its type."""
 
 
-def kind_said(title: tuple[str, ...], kind: str, message: Message) -> bool:
+def kind_said(read: RowWords, title: str, kind: str, message: Message) -> bool:
     """The title stands right before the word for its page's kind (:data:`_KIND_WORDS`: "the
-    wasserstandsmonitor project - does it report droughts?"), not after "a" or another's
-    possessive and not followed by "of" or "for" ("a garden project for my kids"): the
-    message names the brain's page of that kind, whatever it wants it for."""
+    wasserstandsmonitor project - does it report droughts?"), or a labelled title's rest
+    before that word or a word of its label ("four-day field trips rule, does
+    that count travel days?" for *Decision: Four-day field trips*; "collar battery drain
+    incident — root cause?" for *Incident report: collar battery drain*), not after "a" or
+    another's possessive and not followed by "of" or "for" ("a garden project for my kids"):
+    the message names the brain's page of that kind, whatever it wants it for."""
     kinds = _KIND_WORDS.get(kind, frozenset())
+    runs = [(read.sequence, kinds)]
+    label, colon, rest = title.partition(":")
+    if colon and words(rest):
+        runs.append((tuple(words(rest)), kinds | set(words(label))))
     return any(
-        a[0] in kinds and a[1] not in _BELONGS and b[0] not in _NOT_OURS
-        for b, a in _placed(title, message.sequence)
+        a[0] in said_kind and a[1] not in _BELONGS and b[0] not in _NOT_OURS
+        for run, said_kind in runs
+        for b, a in _placed(run, message.sequence)
     )
 
 

@@ -12,6 +12,7 @@ thing: the brain may hold them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 
 from .dates import said_in_figures
@@ -24,7 +25,7 @@ from .words import (
     words,
 )
 
-__all__ = ["LOOK_AHEAD", "outside_things", "owners", "purposes", "relatives"]
+__all__ = ["LOOK_AHEAD", "a_child", "outside_things", "owners", "purposes", "relatives"]
 
 LOOK_AHEAD = 3
 """Words after "my" or "for a" read for the thing (past "own", "very", "personal", numbers and
@@ -101,13 +102,13 @@ _FAMILY = frozenset(
     novia novio vecino vecina
     irma irmao sobrinho sobrinha filha filho namorada namorado vizinho vizinha
     amico amica fratello sorella cugino cugina zia nonna nonno figlia figlio moglie marito
-    fidanzata fidanzato cucinu cucina
+    fidanzata fidanzato cucinu cucina cuxin cuxina cusin cusina
     amie frere soeur cousine neveu tante oncle fils copain copine voisin voisine
     freund freundin bruder schwester neffe nichte onkel oma opa tochter sohn nachbar nachbarin
     vriend vriendin broer zus dochter zoon
     przyjaciel przyjaciolka brat siostra kuzyn kuzynka corka syn ciocia wujek babcia dziadek
     sestra bratr sotra kamarad
-    teman kawan sobat sahabat adik kakak sepupu paman istri suami
+    teman kawan sobat sahabat adik kakak sepupu paman istri suami embaz embaza thian
     rafiki binamu mjomba shangazi kaibigan kapatid pinsan tita tito
     друг подруга брат сестра племянник племянница дочь сын
     दोस्त मित्र साथी भाई बहन
@@ -133,12 +134,34 @@ def _owned(said: list[str], i: int) -> list[str] | None:
     return None
 
 
+_SOMEONE = frozenset(
+    """
+    someone somebody guy girl boy woman man lady bloke dude kid person kitten puppy dog cat
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Words for someone or some animal the writer does not place, before "called" or "named"
+("meeting someone called Farid next week", "a kitten named Olga")."""
+_CALLED = frozenset({"called", "named"})
+
+
 def relatives(message: str) -> frozenset[str]:
     """The words right after a word for a relative or a friend (:data:`_FAMILY`), "my" before
-    it or not: names the message gives to someone of the writer's own ("friend Maya turns 30",
-    "Moja sotra Maya ma w sobotu narodniny"), as written, folded."""
+    it or not, or after someone unplaced "called" or "named" (:data:`_SOMEONE`): names the
+    message gives to someone of the writer's own or to a stranger ("friend Maya turns 30",
+    "Moja sotra Maya ma w sobotu narodniny", "meeting someone called Farid next week"), as
+    written, folded."""
     said = words(message)
-    return frozenset(said[i + 1] for i in range(len(said) - 1) if said[i] in _FAMILY)
+    given = {
+        i + 2 if said[i + 1] in _MINE_AFTER and i + 2 < len(said) else i + 1
+        for i in range(len(said) - 1)
+        if said[i] in _FAMILY or (said[i] in _CALLED and i and said[i - 1] in _SOMEONE)
+    }
+    return frozenset(said[i] for i in given)
+
+
+_MINE_AFTER = frozenset({"mi", "mia", "mio"})
+""""My" written after the word for the relative ("embaza mi Olga", Zazaki; "l'amica mia
+Olga"): the name comes after it."""
 
 
 def _meant_for(said: list[str], i: int) -> list[str] | None:
@@ -189,3 +212,19 @@ def owners(
     of "of" or "from" among its words, and the stem of that owner, read as
     :func:`outside_things` reads a thing."""
     return tuple(_things(message, ordinary, names, _owned_by))
+
+
+_AGE = re.compile(
+    r"\bturns? (\d{1,2})\b|\b(\d{1,2})(?:[- ]?(?:years?|yrs?)[- ]old|[- ]?yo)\b"
+    r"|\b(\d{1,2})(?:st|nd|rd|th) (?:birthday|bday)\b",
+    re.IGNORECASE,
+)
+CHILD_AGE = 18
+"""Below this age, someone a message gives an age is a child: no one who works here."""
+
+
+def a_child(message: str) -> bool:
+    """The message gives someone an age under :data:`CHILD_AGE` ("sam turns 10 next week",
+    "gift ideas for a 6 year old", "her 7th birthday"): the first name it says is a child's,
+    the writer's own, not this brain's person of that name."""
+    return any(int(age) < CHILD_AGE for m in _AGE.finditer(message) for age in m.groups() if age)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from ..api import SearchRow
 from .dates import agree, date_marks, is_date_stem
 from .kin import kin_in
-from .message import Message, plain_title
+from .message import INFLECTED_ENDING, Message, plain_title
 from .named import NAME_TYPES
 from .naming import (
     THEIRS,
@@ -27,6 +27,7 @@ from .naming import (
     kind_said,
     label_and_part_set_apart,
     label_and_rest_said,
+    numbered,
     opened,
     page_asked,
     phrase_in,
@@ -173,10 +174,13 @@ def _common_noun(
 def _as_common_noun(row: SearchRow, read: RowWords, message: Message) -> bool:
     """:func:`_common_noun` for a person's or company's title, and for a project's after an
     article only: a project's words in the plural are often its subject ("who puts the
-    collars on the rhinos" is about *Solar Collar*; "un cóndor andino" is a bird)."""
+    collars on the rhinos" is about *Solar Collar*; "un cóndor andino" is a bird). Never a
+    company's name of two words or more said whole ("a northwind capital call")."""
     kind = row.type or ""
     if kind == "person":  # "hiroshis board" is his, unmarked; "grid lines" still a plural
         return _common_noun(read.sequence, message, plural=("es",))
+    if kind == "company" and phrase_in(row.title, message.sequence):
+        return False  # "a northwind capital call": its whole name, before what it sent
     if kind in NAME_TYPES:
         return _common_noun(read.sequence, message)
     return kind == "project" and _common_noun(read.sequence, message, plural=())
@@ -279,7 +283,9 @@ def _elsewhere(
     (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples")
     or said whole in Latin letters (:func:`_romanised_whole`: "huanjing jiance - water quality?");
     nor, when
-    it gives nothing the row never mentions as what the title is for, for a title right before
+    it gives nothing the row never mentions as what the title is for, for a title with a figure
+    in it said whole, naming nothing the row never mentions (:func:`.naming.numbered`: "hiring
+    plan 2026 which roles are we opening"), for a title right before
     the word for its page's kind (:func:`.naming.kind_said`: "the wasserstandsmonitor project -
     does it report droughts?"), for a title said whole
     in a question whether the brain holds it written ("idempotency keys for photo uploads, do
@@ -369,7 +375,9 @@ def _elsewhere(
         return True  # "an expense policy for a five-person bakery"
     if _beyond(message.purposes_near(read.sequence), read, vocabulary) and not message.asks_held:
         return True  # "drone survey rules for wedding photographers"; not "is there a page"
-    if kind_said(read.sequence, row.type or "", message):
+    if numbered(read.sequence, message) and not unmentioned(message.names, row, read, message):
+        return False  # "hiring plan 2026 which roles are we opening"
+    if kind_said(read, row.title, row.type or "", message):
         return False  # "the wasserstandsmonitor project - does it report droughts?"
     if read.title and read.title <= message.wanted and _asks_for_writing(message):
         return False  # "idempotency keys for photo uploads, do we have a writeup"
@@ -396,13 +404,14 @@ does not know needs, none of them English, before its words explain nothing."""
 
 def _in_no_english(read: RowWords, message: Message) -> bool:
     """The message, in Latin letters, says a title's words and :data:`NO_ENGLISH_WORDS` or more
-    others, and no English function word at all (:attr:`.message.Message.no_english`): written
-    in a language the gate has no words of ("Annual report 2025 dehan saida kona-ba ita-nia
-    tinan primeiru?", Tetum; "hiring plan 2027 quanti posti novi xe previsti?", Venetian), whose
-    words say nothing of whether the title is used about something else."""
-    if not message.no_english:
-        return False
+    others, and no English function word but the title's own (:attr:`.message.Message.english`:
+    "work" of *Remote work policy*): written in a language the gate has no words of ("Annual
+    report 2025 dehan saida kona-ba ita-nia tinan primeiru?", Tetum; "hiring plan 2027 quanti
+    posti novi xe previsti?", Venetian; "nanu ya ing makasulat keng remote work policy?",
+    Kapampangan), whose words say nothing of whether the title is used about something else."""
     title = set(read.sequence)
+    if not message.english <= title:
+        return False
     own = [w for w in message.sequence if w not in title and not w.isdigit()]
     return len(own) >= NO_ENGLISH_WORDS and all(w.isascii() for w in own)
 
@@ -455,14 +464,27 @@ def _romanised_whole(read: RowWords, message: Message) -> bool:
 
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:
     """The names of the message the row never mentions, but for an acronym its summary
-    writes out ("PRs": "pull request") and the people the message is addressed to ("@Tomas")."""
+    writes out ("PRs": "pull request"), the people the message is addressed to ("@Tomas") and,
+    in a message in another language, a name the row holds with an ending of that language
+    (:func:`_inflected`: "Beaconas", Karelian, for *Beacon*)."""
     unsaid = names - read.body - message.mentioned
+    if unsaid and (message.other_language or not message.english):
+        unsaid = {u for u in unsaid if u not in message.capitalised or not _inflected(u, read.body)}
     if not unsaid:
         return unsaid
     written = initials_in(message.text)
     forms = {u: {u, u.removesuffix("s")} & written for u in unsaid}
     out = spelt_out(set().union(*forms.values()), summary_text(row))
     return {u for u, f in forms.items() if not f & out}
+
+
+def _inflected(name: str, body: set[str] | frozenset[str]) -> bool:
+    """The name is a word of the row's, four letters or more, with up to
+    :data:`.message.INFLECTED_ENDING` letters of an ending after it."""
+    return any(
+        len(b) >= 4 and 0 < len(name) - len(b) <= INFLECTED_ENDING and name.startswith(b)
+        for b in body
+    )
 
 
 class Reading(NamedTuple):

@@ -35,6 +35,7 @@ __all__ = [
     "compact",
     "content_stem",
     "content_stems",
+    "english_words",
     "fold",
     "in_latin_letters",
     "in_latin_script",
@@ -45,7 +46,6 @@ __all__ = [
     "message_acronyms",
     "message_names",
     "near",
-    "no_english_word",
     "other_language",
     "run_in",
     "slips",
@@ -317,11 +317,12 @@ _ENGLISH_SHORT = frozenset(
 _ENGLISH_MARKS = ENGLISH_STOP_WORDS | _ENGLISH_SHORT
 
 
-def no_english_word(said: Iterable[str]) -> bool:
-    """None of the words (folded, as :func:`words` gives them) is an English function word: a
-    message in Latin letters so written is in another language, even one whose own function
-    words no list here holds ("… dehan saida kona-ba ita-nia tinan primeiru?", Tetum)."""
-    return _ENGLISH_MARKS.isdisjoint(said)
+def english_words(said: Iterable[str]) -> frozenset[str]:
+    """The words (folded, as :func:`words` gives them) that are English function words: a
+    message in Latin letters with none but a title's own ("remote work policy") is in another
+    language, even one whose own function words no list here holds ("… dehan saida kona-ba
+    ita-nia tinan primeiru?", Tetum)."""
+    return _ENGLISH_MARKS.intersection(said)
 
 
 def other_language(text: str) -> bool:
