@@ -146,6 +146,8 @@ SPLITS = (
     *("sealed220", "sealed221", "sealed222", "sealed223"),
     *("sealed224", "sealed225", "sealed226", "sealed227"),
     *("sealed228", "sealed229", "sealed230", "sealed231"),
+    *("sealed232", "sealed233", "sealed234", "sealed235"),
+    *("sealed236", "sealed237", "sealed238", "sealed239"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
