@@ -404,7 +404,15 @@ Asia read from two words, and whether we ever tried a concept); ``sealed228`` to
 ``sealed231``: by four more, measured once on those rules and that judge (four rules were then
 chosen looking at every set up to ``sealed231``: a title among words of a language with no
 English function word, a friend's or relative's name in other languages, how short to put a
-title, and a title's word after another maker's name). The record is ``bench/RELEVANCE.md``."""
+title, and a title's word after another maker's name; one more, a title with a figure in it said
+whole, looking at the older sets only); ``sealed232`` to ``sealed235``: by four more, measured
+once on those rules and that judge (five rules were then chosen looking at every set up to
+``sealed235``: a child's age, a company's whole name after "a", another language's ending on a
+word the row holds, a title's own English words, and a Ligurian cousin); ``sealed236`` to
+``sealed239``: by four more, measured once on those rules and that judge (three rules were then
+chosen looking at every set up to ``sealed239``: a labelled title's rest before a word of its
+label or "rule" for a decision, someone unplaced "called" or "named", and more words for a
+friend). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

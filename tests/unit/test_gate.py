@@ -723,6 +723,11 @@ def test_a_first_name_given_an_age_under_eighteen_is_a_child_s() -> None:
     asked = "Maya Okafor's son turns 6, what should the team send?"
     assert slugs(gate_rows([maya], asked)) == [maya.slug]
     assert slugs(gate_rows([sam], "did sam like the new photo capture?")) == [sam.slug]
+    # a company's alias, searched too and so typed, may have an anniversary
+    kestrel = row("companies/kestrel-works", "Kestrel", 1.2, "alias_hit", "company",
+                  snippet="Kestrel Works builds field software for conservancies.")  # fmt: skip
+    asked = "Kestrel turns 5 next week, what software did we build in year one?"
+    assert slugs(gate_rows([kestrel], asked, gate=RULES)) == [kestrel.slug]
 
 
 def test_a_piece_of_the_writers_own_work_places_nothing_outside_the_brain() -> None:

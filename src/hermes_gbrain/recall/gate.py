@@ -395,9 +395,12 @@ def _tier(
         # but for an acronym ("Need our CRDT notes for a blog post")
     if is_person(row) and message.relatives & set(words_.sequence) and not whole:
         return None  # "friend Maya turns 30", "Moja sotra Maya": the writer's own Maya
-    if message.child and (alias or (is_person(row) and not set(seq) <= message.said)):
+    if message.child and (
+        (alias and row.type in (None, "person"))
+        or (is_person(row) and not set(seq) <= message.said)
+    ):
         return None  # "sam turns 10 next week, gift ideas?": a child, not *Samuel Mwangi*
-        # (an alias hit carries only the alias: "sam", no type)
+        # (a volunteered alias hit carries only the alias, "sam", and no type)
     if (row.type or "") not in NAME_TYPES and held_by_another(
         words_, message, concept=row.type == "concept"
     ):

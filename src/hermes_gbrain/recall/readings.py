@@ -465,8 +465,8 @@ def _romanised_whole(read: RowWords, message: Message) -> bool:
 def unmentioned(names: set[str], row: SearchRow, read: RowWords, message: Message) -> set[str]:
     """The names of the message the row never mentions, but for an acronym its summary
     writes out ("PRs": "pull request"), the people the message is addressed to ("@Tomas") and,
-    in a message in another language, a name the row holds with an ending of that language
-    (:func:`_inflected`: "Beaconas", Karelian, for *Beacon*)."""
+    in a message in another language, a capitalised name that is a word the row holds with an
+    ending of that language (:func:`_inflected`: "Beaconas", Karelian, for *Beacon*)."""
     unsaid = names - read.body - message.mentioned
     if unsaid and (message.other_language or not message.english):
         unsaid = {u for u in unsaid if u not in message.capitalised or not _inflected(u, read.body)}
