@@ -670,6 +670,11 @@ def test_a_page_called_by_its_slug_is_named() -> None:
     assert sato.by_slug(words("is sato yuki a common name in japan?")) == []
 
 
+MAYA = row("people/maya-okafor", "Maya Okafor", 1.0, "keyword_exact", "person",
+           snippet="CEO of Kestrel Works; Maya leads the Series A.")  # fmt: skip
+"""The founder's page, for messages that give her first name to someone else."""
+
+
 def test_a_name_after_a_family_word_is_a_relatives() -> None:
     fundraise = row("projects/series-a-fundraise", "Series A fundraise", 0.6, "weak_semantic",
                     "project", snippet="Maya leads the raise: 4 million euros.")  # fmt: skip
@@ -680,8 +685,7 @@ def test_a_name_after_a_family_word_is_a_relatives() -> None:
     asked = "how many euros is maya raising?"
     assert slugs(gate_rows([fundraise], asked, gate=RULES)) == [fundraise.slug]
     # a friend's name too, in other languages as well, on the person's own page
-    maya = row("people/maya-okafor", "Maya Okafor", 1.0, "keyword_exact", "person",
-               snippet="CEO of Kestrel Works; Maya leads the Series A.")  # fmt: skip
+    maya = MAYA
     for asked in (
         "friend Maya turns 30 on saturday, gift ideas under 50 euros",
         "A mo amica Maya si marita in settembre, chì li possu rigalà?",
@@ -710,8 +714,7 @@ def test_a_name_after_a_family_word_is_a_relatives() -> None:
 def test_a_first_name_given_an_age_under_eighteen_is_a_child_s() -> None:
     sam = row("people/samuel-mwangi", "Sam", 0.95, "alias_hit", None,
               snippet="Head ranger at the conservancy.")  # fmt: skip
-    maya = row("people/maya-okafor", "Maya Okafor", 1.0, "keyword_exact", "person",
-               snippet="CEO of Kestrel Works; Maya leads the Series A.")  # fmt: skip
+    maya = MAYA
     for asked in (
         "sam turns 10 next week, gift ideas under 30 euros? he's obsessed with dinosaurs",
         "Maya's birthday is saturday, gift ideas for a 6 year old",
