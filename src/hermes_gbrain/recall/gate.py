@@ -445,7 +445,7 @@ def _tier(
         return 1  # "backpressure vs circuit breaker, quick difference?"
     if not elsewhere and lone_name(row, words_, asked, message, vocabulary):
         return 1  # "how much did brightwater put in" for *Brightwater Ventures*
-    if not elsewhere and kind_said(words_, row.title, row.type or "", message):
+    if not elsewhere and kind_said(words_, row.type or "", message):
         return 1  # "the wasserstandsmonitor project - does it report droughts?"
     names, wanted = message.names, wanted - spent
     backing = backing_words(body, wanted, vocabulary)

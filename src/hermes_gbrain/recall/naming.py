@@ -348,7 +348,7 @@ _KIND_WORDS = {
 """The word a writer puts after a page's title to say what kind of page it is, by its type."""
 
 
-def kind_said(read: RowWords, title: str, kind: str, message: Message) -> bool:
+def kind_said(read: RowWords, kind: str, message: Message) -> bool:
     """The title stands right before the word for its page's kind (:data:`_KIND_WORDS`: "the
     wasserstandsmonitor project - does it report droughts?"), or a labelled title's rest
     before that word or a word of its label ("four-day field trips rule, does
@@ -357,10 +357,7 @@ def kind_said(read: RowWords, title: str, kind: str, message: Message) -> bool:
     another's possessive and not followed by "of" or "for" ("a garden project for my kids"):
     the message names the brain's page of that kind, whatever it wants it for."""
     kinds = _KIND_WORDS.get(kind, frozenset())
-    runs = [(read.sequence, kinds)]
-    label, colon, rest = title.partition(":")
-    if colon and words(rest):
-        runs.append((tuple(words(rest)), kinds | set(words(label))))
+    runs = [(read.sequence, kinds), *([(read.rest, kinds | read.label)] if read.rest else [])]
     return any(
         a[0] in said_kind and a[1] not in _BELONGS and b[0] not in _NOT_OURS
         for run, said_kind in runs

@@ -142,6 +142,9 @@ _SOMEONE = frozenset(
 """Words for someone or some animal the writer does not place, before "called" or "named"
 ("meeting someone called Farid next week", "a kitten named Olga")."""
 _CALLED = frozenset({"called", "named"})
+_MINE_AFTER = frozenset({"mi", "mia", "mio"})
+""""My" written after the word for the relative ("embaza mi Olga", Zazaki; "l'amica mia
+Olga"): the name comes after it."""
 
 
 def relatives(message: str) -> frozenset[str]:
@@ -157,11 +160,6 @@ def relatives(message: str) -> frozenset[str]:
         if said[i] in _FAMILY or (said[i] in _CALLED and i and said[i - 1] in _SOMEONE)
     }
     return frozenset(said[i] for i in given)
-
-
-_MINE_AFTER = frozenset({"mi", "mia", "mio"})
-""""My" written after the word for the relative ("embaza mi Olga", Zazaki; "l'amica mia
-Olga"): the name comes after it."""
 
 
 def _meant_for(said: list[str], i: int) -> list[str] | None:

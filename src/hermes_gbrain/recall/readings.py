@@ -377,7 +377,7 @@ def _elsewhere(
         return True  # "drone survey rules for wedding photographers"; not "is there a page"
     if numbered(read.sequence, message) and not unmentioned(message.names, row, read, message):
         return False  # "hiring plan 2026 which roles are we opening"
-    if kind_said(read, row.title, row.type or "", message):
+    if kind_said(read, row.type or "", message):
         return False  # "the wasserstandsmonitor project - does it report droughts?"
     if read.title and read.title <= message.wanted and _asks_for_writing(message):
         return False  # "idempotency keys for photo uploads, do we have a writeup"

@@ -183,10 +183,17 @@ class RowWords(NamedTuple):
     """Its title's words it writes after a definite article, in its title or its summary, or
     after "in" in its summary (:func:`_placed`): a place the page speaks of, not its name
     ("en la Patagonia" in *Informe de campo Patagonia*)."""
+    label: frozenset[str] = frozenset()
+    """The words of a title's label before its colon, any label ("incident", "report" of
+    *Incident report: collar battery drain*), when words follow the colon."""
+    rest: tuple[str, ...] = ()
+    """The words after that colon, in order (:attr:`label`)."""
 
     @classmethod
     def of(cls, row: SearchRow) -> RowWords:
         tail = content_stems(slug_words(row.slug))
+        label, colon, rest = row.title.partition(":")
+        after = tuple(words(rest)) if colon else ()
         title = content_stems(row.title)
         summary = summary_text(row)
         backing = title | content_stems(summary)
@@ -203,6 +210,8 @@ class RowWords(NamedTuple):
             _unlabelled(row.title),
             frozenset(_names(row.snippet) - title),
             _placed(row, summary, title),
+            frozenset(words(label)) if after else frozenset(),
+            after,
         )
 
 
