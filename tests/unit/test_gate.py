@@ -1890,6 +1890,15 @@ def test_a_title_the_message_asks_our_page_on_or_writing_about_is_named() -> Non
     assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug]
     asked = "need a diagram on offline first design for my research deck"
     assert gate_rows([offline], asked, gate=RULES) == []
+    # an explainer of it, or what of it is asked, right after the title
+    for asked in (
+        "offline first design explainer for the citizen science group pls, short",
+        "offline first design basics for a community explainer",
+        "offline first design tradeoffs in 2-3 bullets, for a talk I'm giving at a meetup",
+    ):
+        assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug], asked
+    asked = "an offline first design explainer for my research deck"  # one of the writer's own
+    assert gate_rows([offline], asked, gate=RULES) == []
     asked = "offline first design poster for my research deck"
     assert gate_rows([offline], asked, gate=RULES) == []
     trust = row("concepts/zero-trust-networking", "Zero trust networking", 1.0, "keyword_exact",
@@ -2063,6 +2072,21 @@ def test_a_name_gbrain_matched_beside_words_its_page_never_holds_is_something_el
         "Kestrel \u2013 kedy sa obnovuje zmluva? chcem to mať správne v revenue forecaste",
     ):
         assert slugs(gate_rows([kestrel], asked, vocabulary=vocab)) == [kestrel.slug], asked
+    # the word, the bird's, backs no other row that holds it
+    founder = row("people/maya-okafor", "Maya Okafor", 0.8, "keyword_exact", "person",
+                  snippet="Founder of Kestrel Works; a week a month in the field.")  # fmt: skip
+    asked = "kestrel vs falcon, how do u tell them apart? saw one hovering over the field"
+    assert gate_rows([kestrel, founder], asked, vocabulary=vocab) == []
+    assert slugs(gate_rows([founder], asked, vocabulary=vocab)) == [founder.slug]  # no bird read
+    # a person's first name read so is not spent: the message may be about what he did
+    tomas = row("people/tomas-lindqvist", "Tomas Lindqvist", 1.0, "alias_hit", "person",
+                snippet="Co-founder and CTO; built the sync engine.")  # fmt: skip
+    review = row("meetings/2026-03-02-sync-design-review", "Sync design review", 0.7,
+                 "keyword_exact", "meeting",
+                 snippet="Tomas to build an HLC prototype by March 20.")  # fmt: skip
+    vocab = TitleVocabulary.build([tomas.title, review.title, *(f"T{i}" for i in range(30))])
+    asked = "did tomas ever finish that prototype?"
+    assert slugs(gate_rows([tomas, review], asked, vocabulary=vocab)) == [review.slug]
 
 
 def test_gbrain_evidence_for_an_earlier_turn_names_nothing_in_this_one() -> None:

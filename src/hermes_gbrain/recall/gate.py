@@ -622,6 +622,28 @@ def _another_thing(
     return _beside_another(read, backing, reading.asked, message)
 
 
+def _other_things(
+    rows: Sequence[SearchRow],
+    readings: Sequence[Reading],
+    message: Message,
+    vocabulary: TitleVocabulary | None,
+) -> frozenset[str]:
+    """Words of a company's name GBrain matched that the message uses for something else
+    (:func:`_another_thing`): they back no other row either ("kestrel vs falcon, how do u tell
+    them apart? saw one hovering over the field" is about the bird, not the founder whose page
+    names *Kestrel Works* and the field; "recipe for marula jam?" is no campaign's). Not a
+    person's first name, whose message may still be about what he did ("did tomas ever finish
+    the HLC prototype" beside the meeting that gave it him)."""
+    return frozenset(
+        word
+        for row, reading in zip(rows, readings, strict=True)
+        if row.evidence == "alias_hit"
+        and (row.type or "") in {"company", "organization"}
+        and _another_thing(row, reading, message, vocabulary)
+        for word in reading.row.title & reading.wanted
+    )
+
+
 def _a_word_to_translate(read: RowWords, message: Message) -> bool:
     """A word of a name of two words or more, in lowercase and not the whole name, in a
     message that names a language (:attr:`.message.Message.language_named`): the word
@@ -821,7 +843,7 @@ def gate_rows(
         readings = [
             reading_of(row, said, vocabulary, w) for row, w in zip(clean, row_words, strict=True)
         ]
-    spent = spent_words(readings, said)
+    spent = spent_words(readings, said) | _other_things(clean, readings, said, vocabulary)
     # a title said whole about something else says what the message is about
     aside = {
         i

@@ -110,16 +110,21 @@ def phrase_in(title: str, m: tuple[str, ...]) -> bool:
 
 _PIECES = frozenset(
     "para paras paragraph paragraphs section blurb slide sentence sentences writeup liner post"  # noqa: SIM905
-    " posts article articles".split()
+    " posts article articles explainer explainers primer".split()
 )
 """Pieces of writing a message asks for on a subject ("a para on driftwood sync", "a
-one-liner on …", "a blog post on offline first design")."""
+one-liner on …", "a blog post on offline first design", "occupancy modelling explainer for
+the citizen science group")."""
+_ASPECTS = frozenset({"basics", "tradeoffs"})
+"""What of a subject a message asks for, right after its title ("low-power radio basics for a
+community explainer", "on-device inference tradeoffs in 2-3 bullets"): the subject itself."""
 
 
 def written_about(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after a piece of writing and "on" or
-    "about" ("the tech annex needs a para on driftwood sync"), or right before a piece
-    but not after "a" ("annual report 2025 one-liner for my intro slide"; "a zero trust
+    "about" ("the tech annex needs a para on driftwood sync"), or right before a piece or
+    what of it is asked (:data:`_ASPECTS`) but not after "a" ("annual report 2025 one-liner
+    for my intro slide", "low-power radio basics for a community explainer"; "a zero trust
     networking writeup for my blog" is one of the writer's own): the writer asks for text
     on the thing the page is about, whatever the text is for."""
     return len(title) >= 2 and any(
@@ -130,8 +135,9 @@ def written_about(title: tuple[str, ...], message: Message) -> bool:
 
 
 def _piece_after(after: Sequence[str]) -> bool:
-    """A piece of writing right after the title ("… blurb", "… one-liner")."""
-    return after[0] in _PIECES or tuple(after[:2]) == ("one", "liner")
+    """A piece of writing, or what of the subject is asked, right after the title ("…
+    blurb", "… one-liner", "… basics")."""
+    return after[0] in _PIECES or after[0] in _ASPECTS or tuple(after[:2]) == ("one", "liner")
 
 
 def label_and_rest_said(title: str, unlabelled: str, message: Message) -> bool:
