@@ -148,6 +148,8 @@ SPLITS = (
     *("sealed228", "sealed229", "sealed230", "sealed231"),
     *("sealed232", "sealed233", "sealed234", "sealed235"),
     *("sealed236", "sealed237", "sealed238", "sealed239"),
+    *("sealed240", "sealed241", "sealed242", "sealed243"),
+    *("sealed244", "sealed245", "sealed246", "sealed247"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

@@ -709,6 +709,9 @@ def test_a_name_after_a_family_word_is_a_relatives() -> None:
     assert slugs(gate_rows([olga], asked.replace("someone called ", ""))) == [olga.slug]
     asked = "is the vet named Olga on the collar fit call?"  # a role: the brain's Olga
     assert slugs(gate_rows([olga], asked, gate=RULES)) == [olga.slug]
+    # Dholuo's cousin ("wuod nera", the son of my mother's brother)
+    asked = "Maya, wuod nera, turns 30 on saturday, what does she lead?"
+    assert gate_rows([maya], asked) == []
 
 
 def test_a_first_name_given_an_age_under_eighteen_is_a_child_s() -> None:
@@ -765,6 +768,12 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
     sam = row("people/samuel-mwangi", "Sam", 0.95, "alias_hit", "person",
               snippet="Head ranger at the conservancy.")  # fmt: skip
     assert gate_rows([sam], "my brother sam wants to borrow my tent for a festival") == []
+    # ... unless the message says the page's whole name, as its slug has it
+    samuel = row("people/samuel-mwangi", "Samuel", 0.95, "alias_hit", "person",
+                 snippet="Head ranger at the conservancy.")  # fmt: skip
+    asked = "samuel mwangi asked for something about photos at dawn? context for a ticket"
+    assert slugs(gate_rows([samuel], asked)) == [sam.slug]
+    assert gate_rows([samuel], asked.replace("samuel mwangi", "samuel")) == []
     assert slugs(gate_rows([sam], "did sam like the new photo capture?")) == [sam.slug]
     assert slugs(gate_rows([tomas], "what does Tomas think of the sync engine?")) == [
         "people/tomas-lindqvist"
@@ -2535,6 +2544,13 @@ def test_a_project_asked_to_be_explained_is_the_brain_s_whoever_it_is_for() -> N
     assert slugs(gate_rows([clocks], short, gate=RULES, vocabulary=vocab)) == [clocks.slug]
     assert gate_rows([clocks], short.replace(" in 2 sentences", ""), gate=RULES,
                      vocabulary=vocab) == []  # fmt: skip
+    # "explained" between them too, but not after "explain"
+    reel = "vector clocks explained in 3 sentences for a reel voiceover"
+    assert slugs(gate_rows([clocks], reel, gate=RULES, vocabulary=vocab)) == [clocks.slug]
+    assert gate_rows([clocks], reel.replace(" in 3 sentences", ""), gate=RULES,
+                     vocabulary=vocab) == []  # fmt: skip
+    asked = "explain vector clocks in 3 sentences for a distributed systems exam"
+    assert gate_rows([clocks], asked, gate=RULES, vocabulary=vocab) == []
 
 
 def test_a_project_s_status_asked_for_is_the_brain_s_whatever_it_is_for() -> None:

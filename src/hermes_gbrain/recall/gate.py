@@ -250,6 +250,7 @@ from .naming import (
     kind_said,
     lone_name,
     names_said_whole,
+    phrase_in,
     title_named,
     unexplained,
 )
@@ -263,7 +264,7 @@ from .readings import (
     support_of,
     unmentioned,
 )
-from .rowwords import RowWords, is_clean, is_person, row_key
+from .rowwords import RowWords, is_clean, is_person, row_key, slug_words
 from .vocabulary import (
     TitleVocabulary,
     is_distinctive,
@@ -389,7 +390,7 @@ def _tier(
     apart = bool(message.outside - body)
     seq = words_.sequence
     alias = row.evidence == "alias_hit" and len(seq) < 2 and not row.title.isupper()
-    whole = _said_whole(reading, message) and not alias
+    whole = (_said_whole(reading, message) and not alias) or (alias and _slug_said(row, message))
     if apart and not (whole or initials_written(message.text, row.title)):
         return None  # "my neighbour Tomas"; "my brother sam": a one-word alias is no name,
         # but for an acronym ("Need our CRDT notes for a blog post")
@@ -596,6 +597,13 @@ def _said_whole(reading: Reading, message: Message) -> bool:
     seq = reading.row.sequence
     meant = [w for w in seq if w not in ENGLISH_STOP_WORDS] or seq  # a title of them all: all
     return all(w in message.said or content_stem(w) in mended for w in meant)
+
+
+def _slug_said(row: SearchRow, message: Message) -> bool:
+    """The words of the row's slug, two or more, stand whole and in order in the message: a
+    volunteered row GBrain labels by one word of its page ("Samuel") named whole ("samuel
+    mwangi asked for something about photos at dawn? context for a ticket")."""
+    return phrase_in(slug_words(row.slug.rsplit("/", 1)[-1]), message.sequence)
 
 
 def _another_thing(

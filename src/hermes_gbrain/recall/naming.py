@@ -234,14 +234,20 @@ def summarised(title: tuple[str, ...], message: Message) -> bool:
     "summarise our"): one summarises a text, so "can u summarise offline-first design in 2
     lines for a customer deck" asks for the brain's page, a concept's too, whoever the summary
     is for; so does a title right before how short to put it (:data:`_BRIEF`: "roadmap 2026 in
-    one line for the newsletter")."""
-    return _right_after(title, message, _SUMMARISE) or (
-        len(title) >= 2
-        and any(
-            a[0] == "in" and a[1] in _FEW and a[2] in _BRIEF and b[0] not in _EXPLAIN
-            for b, a in _placed(title, message.sequence)
-        )
-    )
+    one line for the newsletter"), "explained" between them or not ("offline first design
+    explained in 3 sentences for a reel voiceover")."""
+    if _right_after(title, message, _SUMMARISE):
+        return True
+    seq = message.sequence
+    for i in _places(title, seq) if len(title) >= 2 else ():
+        if i and seq[i - 1] in _EXPLAIN:
+            continue  # "explain vector clocks in 2 lines" asks about the thing
+        after = seq[i + len(title) : i + len(title) + 4]
+        if after[:1] == ("explained",):
+            after = after[1:]
+        if len(after) >= 3 and after[0] == "in" and after[1] in _FEW and after[2] in _BRIEF:
+            return True
+    return False
 
 
 _FEW = frozenset("a one two three few 1 2 3".split())  # noqa: SIM905

@@ -110,6 +110,7 @@ _FAMILY = frozenset(
     sestra bratr sotra kamarad
     teman kawan sobat sahabat adik kakak sepupu paman istri suami embaz embaza thian
     rafiki binamu mjomba shangazi kaibigan kapatid pinsan tita tito
+    owadwa nyamera osiepna nera wuod
     друг подруга брат сестра племянник племянница дочь сын
     दोस्त मित्र साथी भाई बहन
     """.split()  # noqa: SIM905 - a word list reads better as text
@@ -119,7 +120,8 @@ right before a name, they give it to someone of the writer's own, with "my" or w
 ("niece maya turns 7 next week, gift ideas?", "friend Maya turns 30", "A mo amica Maya si
 marita"). Not English "son": French and Catalan say "his", Spanish "they are" ("¿son los
 mismos collares?"); nor words other languages use otherwise ("prima" is "first", "Frau" is
-"Mrs", "mae" is Welsh "is")."""
+"Mrs", "mae" is Welsh "is"). Dholuo "wuod" is "son of", "nera" "my mother's brother": the
+word after them is the writer's own ("Sam, wuod nera, biro limowa Sabato", my cousin Sam)."""
 
 
 def _owned(said: list[str], i: int) -> list[str] | None:
