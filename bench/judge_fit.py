@@ -18,7 +18,8 @@ sealed139; ``--upto sealed139``, the committed fit, then sealed140 to sealed143,
 sealed147, sealed148 to sealed151, sealed152 to sealed155 and sealed156 to sealed159; ``--upto
 sealed99`` is the widest span read out of sample).
 ``--write`` rewrites the weights module; ``--check`` exits non-zero when the committed weights
-differ from the fitted ones. The fit is deterministic: the emulator's clock is pinned
+differ from the fitted ones, and then prints what the committed weights give beside the fit's
+table, so that the difference can be weighed. The fit is deterministic: the emulator's clock is pinned
 (``CLOCK``), since its recency boost, like GBrain's, dates pages from the moment of the search,
 and the rows' scores, and so the fit, would move from one day to the next. Needs numpy (``make
 judge-fit``).
@@ -223,6 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the same data, read at the same moment, fits to the same weights within BLAS rounding
         committed = [judge_weights.BIAS, *judge_weights.WEIGHTS]
         same = np.allclose(committed, [bias, *weights], rtol=1e-6, atol=1e-7)
+        if not same:  # what the committed weights give, to weigh the difference by
+            kept = np.array(judge_weights.WEIGHTS, float)
+            report(inside, before, judge_weights.BIAS, kept, "the committed weights, fitted on")
+            if args.upto:
+                report(after, later, judge_weights.BIAS, kept, f"and after {args.upto}")
         print("weights match the fit" if same else "weights differ from the fit: run --write")
         return 0 if same else 1
     else:

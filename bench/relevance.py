@@ -414,7 +414,13 @@ word the row holds, a title's own English words, and a Ligurian cousin); ``seale
 ``sealed239``: by four more, measured once on those rules and that judge (three rules were then
 chosen looking at every set up to ``sealed239``: a labelled title's rest before a word of its
 label or "rule" for a decision, someone unplaced "called" or "named", and more words for a
-friend). The record is ``bench/RELEVANCE.md``."""
+friend); ``sealed240`` to ``sealed243``: by four more, measured once on those rules and that
+judge (two rules were then chosen looking at every set up to ``sealed243``: a title right before
+an explainer or what of it is asked, and a company's word used for something else backing no
+other row); ``sealed244`` to ``sealed247``: by four more, written beside those and measured once
+on those rules and that judge (three rules were then chosen looking at every set up to
+``sealed247``: a volunteered row named whole by its slug, a title explained in a few sentences,
+and Dholuo's cousin). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
