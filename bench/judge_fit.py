@@ -19,10 +19,10 @@ sealed147, sealed148 to sealed151, sealed152 to sealed155 and sealed156 to seale
 sealed99`` is the widest span read out of sample).
 ``--write`` rewrites the weights module; ``--check`` exits non-zero when the committed weights
 differ from the fitted ones, and then prints what the committed weights give beside the fit's
-table, so that the difference can be weighed. The fit is deterministic: the emulator's clock is pinned
-(``CLOCK``), since its recency boost, like GBrain's, dates pages from the moment of the search,
-and the rows' scores, and so the fit, would move from one day to the next. Needs numpy (``make
-judge-fit``).
+table, so that the difference can be weighed. The fit is deterministic: the emulator's clock is
+pinned (``CLOCK``), since its recency boost, like GBrain's, dates pages from the moment of the
+search, and the rows' scores, and so the fit, would move from one day to the next. Needs numpy
+(``make judge-fit``).
 
     .venv/bin/python bench/judge_fit.py [--upto sealed75] [--write | --check]
 """

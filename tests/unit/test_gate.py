@@ -772,7 +772,7 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
     samuel = row("people/samuel-mwangi", "Samuel", 0.95, "alias_hit", "person",
                  snippet="Head ranger at the conservancy.")  # fmt: skip
     asked = "samuel mwangi asked for something about photos at dawn? context for a ticket"
-    assert slugs(gate_rows([samuel], asked)) == [sam.slug]
+    assert slugs(gate_rows([samuel], asked)) == [samuel.slug]
     assert gate_rows([samuel], asked.replace("samuel mwangi", "samuel")) == []
     assert slugs(gate_rows([sam], "did sam like the new photo capture?")) == [sam.slug]
     assert slugs(gate_rows([tomas], "what does Tomas think of the sync engine?")) == [
