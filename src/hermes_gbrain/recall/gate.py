@@ -603,7 +603,7 @@ def _slug_said(row: SearchRow, message: Message) -> bool:
     """The words of the row's slug, two or more, stand whole and in order in the message: a
     volunteered row GBrain labels by one word of its page ("Samuel") named whole ("samuel
     mwangi asked for something about photos at dawn? context for a ticket")."""
-    return phrase_in(slug_words(row.slug.rsplit("/", 1)[-1]), message.sequence)
+    return phrase_in(slug_words(row.slug), message.sequence)
 
 
 def _another_thing(

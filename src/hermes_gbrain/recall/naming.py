@@ -87,17 +87,20 @@ def _places(run: Sequence[str | None], said: Sequence[str | None]) -> list[int]:
 
 class _Place(NamedTuple):
     """One place a run of words stands in the message: the three words before it, nearest
-    first, and the three after it ("" past either end), which the rules below read."""
+    first, and the four after it ("" past either end), which the rules below read."""
 
     before: tuple[str, str, str]
-    after: tuple[str, str, str]
+    after: tuple[str, str, str, str]
 
 
 def _placed(run: Sequence[str], said: Sequence[str]) -> list[_Place]:
     """Each place ``run`` stands in ``said`` (:func:`_places`), with the words around it."""
-    n, m = len(run), ("", "", "", *said, "", "", "")
+    n, m = len(run), ("", "", "", *said, "", "", "", "")
     return [
-        _Place((m[i + 2], m[i + 1], m[i]), (m[i + n + 3], m[i + n + 4], m[i + n + 5]))
+        _Place(
+            (m[i + 2], m[i + 1], m[i]),
+            (m[i + n + 3], m[i + n + 4], m[i + n + 5], m[i + n + 6]),
+        )
         for i in _places(run, said)
     ]
 
@@ -236,18 +239,18 @@ def summarised(title: tuple[str, ...], message: Message) -> bool:
     is for; so does a title right before how short to put it (:data:`_BRIEF`: "roadmap 2026 in
     one line for the newsletter"), "explained" between them or not ("offline first design
     explained in 3 sentences for a reel voiceover")."""
-    if _right_after(title, message, _SUMMARISE):
-        return True
-    seq = message.sequence
-    for i in _places(title, seq) if len(title) >= 2 else ():
-        if i and seq[i - 1] in _EXPLAIN:
-            continue  # "explain vector clocks in 2 lines" asks about the thing
-        after = seq[i + len(title) : i + len(title) + 4]
-        if after[:1] == ("explained",):
-            after = after[1:]
-        if len(after) >= 3 and after[0] == "in" and after[1] in _FEW and after[2] in _BRIEF:
-            return True
-    return False
+    return _right_after(title, message, _SUMMARISE) or (
+        len(title) >= 2
+        and any(
+            b[0] not in _EXPLAIN and _brief(a[1:] if a[0] == "explained" else a)
+            for b, a in _placed(title, message.sequence)
+        )
+    )
+
+
+def _brief(after: Sequence[str]) -> bool:
+    """How short to put it, first of ``after`` ("in one line", "in 2 sentences")."""
+    return after[0] == "in" and after[1] in _FEW and after[2] in _BRIEF
 
 
 _FEW = frozenset("a one two three few 1 2 3".split())  # noqa: SIM905
