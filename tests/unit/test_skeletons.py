@@ -41,6 +41,7 @@ def _reads_as(name: str, message: str) -> bool:
         ("Priya Raman", "Պրիյա Ռամանը դեռ գրում է"),  # Armenian, the article "-ը"
         ("Samuel Mwangi", "Սամուել Մվանգին ինչ էր խնդրել"),  # the article "-ն", "ու" as "u"
         ("Elif Yilmaz", "Элиф Йылмаздың SSO бойынша жұмысы"),  # Kazakh, a genitive joined
+        ("Nadia Petrova", "Надя Петрованынъ runway модели кайда?"),  # Nogai: "нъ" for "ң"
         ("Sanjay Mehta", "Санджай Мехта деплой пайплайнын"),  # "дж" for "j"
         ("Olga Novak", "поговори с Ольгой Новаком"),  # noqa: RUF001 - an instrumental "-ом"
         ("Lorenzo Greco", "Лоренцо Греко Лиссабонд байгаа юу?"),  # Mongolian, "ц" for "z"

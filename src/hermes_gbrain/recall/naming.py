@@ -23,6 +23,7 @@ from .words import (
     content_stem,
     content_stems,
     fold,
+    in_latin_script,
     is_unspaced,
     stem,
     words,
@@ -123,6 +124,10 @@ _ASPECTS = frozenset({"basics", "tradeoffs"})
 community explainer", "on-device inference tradeoffs in 2-3 bullets"): the subject itself."""
 
 
+_ONE_PIECES = frozenset({("one", "liner"), ("one", "pager")})
+"""Pieces of writing said in two words ("… one-liner", "architecture overview one-pager")."""
+
+
 def written_about(title: tuple[str, ...], message: Message) -> bool:
     """The title, two words or more, stands right after a piece of writing and "on" or
     "about" ("the tech annex needs a para on driftwood sync"), or right before a piece or
@@ -140,7 +145,7 @@ def written_about(title: tuple[str, ...], message: Message) -> bool:
 def _piece_after(after: Sequence[str]) -> bool:
     """A piece of writing, or what of the subject is asked, right after the title ("…
     blurb", "… one-liner", "… basics")."""
-    return after[0] in _PIECES or after[0] in _ASPECTS or tuple(after[:2]) == ("one", "liner")
+    return after[0] in _PIECES or after[0] in _ASPECTS or tuple(after[:2]) in _ONE_PIECES
 
 
 def label_and_rest_said(title: str, unlabelled: str, message: Message) -> bool:
@@ -358,7 +363,7 @@ _KIND_WORDS = {
     "project": frozenset({"project", "projects", "thing"}),
     "decision": frozenset({"decision", "rule"}),
     "runbook": frozenset({"runbook"}),
-    "concept": frozenset({"concept"}),
+    "concept": frozenset({"concept", "pattern", "principle", "principles"}),
 }
 """The word a writer puts after a page's title to say what kind of page it is, by its type."""
 
@@ -612,7 +617,10 @@ def _names(
         return True
     # the title as a phrase of the message ("the working capital review")
     if phrase_in(text, message.sequence) and (
-        distinctive >= 1 or len(words(text)) >= 3 or message.other_language
+        distinctive >= 1
+        or len(words(text)) >= 3
+        or message.other_language
+        or _among_another_script(message)
     ):
         return True  # or, in another language, a phrase of ours: "launch checklist buat rilis"
     if paged(tuple(words(text)), message):
@@ -623,6 +631,14 @@ def _names(
         return True  # "whats on the launch checklist before we ship": that one, the brain's
     own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
     return _dated(text, title, message, wanted, own)
+
+
+def _among_another_script(message: Message) -> bool:
+    """The message has words in another script than Latin: a title of ordinary English words
+    said whole in it is borrowed, as the name it is ("Ideas list-ын мый эм?", Komi-Permyak;
+    "Launch checklist-ын мар пунктъёс вань?", Udmurt), where its own words would do for the
+    thing."""
+    return not all(in_latin_script(w) for w in message.sequence)
 
 
 def _nothing_else(title: set[str], wanted: set[str], message: Message) -> bool:

@@ -214,6 +214,7 @@ _TURKIC_ENDINGS = tuple(
     sorted(
         """
         ның нің дың дің тың тің нинг нын нин дын дин тын тин дан ден тан тен нан нен нда нде
+        нынъ нинъ дынъ динъ тынъ тинъ нең дең тең гъа къа
         мен бен пен ға ге қа ке га ны ні ды ді ты ті ни да де та те ом ем ым
         """.split(),  # noqa: SIM905, RUF001 - a word list reads better as text; Cyrillic
         key=len,
@@ -221,8 +222,9 @@ _TURKIC_ENDINGS = tuple(
     )
 )
 """Case endings Kazakh, Kyrgyz and Uzbek join to a name written in Cyrillic ("Элиф
-Йылмаздың": *Elif Yilmaz*'s; "Новакқа": to Novak), and the instrumental endings of Russian
-that are no vowel ("Новаком"), longest first."""
+Йылмаздың": *Elif Yilmaz*'s; "Новакқа": to Novak), as Nogai, Karachay-Balkar and Crimean
+Tatar write them ("Петрованынъ": *Nadia Petrova*'s) and Tatar and Bashkir do ("-нең"), and the
+instrumental endings of Russian that are no vowel ("Новаком"), longest first."""
 
 
 def _cyrillic(word: str) -> list[str]:
