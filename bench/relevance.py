@@ -150,6 +150,8 @@ SPLITS = (
     *("sealed236", "sealed237", "sealed238", "sealed239"),
     *("sealed240", "sealed241", "sealed242", "sealed243"),
     *("sealed244", "sealed245", "sealed246", "sealed247"),
+    *("sealed248", "sealed249", "sealed250", "sealed251"),
+    *("sealed252", "sealed253", "sealed254", "sealed255"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and

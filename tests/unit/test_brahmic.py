@@ -46,6 +46,7 @@ def _reads_as(title: str, message: str) -> set[str]:
         ("Jonah Reyes", "ޖޯނާ ރެޔެސް ކުރާ", {"Jonah Reyes"}),
         ("Quentin Dubois", "ކްވެންޓިން ޑުބުއާ", {"Quentin"}),  # an opening "qu" is "kv"
         ("Elena Vasquez", "एलेना वास्केज़ कौन है", {"Vasquez", "Elena Vasquez"}),  # inside: "k"
+        ("Brightwater Ventures", "ब्राइटवाटर का निवेश", {"Brightwater"}),  # "gh" unspoken
     ],
 )  # fmt: skip
 def test_a_title_s_words_written_as_they_sound_read_as_the_title_s(

@@ -775,6 +775,13 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
     assert slugs(gate_rows([samuel], asked)) == [samuel.slug]
     assert gate_rows([samuel], asked.replace("samuel mwangi", "samuel")) == []
     assert slugs(gate_rows([sam], "did sam like the new photo capture?")) == [sam.slug]
+    # the alias right before another surname is someone else of that name, typed or not
+    volunteered = replace(sam, type=None)
+    for alias in (sam, volunteered):
+        asked = "sam smith concert in lisbon, when do tickets go on sale"
+        assert gate_rows([alias], asked, gate=RULES) == [], alias
+        asked = "sam mwangi asked for photos at dawn, context?"
+        assert slugs(gate_rows([alias], asked, gate=RULES)) == [sam.slug], alias
     assert slugs(gate_rows([tomas], "what does Tomas think of the sync engine?")) == [
         "people/tomas-lindqvist"
     ]
@@ -1486,8 +1493,42 @@ def test_a_title_set_apart_at_a_later_sentence_or_after_its_label_is_named() -> 
                snippet="Single sign-on for the Beacon app and the dashboards.")  # fmt: skip
     asked = "ok different thing, keystone auth — can drivers get accounts on it?"
     assert slugs(gate_rows([auth], asked, gate=rules)) == [auth.slug]
+    expense = row("notes/expense-policy", "Expense policy", 1.0, "keyword_exact",
+                  snippet="Receipts within 30 days; per diem for field trips.")  # fmt: skip
+    asked = "ok back to work: expense policy, whats the receipt deadline"  # after an aside
+    assert slugs(gate_rows([expense], asked, gate=rules)) == [expense.slug]
+    asked = "ok back to school: expense policy, whats the receipt deadline"
+    assert gate_rows([expense], asked, gate=rules) == []
     asked = "unrelated, remote work policy — how many days can my sister at her bank wfh?"
     assert gate_rows([policy], asked, gate=rules) == []
+
+
+def test_a_title_the_message_opens_with_for_things_of_this_brain_is_named() -> None:
+    checklist = row("notes/launch-checklist", "Launch checklist", 1.0, "keyword_exact",
+                    snippet="Field test sign-off, store listing, support rota.")  # fmt: skip
+    fencing = row("concepts/geofencing", "Geofencing", 1.0, "keyword_exact", "concept",
+                  snippet="A virtual boundary: an alert when an animal crosses it.")  # fmt: skip
+    titles = ["Launch checklist", "Sprint planning checklist", "Beacon App", "Geofencing",
+              "Release plan: Beacon 3.0", "Weekly release train", "Solar Collar",
+              "Solar Collar design review"]  # fmt: skip
+    rules = Gate(judge=None, vocabulary=TitleVocabulary.build(titles))
+    for asked in (
+        "launch checklist for the next beacon release? want to add a cost sign-off line",
+        "launch checklist for the store release — what's on it",
+        "launch checklist for the q3 store release",
+    ):
+        assert slugs(gate_rows([checklist], asked, gate=rules)) == [checklist.slug], asked
+    asked = "geofencing for the collars, rangers keep asking how it works"  # what opens it
+    assert slugs(gate_rows([fencing], asked, gate=rules)) == [fencing.slug]
+    # for anyone's, for the writer's own, or for things this brain never holds
+    for asked in (
+        "launch checklist for a beacon release? want to add a cost sign-off line",
+        "launch checklist for my beacon release? want to add a cost sign-off line",
+        "launch checklist for the boat at the river crossing - what safety gear do we need",
+        "launch checklist for the next podcast release? want to add a cost sign-off line",
+    ):
+        assert gate_rows([checklist], asked, gate=rules) == [], asked
+    assert gate_rows([fencing], "geofencing for the kids, how does it work", gate=rules) == []
 
 
 def test_an_opening_of_the_titles_words_in_any_order_is_named_whatever_follows() -> None:

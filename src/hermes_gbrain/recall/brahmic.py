@@ -89,6 +89,8 @@ _SPOKEN_QU = re.compile("^qu")
 ("Vasquez", "technique")."""
 _SILENT_G = re.compile("gn$")
 """The "g" of "design" and "campaign", which is not spoken."""
+_SILENT_GH = re.compile("gh(?=t)")
+"""The "gh" of "Brightwater" and "night", which is not spoken ("ब्राइटवाटर")."""
 _GLIDE_W = re.compile("(?<=[aeiou])w(?![aeiouy])")
 """A "w" after a vowel and before no vowel, which is part of the vowel ("Meadowlark" is
 "মিডোলাৰ্ক", "meadolark")."""
@@ -113,7 +115,7 @@ def _latin(word: str) -> str:
     letters = as_spoken(_SPOKEN_QU.sub("kv", "".join(ch for ch in folded if "a" <= ch <= "z")))
     for written, spoken in _SPOKEN:
         letters = letters.replace(written, spoken)
-    letters = _SILENT_G.sub("n", _GLIDE_W.sub("", letters))
+    letters = _SILENT_G.sub("n", _GLIDE_W.sub("", _SILENT_GH.sub("", letters)))
     letters = _SOFT_G.sub("j", _SOFT_DG.sub("j", letters)).replace("dj", "j").replace("ch", "C")
     return _skeleton(letters.replace("c", "k"))
 

@@ -548,7 +548,8 @@ _ASIDE = GENERIC_WORDS | {"q", "pls", "plz", "please", "thx"}
 
 def _headings(message: str) -> frozenset[tuple[str, ...]]:
     """:attr:`Message.headings`: the opening of each sentence (after a lead-in of
-    :data:`_LEAD_IN` words set apart: "ok different thing, keystone auth — …", or of
+    :data:`_LEAD_IN` words set apart: "ok different thing, keystone auth — …", or one back to
+    the work: "ok back to work: expense policy, …", or of
     :data:`_MOVING_ON` words not set apart: "oh and geofencing — …"), also without the
     words that go with anything it ends with ("expense policy question - someone's asking …",
     "weekly release train q: …"),
@@ -560,7 +561,7 @@ def _headings(message: str) -> frozenset[tuple[str, ...]]:
         rest = message[start:]
         opening = _opening(rest)
         said = words(opening)
-        if said and set(said) <= _LEAD_IN and (later := _opening(rest[len(opening) + 1 :])):
+        if said and _led_in(said) and (later := _opening(rest[len(opening) + 1 :])):
             rest = rest[len(opening) + 1 :]  # "ok different thing, keystone auth — can drivers…"
             opening = later
         if not opening:
@@ -590,6 +591,18 @@ _LEAD_IN = frozenset(w for w in TRIVIAL_WORDS if " " not in w) | frozenset(
 auth — …"): the title after it opens the sentence. The words of a trivial reply
 (:data:`.trivial.TRIVIAL_WORDS`: "ok", "thanks", "hi") and of moving on; not "unrelated" or
 "random", which say what follows is no work of the brain's."""
+
+
+_BACK_TO = frozenset({("back", "to", "work"), ("back", "to", "it")})
+"""A lead-in that returns to the work after an aside ("ok back to work: expense policy, …")."""
+
+
+def _led_in(said: list[str]) -> bool:
+    """The words set apart are a lead-in (:data:`_LEAD_IN`), or one that returns to the work
+    (:data:`_BACK_TO`), after words a sentence may open with or none."""
+    while said[:1] and said[0] in _MOVING_ON:
+        said = said[1:]
+    return set(said) <= _LEAD_IN or tuple(said) in _BACK_TO
 
 
 _MOVING_ON = frozenset(

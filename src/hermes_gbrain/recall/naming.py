@@ -46,6 +46,7 @@ __all__ = [
     "lone_name",
     "names_said_whole",
     "opened",
+    "opened_for_ours",
     "quoted_from",
     "spelt_otherwise",
     "status_asked",
@@ -650,6 +651,33 @@ def _nothing_else(title: set[str], wanted: set[str], message: Message) -> bool:
     return not any(s.isascii() == latin for s in rest)
 
 
+_SOMEONE_ELSES = frozenset({"a", "an", "my", "his", "her", "their", "your", "someone"})
+"""Words right after "for" that give a thing to anyone or to someone of the writer's own."""
+FOR_LOOK_AHEAD = 3
+"""Words after "for" read for what a title is for (:func:`opened_for_ours`)."""
+
+
+def opened_for_ours(read: RowWords, message: Message, vocabulary: TitleVocabulary | None) -> bool:
+    """The message opens with the title, then "for" and things the brain holds: each of the
+    :data:`FOR_LOOK_AHEAD` words after it, up to the mark that ends the opening (past
+    function words and numbers), that is no generic word is in the page or in two of the
+    brain's titles ("launch checklist for the
+    next beacon release?", "geofencing for the collars, how does it work"): the page for a
+    thing of this brain, not one for anyone's ("launch checklist for a kickstarter campaign",
+    "… for the boat at the river crossing")."""
+    title = read.sequence
+    said = message.heading if message.heading[: len(title)] == title else message.sequence
+    if vocabulary is None or not title or said[: len(title)] != title:
+        return False
+    after = said[len(title) :]
+    if after[:1] != ("for",) or set(after[1:2]) & _SOMEONE_ELSES:
+        return False
+    own = [w for w in after[1:] if len(w) >= 3 and w not in STOP_WORDS and not w.isdigit()]
+    own = own[:FOR_LOOK_AHEAD]
+    stems = {content_stem(w) for w in own} - GENERIC_STEMS
+    return bool(stems) and all(s in read.body or s in vocabulary.df for s in stems)
+
+
 def title_named(
     title: str,
     read: RowWords,
@@ -662,13 +690,18 @@ def title_named(
     """:func:`_names` by the row's title, by its hyphenated words written as one ("oncall
     retro" for *On-Call Retro*), or in Latin letters (:func:`.rowwords.latin_form`: "olga
     smirnova" for *Ольга Смирнова*, "sato yuki" for *佐藤由紀* at ``people/sato-yuki``), or
-    by its label and a word of the rest set apart (:func:`label_and_part_set_apart`)."""
+    by its label and a word of the rest set apart (:func:`label_and_part_set_apart`), or
+    opening the message for things the brain holds (:func:`opened_for_ours`)."""
     unlabelled = read.unlabelled if _has_own_word(read.unlabelled, vocabulary) else ""
-    return any(
-        _names(form, message, wanted, asked, vocabulary)
-        for form in (title, read.joined, read.latin, unlabelled)
-        if form
-    ) or label_and_part_set_apart(title, read.unlabelled, message)
+    return (
+        any(
+            _names(form, message, wanted, asked, vocabulary)
+            for form in (title, read.joined, read.latin, unlabelled)
+            if form
+        )
+        or label_and_part_set_apart(title, read.unlabelled, message)
+        or opened_for_ours(read, message, vocabulary)
+    )
 
 
 def _has_own_word(text: str, vocabulary: TitleVocabulary | None) -> bool:

@@ -29,6 +29,7 @@ from .naming import (
     label_and_rest_said,
     numbered,
     opened,
+    opened_for_ours,
     page_asked,
     phrase_in,
     quoted_from,
@@ -40,7 +41,7 @@ from .naming import (
     words_before,
     written_about,
 )
-from .rowwords import RowWords, is_person, summary_text
+from .rowwords import RowWords, is_person, slug_words, summary_text
 from .vocabulary import TitleVocabulary, is_distinctive
 from .words import (
     GENERIC_STEMS,
@@ -79,13 +80,17 @@ _VERB_LIKE = re.compile(r"[a-z]+(?:ed|ly|[^s]s)")
 
 
 def _borne_by_another(
-    read: RowWords, message: Message, vocabulary: TitleVocabulary | None, wanted: set[str]
+    read: RowWords,
+    message: Message,
+    vocabulary: TitleVocabulary | None,
+    wanted: set[str],
+    name: tuple[str, ...],
 ) -> bool:
     """The message has a person's first name right before a word that may be a surname,
     and no other word of the name: someone else of that name ("maya angelou quote" beside
-    *Maya Okafor*). A word the row holds, a verb or a word of other titles is no surname
-    ("maya runway numbers", "what did elena suggest", "elena board ask")."""
-    name = read.sequence
+    *Maya Okafor*; "sam smith concert" beside GBrain's "Sam", volunteered for *Samuel
+    Mwangi*: :func:`_name_of`). A word the row holds, a verb or a word of other titles is no
+    surname ("maya runway numbers", "what did elena suggest", "elena board ask")."""
     if len(name) < 2 or read.title & (wanted - {stem(name[0])}):
         return False
     for first, after, how in message.adjacent:
@@ -103,6 +108,21 @@ def _borne_by_another(
         ):
             return True
     return False
+
+
+def _volunteered_person(row: SearchRow) -> bool:
+    """A row GBrain volunteers for a word of a person's name (``alias_hit``), which comes
+    untyped: a person's page by its slug's folder, as GBrain files people."""
+    return row.type is None and row.evidence == "alias_hit" and row.slug.startswith("people/")
+
+
+def _name_of(row: SearchRow, read: RowWords) -> tuple[str, ...]:
+    """A person's name as the message may say it: the title's words, or, for a row GBrain
+    volunteers under the one word that matched (``alias_hit``: "Sam"), that word and the rest
+    of the name its slug gives ("sam", "mwangi" for ``people/samuel-mwangi``)."""
+    if row.evidence == "alias_hit" and len(read.sequence) == 1:
+        return (read.sequence[0], *slug_words(row.slug).split()[1:])
+    return read.sequence
 
 
 _ARTICLES = frozenset("a an un une ein eine einen einem einer uno una uma".split())  # noqa: SIM905
@@ -283,7 +303,9 @@ def _elsewhere(
     (:func:`_quoted_in_its_script`: "what does the 环境监测平台 collect? I am collecting examples")
     or said whole in Latin letters (:func:`_romanised_whole`: "huanjing jiance - water quality?");
     nor, when
-    it gives nothing the row never mentions as what the title is for, for a title with a figure
+    it gives nothing the row never mentions as what the title is for, for a title it opens
+    with for things the brain holds (:func:`.naming.opened_for_ours`: "launch checklist for
+    the next beacon release? want to add a cost sign-off line"), for a title with a figure
     in it said whole, naming nothing the row never mentions (:func:`.naming.numbered`: "hiring
     plan 2026 which roles are we opening"), for a title right before
     the word for its page's kind (:func:`.naming.kind_said`: "the wasserstandsmonitor project -
@@ -379,6 +401,8 @@ def _elsewhere(
         return False  # "hiring plan 2026 which roles are we opening"
     if kind_said(read, row.type or "", message):
         return False  # "the wasserstandsmonitor project - does it report droughts?"
+    if opened_for_ours(read, message, vocabulary):
+        return False  # "launch checklist for the next beacon release? want to add a line"
     if read.title and read.title <= message.wanted and _asks_for_writing(message):
         return False  # "idempotency keys for photo uploads, do we have a writeup"
     if (row.type or "") in _OWN_TYPES and plain_title(read.sequence) in message.opened:
@@ -516,7 +540,8 @@ def reading_of(
     elsewhere = _elsewhere(row, words_, wanted, asked, message, vocabulary=vocabulary)
     spelt = _mended(row, wanted, message, words_)
     common = _as_common_noun(row, words_, message) or (
-        is_person(row) and _borne_by_another(words_, message, vocabulary, spelt)
+        (is_person(row) or _volunteered_person(row))
+        and _borne_by_another(words_, message, vocabulary, spelt, _name_of(row, words_))
     )
     if common and len((asked - GENERIC_STEMS - words_.title) & words_.body) >= COMMON_UNLESS:
         common = False  # "when does marulas contract renew", "¿Lucía sigue coordinando…?"
