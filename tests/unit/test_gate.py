@@ -782,6 +782,11 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
         assert gate_rows([alias], asked, gate=RULES) == [], alias
         asked = "sam mwangi asked for photos at dawn, context?"
         assert slugs(gate_rows([alias], asked, gate=RULES)) == [sam.slug], alias
+    # a company's word before another is what of the company is asked
+    marula = row("companies/marula-conservancy", "Marula", 0.95, "alias_hit",
+                 snippet="Our first customer, in Kenya.")  # fmt: skip
+    marula = replace(marula, type=None)
+    assert slugs(gate_rows([marula], "marula renewal date?", gate=RULES)) == [marula.slug]
     assert slugs(gate_rows([tomas], "what does Tomas think of the sync engine?")) == [
         "people/tomas-lindqvist"
     ]
