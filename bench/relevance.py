@@ -422,7 +422,14 @@ an explainer or what of it is asked, and a company's word used for something els
 other row); ``sealed244`` to ``sealed247``: by four more, written beside those and measured once
 on those rules and that judge (three rules were then chosen looking at every set up to
 ``sealed247``: a volunteered row named whole by its slug, a title explained in a few sentences,
-and Dholuo's cousin). The record is ``bench/RELEVANCE.md``."""
+and Dholuo's cousin); ``sealed248`` to ``sealed251``: by four more, measured once on those rules
+and that judge (four rules were then chosen looking at every set up to ``sealed251``: a title
+borrowed whole among another script's words, "pattern" or "principles" after a concept's title,
+a one-pager, and Nogai and Karachay-Balkar endings on a Cyrillic name); ``sealed252`` to
+``sealed255``: by four more, written beside those and measured once on those rules and that judge
+(four rules were then chosen looking at every set up to ``sealed255``: a title the message opens
+with for things the brain holds, "back to work" as a lead-in, a volunteered person's alias
+before another surname, and an unspoken "gh"). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (
