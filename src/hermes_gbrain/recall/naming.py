@@ -661,10 +661,9 @@ def opened_for_ours(read: RowWords, message: Message, vocabulary: TitleVocabular
     """The message opens with the title, then "for" and things the brain holds: each of the
     :data:`FOR_LOOK_AHEAD` words after it, up to the mark that ends the opening (past
     function words and numbers), that is no generic word is in the page or in two of the
-    brain's titles ("launch checklist for the
-    next beacon release?", "geofencing for the collars, how does it work"): the page for a
-    thing of this brain, not one for anyone's ("launch checklist for a kickstarter campaign",
-    "… for the boat at the river crossing")."""
+    brain's titles ("launch checklist for the next beacon release?", "geofencing for the
+    collars, how does it work"): the page for a thing of this brain, not one for anyone's
+    ("launch checklist for a kickstarter campaign", "… for the boat at the river crossing")."""
     title = read.sequence
     said = message.heading if message.heading[: len(title)] == title else message.sequence
     if vocabulary is None or not title or said[: len(title)] != title:

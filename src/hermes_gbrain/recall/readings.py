@@ -112,7 +112,7 @@ def _borne_by_another(
 
 def _volunteered_person(row: SearchRow) -> bool:
     """A row GBrain volunteers for a word of a person's name (``alias_hit``), which comes
-    untyped: a person's page by its slug's folder, as GBrain files people."""
+    untyped: a person's page by its slug's folder (``people/``, where the brain files them)."""
     return row.type is None and row.evidence == "alias_hit" and row.slug.startswith("people/")
 
 
