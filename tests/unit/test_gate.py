@@ -1954,19 +1954,18 @@ def test_a_title_the_message_asks_our_page_on_or_writing_about_is_named() -> Non
         assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug], asked
     asked = "an offline first design explainer for my research deck"  # one of the writer's own
     assert gate_rows([offline], asked, gate=RULES) == []
-    # a one-pager, as a one-liner
-    asked = "offline first design one-pager for the new QA contractor?"
-    assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug]
-    asked = "offline first design pager for the new QA contractor?"
-    assert gate_rows([offline], asked, gate=RULES) == []
-    # the concept as a pattern or a principle: the word for its page's kind
+    # a one-pager, as a one-liner; a pattern or principles, the word for a concept's kind
     for asked in (
+        "offline first design one-pager for the new QA contractor?",
         "offline first design principles, need a paragraph for the handbook",
         "offline first design pattern — should the app back off like that when sync fails",
     ):
         assert slugs(gate_rows([offline], asked, gate=RULES)) == [offline.slug], asked
-    asked = "offline first design ideas, need a paragraph for the handbook"
-    assert gate_rows([offline], asked, gate=RULES) == []
+    for asked in (
+        "offline first design pager for the new QA contractor?",
+        "offline first design ideas, need a paragraph for the handbook",
+    ):
+        assert gate_rows([offline], asked, gate=RULES) == [], asked
     asked = "offline first design poster for my research deck"
     assert gate_rows([offline], asked, gate=RULES) == []
     trust = row("concepts/zero-trust-networking", "Zero trust networking", 1.0, "keyword_exact",
