@@ -278,7 +278,6 @@ from .words import (
     acronyms,
     content_stem,
     content_stems,
-    in_latin_script,
     initials_written,
     prefixes_parted,
     words,
@@ -676,7 +675,7 @@ def _glossed(read: RowWords, message: Message) -> bool:
     t = read.sequence
     if len(t) < 2 or "(" not in message.text or set(t) <= message.said:
         return False
-    if not message.other_language and all(in_latin_script(w) for w in message.sequence):
+    if not message.other_language and not message.other_script:
         return False
     return any(
         re.search(rf"\(\s*{re.escape(w)}\s*\)", message.text) is not None

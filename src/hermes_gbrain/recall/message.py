@@ -28,6 +28,7 @@ from .words import (
     english_words,
     fold,
     in_latin_letters,
+    in_latin_script,
     latin_among_others,
     mentions,
     message_acronyms,
@@ -134,6 +135,8 @@ class Message:
     """What a bare "for" gives a thing for (:func:`.outside.purposes`)."""
     purposes_by_sentence: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     """Each sentence's words and :attr:`purposes` (empty for one sentence or none given)."""
+    other_script: bool = False
+    """It has words in another script than Latin (:func:`.words.in_latin_script`)."""
     language_named: bool = False
     """It names a language a word is in, or asks how a word is said (:data:`_LANGUAGE_NAMED`:
     "kestrel en anglais", "how do you say kestrel in portuguese")."""
@@ -220,6 +223,7 @@ class Message:
             shopping=bool(_SHOPPING.search(folded)),
             we_did=bool(_WE_DID.search(folded)),
             we_use=bool(_WE_USE.search(folded)),
+            other_script=not all(in_latin_script(w) for w in sequence),
             language_named=bool(_LANGUAGE_NAMED.search(message)),
             for_us=bool(_FOR_US.search(message)),
             purposes=purposes(message, ORDINARY_STEMS, capitalised),

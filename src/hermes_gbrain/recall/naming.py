@@ -23,7 +23,6 @@ from .words import (
     content_stem,
     content_stems,
     fold,
-    in_latin_script,
     is_unspaced,
     stem,
     words,
@@ -618,12 +617,10 @@ def _names(
         return True
     # the title as a phrase of the message ("the working capital review")
     if phrase_in(text, message.sequence) and (
-        distinctive >= 1
-        or len(words(text)) >= 3
-        or message.other_language
-        or _among_another_script(message)
+        distinctive >= 1 or len(words(text)) >= 3 or message.other_language or message.other_script
     ):
         return True  # or, in another language, a phrase of ours: "launch checklist buat rilis"
+        # or borrowed among another script's words: "Ideas list-ын мый эм?" (Komi-Permyak)
     if paged(tuple(words(text)), message):
         return True  # "open the launch checklist page"
     if len(words(text)) >= 2 and message.headline == tuple(words(text)):
@@ -632,14 +629,6 @@ def _names(
         return True  # "whats on the launch checklist before we ship": that one, the brain's
     own = {s for s in named if len(s) >= 3 and not is_date_stem(s)} - GENERIC_STEMS
     return _dated(text, title, message, wanted, own)
-
-
-def _among_another_script(message: Message) -> bool:
-    """The message has words in another script than Latin: a title of ordinary English words
-    said whole in it is borrowed, as the name it is ("Ideas list-ын мый эм?", Komi-Permyak;
-    "Launch checklist-ын мар пунктъёс вань?", Udmurt), where its own words would do for the
-    thing."""
-    return not all(in_latin_script(w) for w in message.sequence)
 
 
 def _nothing_else(title: set[str], wanted: set[str], message: Message) -> bool:
