@@ -787,6 +787,14 @@ def test_a_thing_of_the_writers_own_that_a_page_never_mentions_keeps_it_out() ->
                  snippet="Our first customer, in Kenya.")  # fmt: skip
     marula = replace(marula, type=None)
     assert slugs(gate_rows([marula], "marula renewal date?", gate=RULES)) == [marula.slug]
+    # a name written as one, the writer's own thing in another sentence: still the name
+    oakmoor = row("companies/oakmoor-capital", "Oakmoor Capital", 0.9, "keyword_exact", "company",
+                  snippet="Our auditors: the year-end audit, fieldwork in March.")  # fmt: skip
+    prep = "Oakmoor audit prep — who's coming from their side? it's for my AP aging pack"
+    assert slugs(gate_rows([oakmoor], prep, gate=RULES)) == [oakmoor.slug]
+    # ... in the same sentence, or written in lowercase as any word may be, it still is
+    assert gate_rows([oakmoor], prep.replace("? it's", ", it's"), gate=RULES) == []
+    assert gate_rows([oakmoor], prep.replace("Oakmoor", "oakmoor"), gate=RULES) == []
     assert slugs(gate_rows([tomas], "what does Tomas think of the sync engine?")) == [
         "people/tomas-lindqvist"
     ]

@@ -370,6 +370,22 @@ def _met(
     return met
 
 
+def _outside_for(row: SearchRow, words_: RowWords, message: Message) -> frozenset[str]:
+    """What the message gives as the writer's own, read against ``row``: for a person's or
+    company's name written as a name, only in the sentences that say it ("Oakmoor audit
+    prep — who's coming? it's for my AP aging pack"); a thing of the writer's own in another
+    sentence is not what the name is. Written in lowercase, a name's word may be an ordinary
+    one ("the party at the conservancy … my daughter"), and the whole message counts."""
+    said = words_.title & message.wanted
+    if (
+        said
+        and ((row.type or "") in NAME_TYPES or row.evidence == "alias_hit")
+        and said <= message.written_capitalised
+    ):
+        return message.outside_near(words_.sequence)
+    return message.outside
+
+
 def _tier(
     row: SearchRow,
     message: Message,
@@ -386,7 +402,7 @@ def _tier(
     reading = reading or reading_of(row, message, vocabulary)
     wanted, asked, words_, elsewhere, spelt, common = reading
     title, body = words_.title, words_.body
-    apart = bool(message.outside - body)
+    apart = bool(_outside_for(row, words_, message) - body)
     seq = words_.sequence
     alias = row.evidence == "alias_hit" and len(seq) < 2 and not row.title.isupper()
     whole = (_said_whole(reading, message) and not alias) or (alias and _slug_said(row, message))

@@ -40,6 +40,7 @@ from .words import (
     versions,
     words,
     words_and_marks,
+    written_capitalised,
 )
 
 __all__ = [
@@ -172,6 +173,9 @@ class Message:
     """The stems of its capitalised words inside a sentence (:func:`.words.message_names`):
     of :attr:`names`, those it writes as names are written, not Latin words among another
     script's or mentions."""
+    written_capitalised: frozenset[str] = frozenset()
+    """The stems of every word it writes with a capital, a sentence's first word too
+    (:func:`.words.written_capitalised`)."""
     english: frozenset[str] = frozenset()
     """Its words that are English function words (:func:`.words.english_words`)."""
     latin: frozenset[str] = frozenset()
@@ -243,6 +247,7 @@ class Message:
             outside_by_sentence=_things_by_sentence(message, capitalised, outside_things),
             purposes_by_sentence=_things_by_sentence(message, capitalised, purposes),
             capitalised=frozenset(capitalised),
+            written_capitalised=frozenset(written_capitalised(message)),
             english=english_words(sequence),
             latin=_latin_stems(message) if among_others else frozenset(),
             latin_capitalised=(

@@ -604,6 +604,16 @@ def message_names(message: str) -> set[str]:
     return content_stems(" ".join(w for w in _NAME.findall(message) if w[0].isupper()))
 
 
+_CASED_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
+
+
+def written_capitalised(message: str) -> set[str]:
+    """Stems of every word written with a capital, first in a sentence or not ("Oakmoor
+    audit prep", "Dumont's duckdb"): a name as it is written, wherever it stands, where
+    :func:`message_names` leaves out a sentence's first word."""
+    return content_stems(" ".join(w for w in _CASED_WORD.findall(message) if w[0].isupper()))
+
+
 _MENTION = re.compile(r"(?<![\w.@])@([^\W\d_][\w'\u2019-]*)")
 """A chat mention ("@Nadia", "@tomas"): a name wherever it stands and however it is
 written, never the part of an address after its "@" ("maya@kestrel.works")."""
