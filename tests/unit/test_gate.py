@@ -712,6 +712,12 @@ def test_a_name_after_a_family_word_is_a_relatives() -> None:
     # Dholuo's cousin ("wuod nera", the son of my mother's brother)
     asked = "Maya, wuod nera, turns 30 on saturday, what does she lead?"
     assert gate_rows([maya], asked) == []
+    # Bengali's friend ("আঁর বন্ধু Samuel", Chittagonian: my friend Samuel)
+    samuel = row("people/samuel-mwangi", "Samuel Mwangi", 1.0, "keyword_exact", "person",
+                 snippet="Head ranger at the conservancy.")  # fmt: skip
+    asked = "আঁর বন্ধু Samuel অর বিয়া সামনর মাসত, উপহার কী দিলে ভালা অইব?"
+    assert gate_rows([samuel], asked) == []
+    assert slugs(gate_rows([samuel], asked.replace("বন্ধু ", ""))) == [samuel.slug]
 
 
 def test_a_first_name_given_an_age_under_eighteen_is_a_child_s() -> None:
@@ -1431,6 +1437,12 @@ def test_a_name_s_words_beside_others_it_never_holds_name_something_else() -> No
                 "company", snippet="Ships our devices from Lisbon.")  # fmt: skip
     assert gate_rows([heron], "blue heron vs great egret, how do i tell them apart") == []
     assert slugs(gate_rows([heron], "has blue heron shipped the devices?")) == [heron.slug]
+    # a surname in lowercase beside such words, the message speaking of "she": the person's
+    okafor = row("people/maya-okafor", "Maya Okafor", 1.0, "keyword_exact", "person",
+                 snippet="CEO; prefers short written updates to status meetings.")  # fmt: skip
+    asked = "okafor's scheduling prefs — she's not into status meetings right? booking interviews"
+    assert slugs(gate_rows([okafor], asked)) == [okafor.slug]
+    assert gate_rows([okafor], asked.replace("she's", "they're")) == []
 
 
 def test_a_person_s_name_with_an_s_is_theirs_not_a_plural() -> None:

@@ -481,6 +481,7 @@ def _tier(
     if (
         (row.type or "") in NAME_TYPES
         and not anchors & names
+        and not (is_person(row) and message.someone)  # "okafor's prefs — she's not into …"
         and _beside_another(words_, backing, asked, message)
     ):
         return None  # "blue heron vs great egret": the name's words and others it never holds

@@ -161,6 +161,10 @@ class Message:
     """It gives someone an age under 18 (:func:`.outside.a_child`: "sam turns 10 next week"):
     a first name there is a child's, no one of the brain's unless the message says the whole
     of it."""
+    someone: bool = False
+    """It speaks of someone as "he" or "she" (:data:`_THIRD_PERSON`): a word of a person's
+    name in it, written in lowercase, is that person's ("okafor's prefs — she's not into
+    status meetings")."""
     mentioned: frozenset[str] = frozenset()
     """The people it mentions as a chat does ("@Nadia"; :func:`.words.mentions`): names
     of this brain's people, in :attr:`names` too, but the ones it is addressed to, not
@@ -244,6 +248,7 @@ class Message:
             mentioned=mentioned,
             relatives=relatives(message),
             child=a_child(message),
+            someone=not _THIRD_PERSON.isdisjoint(sequence),
             outside_by_sentence=_things_by_sentence(message, capitalised, outside_things),
             purposes_by_sentence=_things_by_sentence(message, capitalised, purposes),
             capitalised=frozenset(capitalised),
@@ -537,6 +542,8 @@ def _topic(tokens: Sequence[str]) -> str:
     return ""
 
 
+_THIRD_PERSON = frozenset("he she him her his hers himself herself".split())  # noqa: SIM905
+"""English words for someone spoken of (:attr:`Message.someone`)."""
 _WHO_IS = frozenset({"who", "whos"})
 """Words that open a question who someone is ("who's" is read as "who", "s")."""
 _IS = frozenset({"s", "is", "was"})

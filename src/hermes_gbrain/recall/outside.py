@@ -113,6 +113,7 @@ _FAMILY = frozenset(
     owadwa nyamera osiepna nera wuod
     друг подруга брат сестра племянник племянница дочь сын
     दोस्त मित्र साथी भाई बहन
+    বন্ধু ভাই বোন
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """Words for a relative or a friend, in English and in the languages writers most often use:
