@@ -452,7 +452,10 @@ page say")."""
 _HOW_TO = re.compile(r"\bhow (?:to|(?:do|does|can|could|should|would) (?:i|we|you|one)) ")
 """A message asking how to do something: a page of the person who did it elsewhere does not
 answer it unless it names them."""
-_AUXILIARIES = frozenset("do does did will would can could should might must".split())  # noqa: SIM905
+_AUXILIARIES = frozenset(
+    "do does did will would can could should might must is was has".split()  # noqa: SIM905
+)
+"""Words before a subject whose next word is a verb ("did maya agree", "has lin seen it")."""
 _KINDS_TO_PICK = (
     r"(?:app|apps|tool|tools|book|books|course|courses|package|packages|plugin|plugins|kit|kits"
     r"|software|brand|brands|library|libraries|podcast|podcasts|way to learn)"
@@ -668,14 +671,14 @@ def _opened_after_a_mark(text: str, plain: set[tuple[str, ...]]) -> frozenset[tu
     )
 
 
-_AUXILIARIES = frozenset({"does", "did", "is", "was", "will", "can", "has", "should"})
+_YES_NO_OPENERS = frozenset({"does", "did", "is", "was", "will", "can", "has", "should"})
 """A yes-or-no question's first word: a title right after it, with no article, is a name."""
 
 
 def _after_the(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
     """The titles (``plain``: numbers left out) the message gives after "the" ("does the remote work
     policy allow…", "what's the osprey tracker project about") or as the subject of a question
-    it opens with :data:`_AUXILIARIES` ("does tidepool dashboard read straight from postgres?"),
+    it opens with :data:`_YES_NO_OPENERS` ("does tidepool dashboard read straight from postgres?"),
     save one a longer title goes on from, as in :func:`_opened` ("the ledger lake backfill
     steps")."""
     return frozenset(
@@ -683,7 +686,7 @@ def _after_the(said: tuple[str, ...], plain: set[tuple[str, ...]]) -> frozenset[
         for t in plain
         if len(t) >= 2
         and any(
-            (said[i - 1] == "the" or (i == 1 and said[0] in _AUXILIARIES))
+            (said[i - 1] == "the" or (i == 1 and said[0] in _YES_NO_OPENERS))
             and _stands(said, t, i, plain)
             for i in range(1, len(said))
         )
