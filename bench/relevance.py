@@ -152,6 +152,8 @@ SPLITS = (
     *("sealed244", "sealed245", "sealed246", "sealed247"),
     *("sealed248", "sealed249", "sealed250", "sealed251"),
     *("sealed252", "sealed253", "sealed254", "sealed255"),
+    *("sealed256", "sealed257", "sealed258", "sealed259"),
+    *("sealed260", "sealed261", "sealed262", "sealed263"),
 )
 """``tune``: the gate's rules were tuned on it; ``holdout``: every third of the first items,
 no rule tuned on it; ``fresh``: written later without sight of the gate (the row count and
@@ -429,7 +431,13 @@ a one-pager, and Nogai and Karachay-Balkar endings on a Cyrillic name); ``sealed
 ``sealed255``: by four more, written beside those and measured once on those rules and that judge
 (four rules were then chosen looking at every set up to ``sealed255``: a title the message opens
 with for things the brain holds, "back to work" as a lead-in, a volunteered person's alias
-before another surname, and an unspoken "gh"). The record is ``bench/RELEVANCE.md``."""
+before another surname, and an unspoken "gh"); ``sealed256`` to ``sealed259``: by four more,
+measured once on those rules and that judge (one rule was then chosen looking at every set up to
+``sealed259``: a name written as a name read against the writer's own things only in the
+sentences that say it); ``sealed260`` to ``sealed263``: by four more, written beside those and
+measured once on that rule and that judge (two rules were then chosen looking at every set up to
+``sealed263``: a person's surname in lowercase in a message that speaks of "he" or "she", and
+Bengali words for a relative). The record is ``bench/RELEVANCE.md``."""
 PROVIDER_RETRIEVAL = "volunteer_context + search + pairs"
 """What ``GBrain.recall_rows`` does; the comparison table below is why."""
 TARGETS = (

@@ -65,6 +65,8 @@ LATER_SETS = (
     *("sealed244", "sealed245", "sealed246", "sealed247"),
     *("sealed248", "sealed249", "sealed250", "sealed251"),
     *("sealed252", "sealed253", "sealed254", "sealed255"),
+    *("sealed256", "sealed257", "sealed258", "sealed259"),
+    *("sealed260", "sealed261", "sealed262", "sealed263"),
 )
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "relevance.json"
 
@@ -81,7 +83,7 @@ def test_labelled_set_meets_the_brief() -> None:
     later_sets = False
     for index, item in enumerate(data["items"]):
         # the first items: every third held out; then the sets written without sight of
-        # the gate, 'fresh' and 'sealed' to 'sealed255'
+        # the gate, 'fresh' and 'sealed' to 'sealed263'
         later_sets = later_sets or item["set"] in LATER_SETS
         if later_sets:
             assert item["set"] in LATER_SETS
