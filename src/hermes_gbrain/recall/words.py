@@ -591,30 +591,34 @@ def content_stems(text: str) -> set[str]:
     return out - STOP_STEMS
 
 
-_NAME = re.compile(
-    r"(?:(?<=[^\s.!?:;\n\"(¿¡\u300c\u300e\uff08])|(?<=\s[A-Z]\.))\s+([^\W\d_][\w'\u2019-]*)"
-)
+_NAME_WORD = r"[^\W\d_][\w'\u2019-]*"
+"""A word as a name is written: a letter, then letters, digits, apostrophes or hyphens."""
+_NAME = re.compile(rf"(?:(?<=[^\s.!?:;\n\"(¿¡\u300c\u300e\uff08])|(?<=\s[A-Z]\.))\s+({_NAME_WORD})")
 """A word after a space inside a sentence: not after a full stop, save one that ends an
 initial ("Samuel L. Jackson")."""
+
+
+def _capitalised_stems(found: Iterable[str]) -> set[str]:
+    return content_stems(" ".join(w for w in found if w[0].isupper()))
 
 
 def message_names(message: str) -> set[str]:
     """Stems of capitalised words inside a sentence (likely names: "Paris", "Nwosu",
     "Müller", "Москва"); scripts without case have none."""
-    return content_stems(" ".join(w for w in _NAME.findall(message) if w[0].isupper()))
-
-
-_CASED_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
+    return _capitalised_stems(_NAME.findall(message))
 
 
 def written_capitalised(message: str) -> set[str]:
     """Stems of every word written with a capital, first in a sentence or not ("Oakmoor
     audit prep", "Dumont's duckdb"): a name as it is written, wherever it stands, where
     :func:`message_names` leaves out a sentence's first word."""
-    return content_stems(" ".join(w for w in _CASED_WORD.findall(message) if w[0].isupper()))
+    return _capitalised_stems(_WRITTEN.findall(message))
 
 
-_MENTION = re.compile(r"(?<![\w.@])@([^\W\d_][\w'\u2019-]*)")
+_WRITTEN = re.compile(_NAME_WORD)
+
+
+_MENTION = re.compile(rf"(?<![\w.@])@({_NAME_WORD})")
 """A chat mention ("@Nadia", "@tomas"): a name wherever it stands and however it is
 written, never the part of an address after its "@" ("maya@kestrel.works")."""
 
