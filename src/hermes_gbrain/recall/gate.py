@@ -376,6 +376,8 @@ def _outside_for(row: SearchRow, words_: RowWords, message: Message) -> frozense
     prep — who's coming? it's for my AP aging pack"); a thing of the writer's own in another
     sentence is not what the name is. Written in lowercase, a name's word may be an ordinary
     one ("the party at the conservancy … my daughter"), and the whole message counts."""
+    if not message.outside_by_sentence:  # one sentence, or no such thing: nothing to narrow
+        return message.outside
     said = words_.title & message.wanted
     if (
         said
